@@ -1,0 +1,516 @@
+"""The comparison object: one contingency table, and everything derived from it, once.
+
+>>> c = compare([0, 0, 0, 1, 1, 1], [0, 0, 1, 1, 2, 2])
+>>> c.table.tolist()
+[[2, 1, 0], [0, 1, 2]]
+>>> c.pair_counts
+PairCounts(a=2, b=4, c=1, d=8)
+>>> c.score("ri") == 10 / 15, c.score("psi") == (4/3 - 2/3) / (3 - 2/3)
+(True, True)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from ._validation import CluvalError, as_data, as_labels, as_memberships, as_table
+from .contingency import contingency_table, factorize, table_from_codes
+from .matching import Mapping, Pairing, greedy_pairing, nearest_mapping, optimal_pairing
+
+__all__ = ["Comparison", "compare", "Noise", "PairCounts", "Entropies", "CentroidRatio"]
+
+NOISE_POLICIES = ("drop_reference_noise", "singletons")
+_MAX_SINGLETONS = 20_000
+
+
+@dataclass(frozen=True)
+class Noise:
+    """How to treat the objects carrying the noise label `label`.
+
+    ``policy="drop_reference_noise"`` removes the objects that the *reference* marks as noise
+    (from both partitions and from X), as the clustering-benchmarks suite does.
+    ``policy="singletons"`` makes every noise object, in either partition, a cluster of its
+    own, as ELKI's option does. Without a Noise (``noise=None``) the noise label is an
+    ordinary cluster, as in scikit-learn.
+    """
+
+    label: object = 0
+    policy: str = "drop_reference_noise"
+
+    def __post_init__(self):
+        if self.policy not in NOISE_POLICIES:
+            raise CluvalError(f"noise policy must be one of {NOISE_POLICIES}, got {self.policy!r}")
+
+
+@dataclass(frozen=True)
+class PairCounts:
+    """Pairs of objects: together in both (a), only in the reference (b), only in the
+    candidate (c), apart in both (d). Exact Python ints for crisp partitions."""
+
+    a: int | float
+    b: int | float
+    c: int | float
+    d: int | float
+
+    @property
+    def total(self):
+        return self.a + self.b + self.c + self.d
+
+
+@dataclass(frozen=True)
+class Entropies:
+    """Entropies in nats: reference, candidate, joint, and their mutual information."""
+
+    true: float
+    pred: float
+    joint: float
+    mutual_information: float
+
+
+@dataclass(frozen=True, eq=False)
+class CentroidRatio:
+    """Centroid Ratio's greedy pairing of centroids and each pair's stability ratio."""
+
+    pairing_rows: np.ndarray
+    pairing_cols: np.ndarray
+    ratio: np.ndarray  # D_ij^2 / (D_i D_j) per pair
+    unstable: np.ndarray  # bool per pair
+    n_unpaired: int
+
+
+def _normalise_noise(noise):
+    if noise is None or isinstance(noise, Noise):
+        return noise
+    if isinstance(noise, tuple) and len(noise) == 2:
+        return Noise(*noise)
+    raise CluvalError(f"noise must be None, a Noise(label, policy) or a (label, policy) tuple, got {noise!r}")
+
+
+def _read_only(*arrays):
+    for arr in arrays:
+        if isinstance(arr, np.ndarray):
+            arr.flags.writeable = False
+
+
+def _pair_sum(values: np.ndarray, n_total: float):
+    """sum of C(v, 2) over `values`: an exact Python int for integer arrays."""
+    if values.dtype.kind in "iu":
+        if n_total < 3_000_000_000:
+            return int(np.sum(values * (values - 1) // 2))
+        return sum(int(v) * (int(v) - 1) // 2 for v in values.ravel().tolist())
+    return float(np.sum(values * (values - 1.0) / 2.0))
+
+
+def _entropy(counts: np.ndarray, n: float) -> float:
+    p = counts[counts > 0] / n
+    return float(-np.sum(p * np.log(p)))
+
+
+class Comparison:
+    """Two partitions of the same objects, compared through one contingency table.
+
+    Build one with :func:`compare`, :meth:`from_table` or :meth:`from_memberships`. Every
+    derived structure (pair counts, entropies, pairings, mappings, centroids) is computed on
+    first use and kept; the object is immutable.
+
+    Attributes
+    ----------
+    table : ndarray (K_a, K_b)
+        ``table[i, j]`` objects in reference cluster i and candidate cluster j; int64 for
+        crisp partitions, float64 for soft ones.
+    row_labels, col_labels : ndarray
+        The label value of each row (reference cluster) and column (candidate cluster).
+    """
+
+    def __init__(self, table, row_labels=None, col_labels=None, *, X=None, labels=None, codes=None, noise=None):
+        table = as_table(table) if not isinstance(table, np.ndarray) or table.dtype.kind not in "if" else table
+        rows_kept = np.flatnonzero(table.sum(axis=1) > 0)
+        cols_kept = np.flatnonzero(table.sum(axis=0) > 0)
+        row_labels = np.arange(table.shape[0]) if row_labels is None else np.asarray(row_labels)
+        col_labels = np.arange(table.shape[1]) if col_labels is None else np.asarray(col_labels)
+        if len(rows_kept) < table.shape[0] or len(cols_kept) < table.shape[1]:
+            table = table[rows_kept][:, cols_kept]
+            row_labels, col_labels = row_labels[rows_kept], col_labels[cols_kept]
+        n = table.sum()
+        if n < 2:
+            raise CluvalError(f"at least 2 objects are needed to compare partitions, got {n}")
+        _read_only(table, row_labels, col_labels)
+        object.__setattr__(self, "table", table)
+        object.__setattr__(self, "row_labels", row_labels)
+        object.__setattr__(self, "col_labels", col_labels)
+        object.__setattr__(self, "_X", X)
+        object.__setattr__(self, "_codes", codes)
+        object.__setattr__(self, "_labels", labels)
+        object.__setattr__(self, "noise", noise)
+
+    def __setattr__(self, name, value):
+        raise AttributeError("Comparison objects are immutable")
+
+    def __repr__(self):
+        kind = "soft " if self.is_soft else ""
+        return (f"<Comparison of {kind}partitions: N={self.n:g}, K_true={self.k_true}, "
+                f"K_pred={self.k_pred}{', with X' if self.has_data else ''}>")
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def from_table(cls, table, row_labels=None, col_labels=None):
+        """Compare through a given table: counts, or real values for soft partitions.
+
+        Empty rows and columns (clusters with no objects) are dropped.
+
+        >>> Comparison.from_table([[5, 0], [0, 5]]).score("ari")
+        1.0
+        """
+        return cls(as_table(table), row_labels, col_labels)
+
+    @classmethod
+    def from_memberships(cls, U, V):
+        """Compare soft partitions through the generalised table ``N* = U^T V``.
+
+        `U` (N x K_a) and `V` (N x K_b) hold each object's memberships, rows summing to 1.
+        One-hot memberships give exactly the crisp table.
+
+        >>> U = [[1, 0], [1, 0], [0, 1], [0, 1]]
+        >>> V = [[0.9, 0.1], [0.8, 0.2], [0.1, 0.9], [0.0, 1.0]]
+        >>> Comparison.from_memberships(U, V).table.round(2).tolist()
+        [[1.7, 0.3], [0.1, 1.9]]
+        """
+        U = as_memberships(U, "U")
+        V = as_memberships(V, "V")
+        if U.shape[0] != V.shape[0]:
+            raise CluvalError(f"U and V differ in number of objects: {U.shape[0]} != {V.shape[0]}")
+        table = U.T @ V
+        if np.array_equal(U, U.astype(bool)) and np.array_equal(V, V.astype(bool)):
+            table = np.rint(table).astype(np.int64)
+        return cls(table)
+
+    # ------------------------------------------------------------------ basic facts
+    @property
+    def is_soft(self) -> bool:
+        return self.table.dtype.kind == "f"
+
+    @property
+    def has_data(self) -> bool:
+        return self._X is not None
+
+    @cached_property
+    def n(self):
+        total = self.table.sum()
+        return int(total) if not self.is_soft else float(total)
+
+    @cached_property
+    def row_sizes(self) -> np.ndarray:
+        sizes = self.table.sum(axis=1)
+        _read_only(sizes)
+        return sizes
+
+    @cached_property
+    def col_sizes(self) -> np.ndarray:
+        sizes = self.table.sum(axis=0)
+        _read_only(sizes)
+        return sizes
+
+    @property
+    def k_true(self) -> int:
+        return self.table.shape[0]
+
+    @property
+    def k_pred(self) -> int:
+        return self.table.shape[1]
+
+    @cached_property
+    def is_identical(self) -> bool:
+        """True when the two partitions are the same up to label names."""
+        return self.k_true == self.k_pred == int(np.count_nonzero(self.table))
+
+    # ------------------------------------------------------------------ pair counting
+    @cached_property
+    def pair_counts(self) -> PairCounts:
+        n = self.n
+        together_both = _pair_sum(self.table, n)
+        together_true = _pair_sum(self.row_sizes, n)
+        together_pred = _pair_sum(self.col_sizes, n)
+        all_pairs = n * (n - 1) // 2 if not self.is_soft else n * (n - 1) / 2
+        b = together_true - together_both
+        c = together_pred - together_both
+        return PairCounts(together_both, b, c, all_pairs - together_both - b - c)
+
+    # ------------------------------------------------------------------ information
+    @cached_property
+    def entropies(self) -> Entropies:
+        n = self.n
+        h_true = _entropy(self.row_sizes, n)
+        if self.is_identical:  # the same multiset of probabilities: make the equalities exact
+            return Entropies(h_true, h_true, h_true, h_true)
+        h_pred = _entropy(self.col_sizes, n)
+        nz = self.table[self.table > 0]
+        h_joint = _entropy(nz, n)
+        r_idx, c_idx = np.nonzero(self.table > 0)
+        outer = self.row_sizes[r_idx].astype(np.float64) * self.col_sizes[c_idx]
+        p = nz / n
+        mi = float(np.sum(p * (np.log(nz * float(n)) - np.log(outer))))
+        return Entropies(h_true, h_pred, h_joint, max(mi, 0.0))
+
+    # ------------------------------------------------------------------ pairings
+    def _pairing(self, criterion: str, rows: np.ndarray, cols: np.ndarray, similarity: np.ndarray) -> Pairing:
+        t = self.table
+        r = self.row_sizes[rows]
+        c = self.col_sizes[cols]
+        overlap = t[rows, cols]
+        sim = similarity[rows, cols].astype(np.float64)
+        pairing = Pairing(
+            criterion=criterion, rows=rows, cols=cols,
+            row_labels=self.row_labels[rows], col_labels=self.col_labels[cols],
+            row_sizes=r, col_sizes=c, overlap=overlap, similarity=sim,
+            braun_banquet=overlap / np.maximum(r, c),
+            jaccard=overlap / (r + c - overlap),
+            unpaired_rows=np.setdiff1d(np.arange(self.k_true), rows),
+            unpaired_cols=np.setdiff1d(np.arange(self.k_pred), cols),
+            total=float(np.sum(sim)),
+        )
+        _read_only(*(getattr(pairing, f) for f in pairing.__dataclass_fields__))
+        return pairing
+
+    @cached_property
+    def braun_banquet(self) -> np.ndarray:
+        """n_ij / max(r_i, c_j) for every cell: the similarity PSI pairs on."""
+        return self.table / np.maximum.outer(self.row_sizes, self.col_sizes)
+
+    @cached_property
+    def jaccard(self) -> np.ndarray:
+        """n_ij / (r_i + c_j - n_ij) for every cell: the similarity CI maps on."""
+        return self.table / (np.add.outer(self.row_sizes, self.col_sizes) - self.table)
+
+    @cached_property
+    def hungarian_pairing(self) -> Pairing:
+        """The optimal one-to-one pairing on Braun-Banquet similarity (PSI's S is its total)."""
+        rows, cols = optimal_pairing(self.braun_banquet)
+        return self._pairing("braun_banquet", rows, cols, self.braun_banquet)
+
+    @cached_property
+    def accuracy_pairing(self) -> Pairing:
+        """The one-to-one pairing with the most shared objects (pivoted accuracy)."""
+        rows, cols = optimal_pairing(self.table)
+        return self._pairing("overlap", rows, cols, self.table)
+
+    @cached_property
+    def row_normalised_pairing(self) -> Pairing:
+        """The one-to-one pairing maximising sum of n_ij / r_i (adjusted asymmetric accuracy)."""
+        recall = self.table / self.row_sizes[:, None]
+        rows, cols = optimal_pairing(recall)
+        return self._pairing("recall", rows, cols, recall)
+
+    @cached_property
+    def greedy_pairing(self) -> Pairing:
+        """Criterion H's greedy pairing: largest remaining cell first, ties row-major."""
+        rows, cols = greedy_pairing(self.table)
+        return self._pairing("overlap", rows, cols, self.table)
+
+    @cached_property
+    def psi_expected(self) -> float:
+        """PSI's E: sum over the min(K_a, K_b) largest-with-largest pairs of
+        (r c / N) / max(r, c), both size lists sorted descending."""
+        k = min(self.k_true, self.k_pred)
+        r = np.sort(self.row_sizes)[::-1][:k].astype(np.float64)
+        c = np.sort(self.col_sizes)[::-1][:k].astype(np.float64)
+        return float(np.sum(r * c / self.n / np.maximum(r, c)))
+
+    # ------------------------------------------------------------------ mappings
+    def _mapping(self, direction: str, criterion: str, targets, in_degree) -> Mapping:
+        if direction == "true->pred":
+            src, dst = self.row_labels, self.col_labels
+        else:
+            src, dst = self.col_labels, self.row_labels
+        mapping = Mapping(direction, criterion, targets, in_degree, src, dst)
+        _read_only(targets, in_degree)
+        return mapping
+
+    @cached_property
+    def jaccard_mapping(self) -> tuple[Mapping, Mapping]:
+        """Nearest neighbour by Jaccard, (reference -> candidate, candidate -> reference)."""
+        forward = nearest_mapping(self.jaccard)
+        backward = nearest_mapping(self.jaccard.T)
+        return (self._mapping("true->pred", "jaccard", *forward),
+                self._mapping("pred->true", "jaccard", *backward))
+
+    # ------------------------------------------------------------------ data (X)
+    def _require_data(self, what: str):
+        if self._X is None:
+            raise CluvalError(f"{what} needs the data X: pass X=... to compare()")
+
+    @cached_property
+    def codes(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per-object cluster indices (row index, column index); needs labels, not a table."""
+        if self._codes is not None:
+            return self._codes
+        if self._labels is None:
+            raise CluvalError("per-object cluster indices exist only for comparisons built from labels")
+        codes = tuple(factorize(labels)[0] for labels in self._labels)
+        _read_only(*codes)
+        return codes
+
+    @cached_property
+    def centroids(self) -> tuple[np.ndarray, np.ndarray]:
+        """Mean of each reference and each candidate cluster in the feature space of X."""
+        self._require_data("centroids")
+        X = self._X
+        out = []
+        for codes, k, sizes in ((self.codes[0], self.k_true, self.row_sizes),
+                                (self.codes[1], self.k_pred, self.col_sizes)):
+            sums = np.zeros((k, X.shape[1]))
+            for j in range(X.shape[1]):
+                sums[:, j] = np.bincount(codes, weights=X[:, j], minlength=k)
+            cent = sums / sizes[:, None]
+            _read_only(cent)
+            out.append(cent)
+        return tuple(out)
+
+    @cached_property
+    def centroid_distances(self) -> np.ndarray:
+        """Squared Euclidean distances between reference and candidate centroids."""
+        a, b = self.centroids
+        d = (a * a).sum(1)[:, None] + (b * b).sum(1)[None, :] - 2 * a @ b.T
+        return np.maximum(d, 0.0)
+
+    @cached_property
+    def centroid_mapping(self) -> tuple[Mapping, Mapping]:
+        """Nearest centroid (squared Euclidean), (reference -> candidate, candidate -> reference)."""
+        d = self.centroid_distances
+        forward = nearest_mapping(d, lower_is_nearer=True)
+        backward = nearest_mapping(d.T, lower_is_nearer=True)
+        return (self._mapping("true->pred", "centroid", *forward),
+                self._mapping("pred->true", "centroid", *backward))
+
+    @cached_property
+    def centroid_ratio(self) -> CentroidRatio:
+        """Greedy pairing of centroids by distance, and the stability of each pair."""
+        d2 = self.centroid_distances
+        rows, cols = greedy_pairing(-d2)
+        dist = np.sqrt(d2[rows, cols])
+        own = []
+        for cent in self.centroids:
+            if len(cent) < 2:
+                own.append(np.full(len(cent), np.inf))
+                continue
+            dd = np.sqrt(np.maximum(((cent[:, None, :] - cent[None, :, :]) ** 2).sum(-1), 0.0))
+            np.fill_diagonal(dd, np.inf)
+            own.append(dd.min(axis=1))
+        denom = own[0][rows] * own[1][cols]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratio = np.where(dist == 0, 0.0, dist**2 / denom)
+        ratio = np.nan_to_num(ratio, nan=0.0, posinf=np.inf)
+        unpaired = max(self.k_true, self.k_pred) - len(rows)
+        return CentroidRatio(rows, cols, ratio, ratio > 1, unpaired)
+
+    # ------------------------------------------------------------------ indices
+    def score(self, index_id: str) -> float:
+        """The value of one index (see :data:`cluval_core.registry.INDICES`)."""
+        from .registry import get_index
+
+        info = get_index(index_id)
+        if info.needs_data:
+            self._require_data(f"index {index_id!r}")
+        return float(info.compute(self))
+
+    def scores(self, ids=None) -> dict[str, float]:
+        """``{id: value}`` for the given index ids; all applicable ones when `ids` is None.
+
+        Indices that need X are included only when the comparison has X.
+        """
+        from .registry import INDICES, get_index
+
+        if ids is None:
+            ids = [i for i, info in INDICES.items() if self.has_data or not info.needs_data]
+        elif isinstance(ids, str):
+            ids = [ids]
+        return {i: self.score(get_index(i).id) for i in ids}
+
+
+def _apply_noise(a, b, X, noise: Noise):
+    label = noise.label
+    if noise.policy == "drop_reference_noise":
+        keep = ~_is_label(a, label)
+        if not keep.any():
+            raise CluvalError(f"every object of labels_true carries the noise label {label!r}: nothing is left")
+        return a[keep], b[keep], (X[keep] if X is not None else None), None
+    # singletons: noise objects in either partition become clusters of their own
+    singles = []
+    for arr in (a, b):
+        mask = _is_label(arr, label)
+        n_noise = int(mask.sum())
+        if n_noise > _MAX_SINGLETONS:
+            raise CluvalError(f"{n_noise} noise objects would become {n_noise} singleton clusters, more than "
+                              f"{_MAX_SINGLETONS}: use the 'drop_reference_noise' policy or noise=None instead")
+        singles.append(mask)
+    return a, b, X, singles
+
+
+def _is_label(arr: np.ndarray, label) -> np.ndarray:
+    if arr.dtype.kind == "O":
+        return np.fromiter((v == label and type(v) is type(label) for v in arr), bool, len(arr))
+    try:
+        return arr == np.asarray(label, dtype=arr.dtype) if arr.dtype.kind != "U" else arr == str(label)
+    except (ValueError, TypeError, OverflowError):
+        return np.zeros(len(arr), dtype=bool)
+
+
+def _singleton_codes(arr: np.ndarray, mask: np.ndarray):
+    codes, uniques = factorize(arr[~mask]) if (~mask).any() else (np.zeros(0, np.int64), arr[:0])
+    full = np.empty(len(arr), dtype=np.int64)
+    full[~mask] = codes
+    noise_idx = np.flatnonzero(mask)
+    full[noise_idx] = len(uniques) + np.arange(len(noise_idx))
+    labels = np.empty(len(uniques) + len(noise_idx), dtype=object)
+    labels[: len(uniques)] = list(uniques)
+    labels[len(uniques):] = [f"noise#{i}" for i in noise_idx]
+    return full, labels
+
+
+def compare(labels_true, labels_pred, *, X=None, noise=None) -> Comparison:
+    """Compare a reference partition with a candidate partition of the same objects.
+
+    Parameters
+    ----------
+    labels_true : array-like of shape (N,)
+        The reference partition G (rows of the table): any hashable labels.
+    labels_pred : array-like of shape (N,)
+        The candidate partition P (columns of the table).
+    X : array-like of shape (N, d), optional
+        The objects' coordinates; enables centroids, centroid-based CI/CSI and CR.
+    noise : None, Noise or (label, policy), optional
+        Treatment of a noise label; None (default) keeps it as an ordinary cluster.
+
+    Returns
+    -------
+    Comparison
+
+    Examples
+    --------
+    Relabelling never changes a value; splitting a cluster does.
+
+    >>> compare([1, 1, 2, 2], ["x", "x", "y", "y"]).score("ari")
+    1.0
+    >>> compare([1, 1, 2, 2], [1, 1, 2, 3]).score("ci_partition")
+    1.0
+    """
+    a = as_labels(labels_true, "labels_true")
+    b = as_labels(labels_pred, "labels_pred")
+    if a.shape != b.shape:
+        raise CluvalError(f"labels_true and labels_pred differ in length: {a.size} != {b.size}")
+    if X is not None:
+        X = as_data(X, a.size)
+    noise = _normalise_noise(noise)
+    singles = None
+    if noise is not None:
+        a, b, X, singles = _apply_noise(a, b, X, noise)
+    if singles is not None:
+        codes_a, rows = _singleton_codes(a, singles[0])
+        codes_b, cols = _singleton_codes(b, singles[1])
+        table = table_from_codes(codes_a, codes_b, len(rows), len(cols))
+        return Comparison(table, rows, cols, X=X, codes=(codes_a, codes_b), noise=noise)
+    table, rows, cols = contingency_table(a, b)
+    return Comparison(table, rows, cols, X=X, labels=(a, b), noise=noise)

@@ -1,0 +1,107 @@
+"""Expected mutual information under the hypergeometric model, windowed and exact to ~1e-12.
+
+The expected mutual information of two partitions with cluster sizes ``a`` (rows) and ``b``
+(columns) of ``N`` objects is (Vinh, Epps & Bailey 2010, eq. 24a)
+
+    E[MI] = sum_ij sum_n  (n/N) log(N n / (a_i b_j)) * P(n | N, a_i, b_j),
+
+where P is the hypergeometric probability of ``n`` shared objects. The inner sum runs over
+``max(1, a_i+b_j-N) <= n <= min(a_i, b_j)``, which makes the exact sum cost about
+``sum_ij min(a_i, b_j)`` terms (10^8 for N = 10^6 and K = 100). Almost all of that mass lies
+close to the mean ``mu = a_i b_j / N``: we sum only ``mu - t <= n <= mu + t`` with
+
+    t = L/3 + sqrt(L^2/9 + 2 L mu),   L = log(1/eps),   eps = 1e-17.
+
+Bernstein's inequality bounds each tail of a sum of Bernoulli variables with variance at
+most ``mu`` by ``exp(-t^2 / (2 (mu + t/3))) = eps``, and Hoeffding (1963, Theorem 4) shows
+that sampling without replacement (the hypergeometric law) is dominated by sampling with
+replacement for every convex function, so the same bound holds here. Every term satisfies
+``|(n/N) log(N n/(a b))| <= (min(a, b)/N) log N``, so the total truncation error is at most
+``2 eps log(N) sum_ij min(a_i, b_j)/N <= 2 eps log(N) min(K_a, K_b)``: below 1e-13 for any
+N <= 10^12 and K <= 10^3. Each term costs a few look-ups in a table of log-factorials.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy.special import gammaln
+
+__all__ = ["expected_mutual_information"]
+
+_LOG_INV_EPS = math.log(1e17)
+_TERMS_PER_CHUNK = 1 << 21
+_TABLE_LIMIT = 50_000_000  # beyond this N, log-factorials are computed on demand
+
+
+def _window(a: np.ndarray, b: np.ndarray, n: int):
+    mu = a * b / n
+    t = _LOG_INV_EPS / 3 + np.sqrt(_LOG_INV_EPS**2 / 9 + 2 * _LOG_INV_EPS * mu)
+    lo = np.maximum(np.maximum(1, a + b - n), np.floor(mu - t)).astype(np.int64)
+    hi = np.minimum(np.minimum(a, b), np.ceil(mu + t)).astype(np.int64)
+    return lo, hi
+
+
+def expected_mutual_information(row_sizes, col_sizes) -> float:
+    """Expected mutual information (nats) of two partitions with the given cluster sizes.
+
+    Parameters
+    ----------
+    row_sizes, col_sizes : array of int
+        Cluster sizes of the two partitions (each summing to the same N).
+
+    Returns
+    -------
+    float
+        E[MI] under the permutation (hypergeometric) model, >= 0.
+
+    Examples
+    --------
+    Two halves against two halves of four objects: the only tables are the identity-like
+    one (MI = log 2, probability 2/6) and the mixed one (MI = 0, probability 4/6).
+
+    >>> round(expected_mutual_information([2, 2], [2, 2]), 12) == round(math.log(2) / 3, 12)
+    True
+    """
+    a = np.asarray(row_sizes, dtype=np.int64)
+    b = np.asarray(col_sizes, dtype=np.int64)
+    n = int(a.sum())
+    if n != int(b.sum()):
+        raise ValueError(f"row and column sizes sum to different totals: {n} != {int(b.sum())}")
+    if n <= 1:
+        return 0.0
+    if n <= _TABLE_LIMIT:
+        lfact_table = gammaln(np.arange(n + 1, dtype=np.float64) + 1)
+        lfact = lfact_table.__getitem__
+    else:
+        def lfact(k):
+            return gammaln(np.asarray(k, dtype=np.float64) + 1)
+
+    ai, bj = np.meshgrid(a, b, indexing="ij")
+    ai, bj = ai.ravel(), bj.ravel()
+    lo, hi = _window(ai, bj, n)
+    keep = hi >= lo
+    ai, bj, lo, hi = ai[keep], bj[keep], lo[keep], hi[keep]
+    counts = hi - lo + 1
+    # the part of log P(n) that does not depend on n
+    const = lfact(ai) + lfact(bj) + lfact(n - ai) + lfact(n - bj) - lfact(n)
+    log_n = math.log(n)
+    total = 0.0
+    ends = np.cumsum(counts)
+    start = 0
+    while start < len(counts):
+        base = ends[start - 1] if start else 0
+        stop = int(np.searchsorted(ends, base + _TERMS_PER_CHUNK, side="right"))
+        stop = max(stop, start + 1)
+        seg = slice(start, stop)
+        c = counts[seg]
+        pair = np.repeat(np.arange(stop - start), c)
+        offsets = np.arange(int(c.sum())) - np.repeat(np.cumsum(c) - c, c)
+        nij = lo[seg][pair] + offsets
+        A, B = ai[seg][pair], bj[seg][pair]
+        log_p = const[seg][pair] - lfact(nij) - lfact(A - nij) - lfact(B - nij) - lfact(n - A - B + nij)
+        mi_term = (nij / n) * (log_n + np.log(nij) - np.log(A) - np.log(B))
+        total += float(np.dot(mi_term, np.exp(log_p)))
+        start = stop
+    return max(total, 0.0)

@@ -1,0 +1,82 @@
+"""Information-theoretic indices: mutual information, its normalisations, VI, AMI.
+
+With entropies H_a (reference), H_b (candidate), H_ab (joint) in nats and
+MI = H_a + H_b - H_ab:
+
+* ``nmi_sum`` = 2 MI / (H_a + H_b), ``nmi_sqrt`` = MI / sqrt(H_a H_b),
+  ``nmi_max`` = MI / max(H_a, H_b), ``nmi_min`` = MI / min(H_a, H_b), ``nmi_joint`` = MI / H_ab
+* ``vi`` = H_a + H_b - 2 MI (Meila 2007), ``nvi`` = VI / (H_a + H_b)
+* ``ami`` = (MI - E[MI]) / ((H_a + H_b)/2 - E[MI]) (Vinh, Epps & Bailey 2010), E[MI] under
+  the hypergeometric model (:mod:`cluval_core.emi`).
+
+Degenerate cases, by convention (the same as scikit-learn's): when both partitions have one
+cluster every NMI and AMI is 1 and NVI is 0; when exactly one has one cluster they are 0
+(NVI 1). AMI of identical partitions is 1 (even when E[MI] = MI, as for all singletons).
+AMI is undefined (NaN) for soft tables: the hypergeometric model needs integer counts.
+"""
+
+from __future__ import annotations
+
+import math
+
+from .emi import expected_mutual_information
+
+__all__ = ["mutual_information", "normalized_mutual_information", "variation_of_information",
+           "normalized_variation_of_information", "adjusted_mutual_information"]
+
+_NORMALISERS = {
+    "sum": lambda ha, hb, hab: (ha + hb) / 2,
+    "sqrt": lambda ha, hb, hab: math.sqrt(ha * hb),
+    "max": lambda ha, hb, hab: max(ha, hb),
+    "min": lambda ha, hb, hab: min(ha, hb),
+    "joint": lambda ha, hb, hab: hab,
+}
+
+
+def _degenerate(c):
+    """1.0 if both sides have one cluster, 0.0 if exactly one side has, else None."""
+    singles = (c.k_true == 1) + (c.k_pred == 1)
+    return {2: 1.0, 1: 0.0}.get(singles)
+
+
+def mutual_information(c) -> float:
+    return c.entropies.mutual_information
+
+
+def normalized_mutual_information(c, normaliser: str) -> float:
+    special = _degenerate(c)
+    if special is not None:
+        return special
+    e = c.entropies
+    if c.is_identical:
+        return 1.0
+    return min(e.mutual_information / _NORMALISERS[normaliser](e.true, e.pred, e.joint), 1.0)
+
+
+def variation_of_information(c) -> float:
+    e = c.entropies
+    return max(e.true + e.pred - 2 * e.mutual_information, 0.0)
+
+
+def normalized_variation_of_information(c) -> float:
+    special = _degenerate(c)
+    if special is not None:
+        return 1.0 - special
+    e = c.entropies
+    return variation_of_information(c) / (e.true + e.pred)
+
+
+def adjusted_mutual_information(c) -> float:
+    special = _degenerate(c)
+    if special is not None:
+        return special
+    if c.is_identical:
+        return 1.0
+    if c.is_soft:
+        return math.nan
+    e = c.entropies
+    emi = expected_mutual_information(c.row_sizes, c.col_sizes)
+    denominator = (e.true + e.pred) / 2 - emi
+    eps = 2.220446049250313e-16
+    denominator = min(denominator, -eps) if denominator < 0 else max(denominator, eps)
+    return (e.mutual_information - emi) / denominator

@@ -1,0 +1,57 @@
+"""Pair-counting indices: Rand, adjusted Rand, Fowlkes-Mallows and its adjusted form.
+
+With a, b, c, d the pairs of objects together in both partitions, together only in the
+reference, together only in the candidate, and apart in both (``Comparison.pair_counts``),
+and M = C(N, 2) = a + b + c + d:
+
+* ``ri``  = (a + d) / M                                          (Rand 1971)
+* ``ari`` = 2 (a d - b c) / ((a + b)(b + d) + (a + c)(c + d))   (Hubert & Arabie 1985)
+* ``fowlkes_mallows`` = a / sqrt((a + b)(a + c))                 (Fowlkes & Mallows 1983)
+* ``afm`` = (FM - E) / (1 - E), E = sqrt((a + b)(a + c)) / M
+
+Counts are exact integers for crisp partitions, so the only rounding is the final division.
+ARI's denominator is zero only when both partitions are the same trivial partition (one
+cluster, or all singletons): ARI is then 1. FM is undefined (NaN) when a product is zero
+(one side has only singletons); AFM also when E = 1 (both sides one cluster).
+"""
+
+from __future__ import annotations
+
+import math
+
+__all__ = ["rand", "adjusted_rand", "fowlkes_mallows", "adjusted_fowlkes_mallows"]
+
+
+def rand(c) -> float:
+    p = c.pair_counts
+    return (p.a + p.d) / p.total
+
+
+def adjusted_rand(c) -> float:
+    p = c.pair_counts
+    numerator = 2 * (p.a * p.d - p.b * p.c)
+    denominator = (p.a + p.b) * (p.b + p.d) + (p.a + p.c) * (p.c + p.d)
+    if denominator == 0:
+        return 1.0
+    return numerator / denominator
+
+
+def fowlkes_mallows(c) -> float:
+    p = c.pair_counts
+    if (p.a + p.b) == 0 or (p.a + p.c) == 0:
+        return math.nan
+    product = (p.a + p.b) * (p.a + p.c)
+    if isinstance(product, int):
+        root = math.isqrt(product)
+        if root * root == product:  # exact, so identical partitions give exactly 1
+            return p.a / root
+    return p.a / math.sqrt(product)
+
+
+def adjusted_fowlkes_mallows(c) -> float:
+    p = c.pair_counts
+    fm = fowlkes_mallows(c)
+    if math.isnan(fm) or (p.a + p.b) * (p.a + p.c) >= p.total * p.total:
+        return math.nan
+    expected = math.sqrt(p.a + p.b) * math.sqrt(p.a + p.c) / p.total
+    return (fm - expected) / (1 - expected)

@@ -1,0 +1,81 @@
+"""Set-matching indices: F-measure, purity, van Dongen, Criterion H, accuracies, PSI.
+
+All are read off the contingency table n_ij with row sizes r_i (reference) and column sizes
+c_j (candidate), N objects, K_a rows and K_b columns:
+
+* ``f_measure`` = (1/N) sum_i r_i max_j 2 n_ij / (r_i + c_j) (over the reference's
+  clusters); ``f_measure_pred`` sums over the candidate's clusters with weights c_j.
+* ``purity`` = (1/N) sum_j max_i n_ij; ``purity_inverse`` = (1/N) sum_i max_j n_ij.
+* ``nvd`` = (2N - sum_i max_j n_ij - sum_j max_i n_ij) / (2N), a distance (0 = identical).
+* ``ch_greedy`` = 1 - (1/N) sum over a greedy pairing; ``ch_optimal`` the same with the
+  optimal pairing, = 1 - ``pa``; ``pa`` = (1/N) max over one-to-one pairings sum n_ij.
+* ``na`` = (pa - 1/k) / (1 - 1/k), k = max(K_a, K_b) (1 when k = 1).
+* ``aaa`` = (max_sigma (1/K_a) sum_i n_{i sigma(i)} / r_i - 1/K_a) / (1 - 1/K_a) (Gagolewski
+  2022); 1 when K_a = K_b = 1, NaN when K_a = 1 < K_b.
+* ``psi`` = (S - E) / (max(K_a, K_b) - E) if S >= E (0 if S < E, 1 if K_a = K_b = 1), with
+  S the optimal total Braun-Banquet similarity sum n_ij / max(r_i, c_j) and E its
+  expectation (largest cluster paired with largest); ``psi_simplified`` sets E = 1
+  (Rezaei & Fränti 2016, eqs. 14-20).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+__all__ = ["f_measure", "purity", "van_dongen", "criterion_h", "pivoted_accuracy",
+           "normalized_accuracy", "adjusted_asymmetric_accuracy", "pair_sets_index"]
+
+
+def f_measure(c, over: str = "true") -> float:
+    t = c.table
+    dice = 2 * t / np.add.outer(c.row_sizes, c.col_sizes)
+    if over == "true":
+        return float(np.sum(c.row_sizes * dice.max(axis=1)) / c.n)
+    return float(np.sum(c.col_sizes * dice.max(axis=0)) / c.n)
+
+
+def purity(c, over: str = "pred") -> float:
+    axis = 0 if over == "pred" else 1
+    return float(c.table.max(axis=axis).sum() / c.n)
+
+
+def van_dongen(c) -> float:
+    t = c.table
+    return float((2 * c.n - t.max(axis=1).sum() - t.max(axis=0).sum()) / (2 * c.n))
+
+
+def criterion_h(c, pairing: str = "greedy") -> float:
+    chosen = c.greedy_pairing if pairing == "greedy" else c.accuracy_pairing
+    return float(1 - chosen.overlap.sum() / c.n)
+
+
+def pivoted_accuracy(c) -> float:
+    return float(c.accuracy_pairing.overlap.sum() / c.n)
+
+
+def normalized_accuracy(c) -> float:
+    k = max(c.k_true, c.k_pred)
+    if k == 1:
+        return 1.0
+    return (pivoted_accuracy(c) - 1 / k) / (1 - 1 / k)
+
+
+def adjusted_asymmetric_accuracy(c) -> float:
+    k = c.k_true
+    if k == 1:
+        return 1.0 if c.k_pred == 1 else math.nan
+    mean_recall = c.row_normalised_pairing.total / k
+    return (mean_recall - 1 / k) / (1 - 1 / k)
+
+
+def pair_sets_index(c, simplified: bool = False) -> float:
+    k = max(c.k_true, c.k_pred)
+    if c.k_true == c.k_pred == 1:
+        return 1.0
+    s = c.hungarian_pairing.total
+    e = 1.0 if simplified else c.psi_expected
+    if s < e:
+        return 0.0
+    return min((s - e) / (k - e), 1.0)
