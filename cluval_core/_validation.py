@@ -12,7 +12,7 @@ import math
 import numpy as np
 import pandas as pd
 
-__all__ = ["CluvalError", "as_labels", "as_data", "as_table", "as_memberships"]
+__all__ = ["CluvalError", "as_labels", "first_bad_label", "bad_label_error", "as_data", "as_table", "as_memberships"]
 
 MEMBERSHIP_TOLERANCE = 1e-6
 
@@ -64,22 +64,33 @@ def as_labels(labels, name: str) -> np.ndarray:
         bad = ~np.isfinite(arr)
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
-            raise CluvalError(f"{name} contains a missing or infinite label ({_item(arr[i])!r} at position {i}): "
-                              "every object needs a finite label")
+            raise bad_label_error(name, i, f"a missing or infinite label ({_item(arr[i])!r}")
     elif kind == "c":
         raise CluvalError(f"{name} has complex labels (dtype {arr.dtype}): use ints or strings")
-    elif kind == "O":
-        missing = pd.isna(arr)
-        for i, v in enumerate(arr):
-            if missing[i] or (isinstance(v, float) and math.isinf(v)):
-                raise CluvalError(f"{name} contains a missing or infinite label ({v!r} at position {i}): "
-                                  "every object needs a finite label")
-            if v.__hash__ is None:
-                raise CluvalError(f"{name} contains an unhashable label ({_describe(v)} at position {i})")
+    elif kind == "O" and arr.size <= 10_000:  # larger ones are checked on their distinct values
+        bad = first_bad_label(arr)
+        if bad is not None:
+            raise bad_label_error(name, *bad)
     elif kind in "mM":
         if np.isnat(arr).any():
             raise CluvalError(f"{name} contains a missing (NaT) label")
     return arr
+
+
+def first_bad_label(values: np.ndarray):
+    """Index and description of the first None, NaN, infinite or unhashable value, else None."""
+    missing = pd.isna(values)
+    for i, v in enumerate(values):
+        if missing[i] or (isinstance(v, (float, np.floating)) and math.isinf(v)):
+            return i, f"a missing or infinite label ({_item(v)!r}"
+        if getattr(v, "__hash__", None) is None:
+            return i, f"an unhashable label ({_describe(v)}"
+    return None
+
+
+def bad_label_error(name: str, position: int, what: str) -> CluvalError:
+    return CluvalError(f"{name} contains {what} at position {position}): every object needs a finite, "
+                       "hashable label")
 
 
 def as_data(X, n: int, name: str = "X") -> np.ndarray:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ._validation import CluvalError
+from ._validation import CluvalError, bad_label_error, first_bad_label
 
 __all__ = ["factorize", "contingency_table"]
 
@@ -38,7 +38,7 @@ def _int_range(labels: np.ndarray):
     return lo, hi - lo + 1
 
 
-def factorize(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def factorize(labels: np.ndarray, name: str = "labels") -> tuple[np.ndarray, np.ndarray]:
     """Codes 0..K-1 (in sorted label order) and the sorted distinct labels.
 
     >>> codes, uniques = factorize(np.array([10, -3, 10, 7]))
@@ -53,42 +53,104 @@ def factorize(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             shifted = (labels - lo if lo != 0 else labels).astype(np.int64, copy=False)
             present = np.bincount(shifted, minlength=width) > 0
             lookup = np.cumsum(present) - 1
-            return lookup[shifted], np.flatnonzero(present) + lo
-    codes, uniques = pd.factorize(labels, sort=False)
+            return lookup[shifted], np.flatnonzero(present).astype(labels.dtype) + lo
+    if labels.dtype.kind in "US" and labels.dtype.itemsize > 0:
+        hashed = _factorize_fixed_width(labels)
+        if hashed is not None:
+            codes, uniques = hashed
+            return _sorted_codes(codes, uniques)
+    try:
+        codes, uniques = pd.factorize(labels, sort=False)
+    except TypeError:  # an unhashable value: find and name it
+        raise bad_label_error(name, *first_bad_label(labels)) from None
     uniques = np.asarray(uniques)
+    if labels.dtype.kind == "O":
+        if codes.min() < 0:  # pandas codes None and NaN as -1
+            i = int(np.argmin(codes))
+            raise bad_label_error(name, i, f"a missing or infinite label ({labels[i]!r}")
+        bad = first_bad_label(uniques)
+        if bad is not None:
+            position = int(np.flatnonzero(codes == bad[0])[0])
+            raise bad_label_error(name, position, bad[1])
+    return _sorted_codes(codes, uniques)
+
+
+def _sorted_codes(codes: np.ndarray, uniques: np.ndarray):
     order = _sorted_uniques_order(uniques)
     rank = np.empty(len(order), dtype=np.int64)
     rank[order] = np.arange(len(order))
     return rank[codes], uniques[order]
 
 
-def _integer_table(a: np.ndarray, b: np.ndarray):
-    """Dense counting for two integer label vectors; None when the ranges are too wide."""
-    b_lo, b_width = _int_range(b)
-    a_lo, a_width = _int_range(a)
-    if a_width * b_width > max(_MAX_DENSE_CELLS, 2 * a.size):
+def _factorize_fixed_width(labels: np.ndarray):
+    """Factorise a fixed-width string array by hashing its raw characters to one int64.
+
+    A polynomial hash over the characters (wrapping uint64 arithmetic) turns each string
+    into an integer that pandas factorises with its integer hash table; one vectorised
+    comparison against each code's first string then proves there was no collision (on a
+    collision, None sends the caller to the general path).
+    """
+    width = labels.dtype.itemsize // 4 if labels.dtype.kind == "U" else labels.dtype.itemsize
+    chars = labels.view(np.uint32 if labels.dtype.kind == "U" else np.uint8).reshape(len(labels), width)
+    digest = np.zeros(len(labels), dtype=np.uint64)
+    for column in range(width):
+        digest *= np.uint64(1_000_003)
+        digest += chars[:, column]
+    codes, _ = pd.factorize(digest.view(np.int64), sort=False)
+    first = np.empty(codes.max() + 1, dtype=np.int64)
+    first[codes[::-1]] = np.arange(len(codes) - 1, -1, -1)
+    uniques = labels[first]
+    if not np.array_equal(uniques[codes], labels):
         return None
-    if (max(abs(a_lo), abs(a_lo + a_width)) + 1) * b_width + abs(b_lo) + b_width >= 2**62:
-        return None  # combined codes would not fit in int64
+    return codes, uniques
+
+
+def _integer_table(a: np.ndarray, b: np.ndarray):
+    """Dense counting for two integer label vectors; None when the ranges are too wide.
+
+    Only b's range is found up front (the multiplier of the combined code); a is streamed in
+    cache-sized chunks whose own range is read while the chunk is in cache, and each chunk's
+    counts are added into the rows of a table that grows to a's full range.
+    """
+    b_lo, width = _int_range(b)
+    limit = max(_MAX_DENSE_CELLS, 2 * a.size)
+    if width > limit:
+        return None
     n = a.size
-    cells = a_width * b_width
-    chunk = min(n, max(1 << 18, 16 * cells))
+    chunk = min(n, max(1 << 18, 16 * width * width))  # a chunk's counts cost about width^2
     buffer = np.empty(chunk, dtype=np.int64)
-    counts = np.zeros(cells, dtype=np.int64)
-    offset = a_lo * b_width + b_lo
+    acc, acc_lo = np.zeros((0, width), dtype=np.int64), 0
     for start in range(0, n, chunk):
         stop = min(start + chunk, n)
+        a_part = a[start:stop]
+        lo, hi = int(a_part.min()), int(a_part.max())
+        if (max(abs(lo), abs(hi)) + 1) * width + abs(b_lo) >= 2**62:
+            return None  # combined codes would not fit in int64
+        rows = hi - lo + 1
+        if rows * width > limit:
+            return None
         code = buffer[: stop - start]
-        np.multiply(a[start:stop], b_width, out=code, casting="unsafe")
+        np.multiply(a_part, np.int64(width), out=code, casting="unsafe")
         code += b[start:stop]
+        offset = lo * width + b_lo
         if offset:
             code -= offset
-        counts += np.bincount(code, minlength=cells)
-    full = counts.reshape(a_width, b_width)
-    rows = np.flatnonzero(full.any(axis=1))
-    cols = np.flatnonzero(full.any(axis=0))
-    table = full[rows][:, cols] if (len(rows) < a_width or len(cols) < b_width) else full
-    return table, rows + a_lo, cols + b_lo
+        counts = np.bincount(code, minlength=rows * width).reshape(rows, width)
+        if acc.shape[0] == 0:
+            acc, acc_lo = counts, lo
+            continue
+        new_lo, new_hi = min(acc_lo, lo), max(acc_lo + acc.shape[0], hi + 1)
+        if (new_hi - new_lo) * width > limit:
+            return None
+        if new_lo < acc_lo or new_hi > acc_lo + acc.shape[0]:
+            grown = np.zeros((new_hi - new_lo, width), dtype=np.int64)
+            grown[acc_lo - new_lo: acc_lo - new_lo + acc.shape[0]] = acc
+            acc, acc_lo = grown, new_lo
+        acc[lo - acc_lo: hi - acc_lo + 1] += counts
+    rows = np.flatnonzero(acc.any(axis=1))
+    cols = np.flatnonzero(acc.any(axis=0))
+    table = acc[rows][:, cols] if (len(rows) < acc.shape[0] or len(cols) < width) else acc
+    return table, rows + acc_lo, cols + b_lo
 
 
 def contingency_table(labels_true: np.ndarray, labels_pred: np.ndarray):
@@ -107,8 +169,8 @@ def contingency_table(labels_true: np.ndarray, labels_pred: np.ndarray):
         dense = _integer_table(labels_true, labels_pred)
         if dense is not None:
             return dense
-    codes_a, rows = factorize(labels_true)
-    codes_b, cols = factorize(labels_pred)
+    codes_a, rows = factorize(labels_true, "labels_true")
+    codes_b, cols = factorize(labels_pred, "labels_pred")
     return table_from_codes(codes_a, codes_b, len(rows), len(cols)), rows, cols
 
 

@@ -1,0 +1,74 @@
+"""The contingency table and factorisation agree with sorting-based references."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from sklearn.metrics.cluster import contingency_matrix
+
+from cluval_core import compare
+from cluval_core.contingency import contingency_table, factorize
+
+
+def _reference(a, b):
+    rows, ia = np.unique(a, return_inverse=True)
+    cols, ib = np.unique(b, return_inverse=True)
+    return contingency_matrix(ia, ib), rows, cols
+
+
+@pytest.mark.parametrize("kind", ["random", "sorted", "negative", "gaps", "int8", "uint64", "int32"])
+def test_integer_tables_match_sorting(kind):
+    rng = np.random.default_rng(abs(hash(kind)) % 2**32)
+    n = 700_000  # several chunks of the streaming path
+    a = rng.integers(0, 40, n)
+    b = np.where(rng.random(n) < 0.5, a, rng.integers(0, 30, n))
+    if kind == "sorted":
+        order = np.argsort(a, kind="stable")
+        a, b = a[order], b[order]
+    elif kind == "negative":
+        a, b = a - 25, -b
+    elif kind == "gaps":
+        a, b = a * 1000 - 7, b * 31
+    elif kind == "int8":
+        a, b = a.astype(np.int8) - 20, b.astype(np.int8)
+    elif kind == "uint64":
+        a, b = a.astype(np.uint64) + np.uint64(2**63), b.astype(np.uint64)
+    elif kind == "int32":
+        a, b = a.astype(np.int32), b.astype(np.int32)
+    table, rows, cols = contingency_table(a, b)
+    ref, ref_rows, ref_cols = _reference(a, b)
+    np.testing.assert_array_equal(table, ref)
+    np.testing.assert_array_equal(rows, ref_rows)
+    np.testing.assert_array_equal(cols, ref_cols)
+
+
+def test_wide_integer_ranges_fall_back_to_hashing():
+    a = np.array([0, 10**15, 0, -(10**15), 10**15])
+    b = np.array([1, 2, 1, 3, 2])
+    table, rows, cols = contingency_table(a, b)
+    assert rows.tolist() == [-(10**15), 0, 10**15]
+    assert table.tolist() == [[0, 0, 1], [2, 0, 0], [0, 2, 0]]
+
+
+@pytest.mark.parametrize("dtype", ["U", "S", "object"])
+def test_string_factorisation_matches_unique(dtype):
+    rng = np.random.default_rng(3)
+    words = np.array(["", "a", "ab", "ba", "é", "日本", "a b", "zz" * 9, "A", "b"])
+    if dtype == "S":
+        words = np.array([w.encode() for w in words])
+    labels = words[rng.integers(0, len(words), 5000)]
+    if dtype == "object":
+        labels = labels.astype(object)
+    codes, uniques = factorize(labels)
+    ref_uniques, ref_codes = np.unique(labels, return_inverse=True)
+    assert uniques.tolist() == ref_uniques.tolist()
+    np.testing.assert_array_equal(codes, ref_codes)
+
+
+def test_per_object_codes_follow_the_table_order():
+    a = np.array(["b", "a", "c", "a"])
+    b = np.array([7, -1, 7, 3])
+    c = compare(a, b)
+    codes_a, codes_b = c.codes
+    assert c.row_labels[codes_a].tolist() == a.tolist()
+    assert c.col_labels[codes_b].tolist() == b.tolist()
