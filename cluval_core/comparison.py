@@ -197,6 +197,11 @@ class Comparison:
     def has_data(self) -> bool:
         return self._X is not None
 
+    @property
+    def has_objects(self) -> bool:
+        """True when built from labels, so per-object cluster indices (``codes``) exist."""
+        return self._labels is not None or self._codes is not None
+
     @cached_property
     def n(self):
         total = self.table.sum()

@@ -1,0 +1,116 @@
+"""The ``cluval`` command line.
+
+    cluval app                              start the Streamlit app
+    cluval datasets list                    the catalogue, and which sets are available here
+    cluval datasets fetch [NAME ...]        download (and verify) sets into the cache
+    cluval datasets verify                  check every local file against its checksum
+    cluval compare FILE --true COL --pred COL [--json]
+                                            every index for two label columns of a CSV file
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from ._validation import CluvalError
+
+
+def _progress_bar(fraction: float, message: str) -> None:
+    width = 30
+    filled = int(round(fraction * width))
+    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {fraction:6.1%} {message[:50]:<50}")
+    if fraction >= 1:
+        sys.stderr.write("\n")
+    sys.stderr.flush()
+
+
+def _datasets(args) -> int:
+    from . import datasets
+
+    if args.action == "list":
+        status = datasets.verify_datasets()
+        print(f"{'name':<12} {'n':>7} {'d':>3} {'k':>4}  {'status':<8} description")
+        for name, entry in datasets.catalogue()["datasets"].items():
+            state = status[name] if status[name] in ("ok", "missing") else "CORRUPT"
+            print(f"{name:<12} {entry['n']:>7} {entry['d']:>3} {entry['k']:>4}  {state:<8} {entry['description']}")
+        return 0
+    if args.action == "verify":
+        failures = 0
+        for name, state in datasets.verify_datasets(args.names or None).items():
+            print(f"{name:<12} {state}")
+            failures += state not in ("ok", "missing")
+        return 1 if failures else 0
+    names = args.names or datasets.dataset_names()
+    failed = 0
+    for name in names:
+        try:
+            paths = datasets.fetch_dataset(name, progress=_progress_bar)
+            print(f"{name}: {paths['data'].parent}")
+        except CluvalError as exc:
+            print(f"\n{name}: {exc}", file=sys.stderr)
+            failed += 1
+    return 1 if failed else 0
+
+
+def _compare(args) -> int:
+    import pandas as pd
+
+    from .comparison import compare
+    from .registry import INDICES
+
+    frame = pd.read_csv(args.file, sep=None, engine="python")
+    for col in (args.true, args.pred):
+        if col not in frame.columns:
+            raise CluvalError(f"column {col!r} is not in {args.file}; columns: {', '.join(map(str, frame.columns))}")
+    scores = compare(frame[args.true], frame[args.pred]).scores()
+    if args.json:
+        print(json.dumps(scores, indent=1))
+    else:
+        for index_id, value in scores.items():
+            print(f"{INDICES[index_id].name:<45} {index_id:<16} {value:.6g}")
+    return 0
+
+
+def _app(args) -> int:
+    app = Path(__file__).resolve().parents[1] / "app.py"
+    if not app.is_file():
+        raise CluvalError(f"the app is not next to this installation ({app}); run from the repository")
+    return subprocess.call([sys.executable, "-m", "streamlit", "run", str(app), *args.streamlit_args],
+                           cwd=app.parent)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="cluval", description="External cluster validity: compare partitions.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    app = sub.add_parser("app", help="start the Streamlit app")
+    app.add_argument("streamlit_args", nargs=argparse.REMAINDER, help="passed on to 'streamlit run'")
+    app.set_defaults(func=_app)
+    ds = sub.add_parser("datasets", help="list, fetch or verify the benchmark data sets")
+    ds.add_argument("action", choices=["list", "fetch", "verify"])
+    ds.add_argument("names", nargs="*", help="data set names (default: all)")
+    ds.set_defaults(func=_datasets)
+    cmp_ = sub.add_parser("compare", help="every index for two label columns of a CSV file")
+    cmp_.add_argument("file")
+    cmp_.add_argument("--true", required=True, help="column of the reference labels")
+    cmp_.add_argument("--pred", required=True, help="column of the candidate labels")
+    cmp_.add_argument("--json", action="store_true", help="print JSON")
+    cmp_.set_defaults(func=_compare)
+    return parser
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except (CluvalError, FileNotFoundError) as exc:
+        print(f"cluval: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

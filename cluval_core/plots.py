@@ -1,0 +1,183 @@
+"""Plotly figure builders for comparisons (no Streamlit here: the app only renders them).
+
+Colours follow the Hungarian pairing: a candidate cluster takes the colour of its reference
+partner, so a glance shows which clusters correspond; unpaired clusters are dark grey and
+Centroid Index orphans are drawn in red.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.colors import qualitative
+from plotly.subplots import make_subplots
+
+from .report import ComparisonReport
+
+__all__ = ["PALETTE", "project_2d", "partition_scatter", "contingency_heatmap", "mapping_diagram",
+           "index_curves", "score_bars"]
+
+PALETTE = qualitative.Dark24 + qualitative.Light24 + qualitative.Alphabet
+UNPAIRED = "#444444"
+ORPHAN = "#d62728"
+WEBGL_FROM = 2000  # points; beyond this, scatter plots use WebGL
+
+
+def project_2d(X: np.ndarray) -> tuple[np.ndarray, tuple[str, str]]:
+    """The points themselves in 2-D, or their first two principal components when d > 2."""
+    X = np.asarray(X, dtype=float)
+    if X.shape[1] == 1:
+        return np.c_[X[:, 0], np.zeros(len(X))], ("x1", "")
+    if X.shape[1] == 2:
+        return X, ("x1", "x2")
+    centred = X - X.mean(0)
+    _, s, vt = np.linalg.svd(centred, full_matrices=False)
+    share = s**2 / (s**2).sum()
+    return centred @ vt[:2].T, (f"PC1 ({share[0]:.0%})", f"PC2 ({share[1]:.0%})")
+
+
+def _colour(i: int) -> str:
+    return PALETTE[i % len(PALETTE)]
+
+
+def cluster_colours(report: ComparisonReport, side: str) -> list[str]:
+    """One colour per cluster: reference cluster i gets colour i, a candidate its partner's."""
+    if side == "true":
+        return [_colour(i) for i in range(report.k_true)]
+    return [_colour(p) if p >= 0 else UNPAIRED for p in report.partner_of_candidate]
+
+
+def partition_scatter(X2: np.ndarray, report: ComparisonReport, side: str, *, title: str = "",
+                      axis_titles=("x1", "x2"), orphans=(), centroids: np.ndarray | None = None,
+                      max_points: int = 200_000) -> go.Figure:
+    """Scatter of one partition, coloured by cluster (candidates by their Hungarian partner).
+
+    `orphans` lists cluster indices of this side that the CI mapping leaves orphaned: their
+    centroids are drawn as large red crosses. Unpaired candidate clusters are dark grey.
+    """
+    codes = report.row_codes if side == "true" else report.col_codes
+    labels = report.row_labels if side == "true" else report.col_labels
+    colours = np.array(cluster_colours(report, side), dtype=object)
+    n = len(codes)
+    idx = np.arange(n)
+    if n > max_points:  # keep the browser responsive: a deterministic thinning
+        idx = idx[:: int(np.ceil(n / max_points))]
+    scatter = go.Scattergl if len(idx) > WEBGL_FROM else go.Scatter
+    hover = np.array([str(v) for v in labels], dtype=object)[codes[idx]]
+    fig = go.Figure(scatter(
+        x=X2[idx, 0], y=X2[idx, 1], mode="markers", name="points",
+        marker=dict(color=colours[codes[idx]].tolist(), size=4 if len(idx) > 5000 else 6, opacity=0.75),
+        text=hover, hovertemplate="cluster %{text}<extra></extra>", showlegend=False,
+    ))
+    if centroids is not None and len(centroids):
+        orphan_set = set(int(o) for o in orphans)
+        symbols = ["x" if i in orphan_set else "diamond" for i in range(len(centroids))]
+        sizes = [18 if i in orphan_set else 11 for i in range(len(centroids))]
+        edge = [ORPHAN if i in orphan_set else "black" for i in range(len(centroids))]
+        fig.add_trace(go.Scatter(
+            x=centroids[:, 0], y=centroids[:, 1], mode="markers+text", name="centroids",
+            text=[str(v) for v in labels], textposition="top center",
+            marker=dict(symbol=symbols, size=sizes, color=[ORPHAN if i in orphan_set else c
+                                                           for i, c in enumerate(colours)],
+                        line=dict(color=edge, width=1.5)),
+            hovertemplate="centroid of %{text}<extra></extra>", showlegend=False,
+        ))
+    fig.update_layout(title=title, margin=dict(l=10, r=10, t=40, b=10), height=420,
+                      xaxis_title=axis_titles[0], yaxis_title=axis_titles[1])
+    fig.update_yaxes(scaleanchor="x", scaleratio=1)
+    return fig
+
+
+def contingency_heatmap(report: ComparisonReport, *, annotate_up_to: int = 30) -> go.Figure:
+    """The contingency table ordered so the Hungarian pairs lie on the diagonal.
+
+    Row and column titles carry the cluster sizes (the marginals); the paired cells are
+    outlined.
+    """
+    t = report.table_ordered
+    rows = [f"{report.row_labels[i]} (n={report.row_sizes[i]:g})" for i in report.row_order]
+    cols = [f"{report.col_labels[j]} (n={report.col_sizes[j]:g})" for j in report.col_order]
+    annotate = max(t.shape) <= annotate_up_to
+    text = [[f"{v:g}" for v in row] for row in t] if annotate else None
+    fig = go.Figure(go.Heatmap(
+        z=t, x=cols, y=rows, colorscale="Blues", text=text, texttemplate="%{text}" if annotate else None,
+        hovertemplate="reference %{y}<br>candidate %{x}<br>shared %{z}<extra></extra>", colorbar=dict(title="n_ij"),
+    ))
+    for p in range(report.n_pairs):
+        fig.add_shape(type="rect", x0=p - 0.5, x1=p + 0.5, y0=p - 0.5, y1=p + 0.5,
+                      line=dict(color=ORPHAN, width=2))
+    fig.update_yaxes(autorange="reversed", title="reference")
+    fig.update_xaxes(title="candidate", side="top")
+    size = max(350, min(900, 28 * max(t.shape) + 150))
+    fig.update_layout(height=size, margin=dict(l=10, r=10, t=60, b=10))
+    return fig
+
+
+def mapping_diagram(report: ComparisonReport, basis: str = "partition") -> go.Figure:
+    """Both nearest-neighbour mappings as bipartite diagrams, orphans in red.
+
+    Left panel: every reference cluster points at its nearest candidate cluster; right panel:
+    every candidate cluster points at its nearest reference cluster. Node labels carry the
+    in-degree; a target nobody points at is an orphan.
+    """
+    m = report.mappings[basis]
+    fig = make_subplots(rows=1, cols=2, subplot_titles=(
+        f"reference → candidate: {len(m['orphans_pred'])} orphan(s)",
+        f"candidate → reference: {len(m['orphans_true'])} orphan(s)"))
+    panels = [
+        (report.row_labels, report.col_labels, m["forward_targets"], m["in_degree_pred"], set(m["orphans_pred"])),
+        (report.col_labels, report.row_labels, m["backward_targets"], m["in_degree_true"], set(m["orphans_true"])),
+    ]
+    for col, (src_labels, dst_labels, targets, in_degree, orphans) in enumerate(panels, start=1):
+        ys, yd = np.arange(len(src_labels)), np.arange(len(dst_labels))
+        scale_s = 1 / max(len(src_labels) - 1, 1)
+        scale_d = 1 / max(len(dst_labels) - 1, 1)
+        xs, ys_ = [], []
+        for s, t in enumerate(targets):
+            xs += [0, 1, None]
+            ys_ += [1 - s * scale_s, 1 - t * scale_d, None]
+        fig.add_trace(go.Scatter(x=xs, y=ys_, mode="lines", line=dict(color="#7f7f7f", width=1),
+                                 hoverinfo="skip", showlegend=False), row=1, col=col)
+        for s, t in enumerate(targets):  # arrow heads
+            fig.add_annotation(x=1, y=1 - t * scale_d, ax=0, ay=1 - s * scale_s, xref=f"x{col}", yref=f"y{col}",
+                               axref=f"x{col}", ayref=f"y{col}", showarrow=True, arrowhead=3, arrowsize=1,
+                               arrowwidth=1, arrowcolor="#7f7f7f", text="")
+        fig.add_trace(go.Scatter(x=np.zeros(len(ys)), y=1 - ys * scale_s, mode="markers+text",
+                                 text=[str(v) for v in src_labels], textposition="middle left",
+                                 marker=dict(size=10, color="#1f77b4"), hovertemplate="%{text}<extra></extra>",
+                                 showlegend=False), row=1, col=col)
+        dst_colour = [ORPHAN if i in orphans else "#2ca02c" for i in yd]
+        fig.add_trace(go.Scatter(x=np.ones(len(yd)), y=1 - yd * scale_d, mode="markers+text",
+                                 text=[f"{v} (in {d})" for v, d in zip(dst_labels, in_degree)],
+                                 textposition="middle right", marker=dict(size=12, color=dst_colour),
+                                 hovertemplate="%{text}<extra></extra>", showlegend=False), row=1, col=col)
+    fig.update_xaxes(visible=False, range=[-0.35, 1.35])
+    fig.update_yaxes(visible=False, range=[-0.08, 1.08])
+    height = max(300, min(1200, 22 * max(report.k_true, report.k_pred) + 120))
+    fig.update_layout(height=height, margin=dict(l=10, r=10, t=40, b=10))
+    return fig
+
+
+def index_curves(frame: pd.DataFrame, parameter: str, ids, *, current=None, names=None) -> go.Figure:
+    """One line per index over a scenario's parameter, the current position marked."""
+    fig = go.Figure()
+    for index_id in ids:
+        fig.add_trace(go.Scatter(x=frame[parameter], y=frame[index_id], mode="lines+markers",
+                                 name=(names or {}).get(index_id, index_id), marker=dict(size=4)))
+    if current is not None:
+        fig.add_vline(x=current, line=dict(color=ORPHAN, dash="dash"))
+    fig.update_layout(height=430, margin=dict(l=10, r=10, t=30, b=10), xaxis_title=parameter,
+                      yaxis_title="index value", legend=dict(orientation="h", y=-0.2))
+    return fig
+
+
+def score_bars(frame: pd.DataFrame, group: str, ids, *, names=None) -> go.Figure:
+    """Grouped bars: one group per row of `frame` (e.g. algorithms), one bar per index."""
+    fig = go.Figure()
+    for index_id in ids:
+        fig.add_trace(go.Bar(x=frame[group], y=frame[index_id], name=(names or {}).get(index_id, index_id),
+                             text=[f"{v:.2f}" for v in frame[index_id]], textposition="outside"))
+    fig.update_layout(barmode="group", height=380, margin=dict(l=10, r=10, t=30, b=10),
+                      yaxis=dict(range=[0, 1.12], title="index value"))
+    return fig
