@@ -24,17 +24,30 @@ ORPHAN = "#d62728"
 WEBGL_FROM = 2000  # points; beyond this, scatter plots use WebGL
 
 
-def project_2d(X: np.ndarray) -> tuple[np.ndarray, tuple[str, str]]:
-    """The points themselves in 2-D, or their first two principal components when d > 2."""
+def project_2d(X: np.ndarray, *others):
+    """The points in 2-D: themselves when d <= 2, else their first two principal components.
+
+    Returns ``(X2, axis_titles, [each of `others` projected the same way])``; an `others`
+    entry that is None stays None (e.g. centroids of a comparison without data).
+    """
     X = np.asarray(X, dtype=float)
     if X.shape[1] == 1:
-        return np.c_[X[:, 0], np.zeros(len(X))], ("x1", "")
-    if X.shape[1] == 2:
-        return X, ("x1", "x2")
-    centred = X - X.mean(0)
-    _, s, vt = np.linalg.svd(centred, full_matrices=False)
-    share = s**2 / (s**2).sum()
-    return centred @ vt[:2].T, (f"PC1 ({share[0]:.0%})", f"PC2 ({share[1]:.0%})")
+        def project(A):
+            return np.c_[A[:, 0], np.zeros(len(A))]
+        axes = ("x1", "")
+    elif X.shape[1] == 2:
+        def project(A):
+            return np.asarray(A, dtype=float)
+        axes = ("x1", "x2")
+    else:
+        mean = X.mean(0)
+        _, s, vt = np.linalg.svd(X - mean, full_matrices=False)
+        share = s**2 / (s**2).sum()
+
+        def project(A):
+            return (np.asarray(A, dtype=float) - mean) @ vt[:2].T
+        axes = (f"PC1 ({share[0]:.0%})", f"PC2 ({share[1]:.0%})")
+    return project(X), axes, [None if A is None else project(A) for A in others]
 
 
 def _colour(i: int) -> str:
@@ -99,7 +112,8 @@ def contingency_heatmap(report: ComparisonReport, *, annotate_up_to: int = 30) -
     rows = [f"{report.row_labels[i]} (n={report.row_sizes[i]:g})" for i in report.row_order]
     cols = [f"{report.col_labels[j]} (n={report.col_sizes[j]:g})" for j in report.col_order]
     annotate = max(t.shape) <= annotate_up_to
-    text = [[f"{v:g}" for v in row] for row in t] if annotate else None
+    fmt = "{:g}" if t.dtype.kind in "iu" else "{:.1f}"
+    text = [[fmt.format(v) for v in row] for row in t] if annotate else None
     fig = go.Figure(go.Heatmap(
         z=t, x=cols, y=rows, colorscale="Blues", text=text, texttemplate="%{text}" if annotate else None,
         hovertemplate="reference %{y}<br>candidate %{x}<br>shared %{z}<extra></extra>", colorbar=dict(title="n_ij"),

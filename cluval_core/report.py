@@ -54,6 +54,16 @@ class ComparisonReport:
         """The table with rows and columns ordered so the Hungarian pairs lie on the diagonal."""
         return self.table[np.ix_(self.row_order, self.col_order)]
 
+    def contingency_frame(self) -> pd.DataFrame:
+        """The ordered table with cluster labels and both marginals, ready to save."""
+        rows = [str(self.row_labels[i]) for i in self.row_order]
+        cols = [str(self.col_labels[j]) for j in self.col_order]
+        frame = pd.DataFrame(self.table_ordered, index=pd.Index(rows, name="reference \\ candidate"),
+                             columns=cols)
+        frame["total"] = self.row_sizes[self.row_order]
+        frame.loc["total"] = [*self.col_sizes[self.col_order], self.n]
+        return frame
+
 
 def score_table(scores: dict) -> pd.DataFrame:
     """The registry's facts next to each value, grouped by family."""

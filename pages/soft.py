@@ -1,0 +1,57 @@
+"""Soft partitions: fuzzy c-means or a Gaussian mixture against the reference."""
+
+import streamlit as st
+
+from cluval_core.clustering import ALGORITHMS
+from cluval_core.plots import contingency_heatmap, score_bars
+from pages import _shared as ui
+
+st.title("Soft partitions")
+st.markdown("A soft clustering gives every object a membership in each cluster. With the reference as one-hot "
+            "memberships U and the candidate's memberships V, the generalised contingency table is "
+            "**N\\* = Uᵀ V** (Anderson et al. 2010; Lei et al. 2017): every table-based index applies to it. "
+            "Hardening (each object to its largest membership) throws the uncertainty away.")
+
+sel = ui.selection()
+points = ui.current_points(sel.dataset)
+reference = points.partitions.get(sel.reference, points.partitions["labels0"])
+soft_keys = [k for k, a in ALGORITHMS.items() if a.soft]
+left, middle, right = st.columns(3)
+algorithm = left.selectbox("Soft algorithm", soft_keys, format_func=lambda a: ALGORITHMS[a].name,
+                           key="soft_algorithm")
+k = int(middle.number_input("Clusters", min_value=1, max_value=max(len(points.X), 1),
+                            value=min(ui.reference_k(points, sel.reference if sel.reference in points.partitions
+                                                     else "labels0"), len(points.X)),
+                            key="soft_k"))
+seed = int(right.number_input("Seed", min_value=0, value=0, key="soft_seed"))
+if len(points.X) > 50_000:
+    st.warning(f"{len(points.X):,} points: soft clustering needs a few seconds per run here.")
+
+with ui.guarded("Soft clustering"):
+    run = ui.clustering_with_spinner(points.X, algorithm, k, seed, ())
+    soft, hard, frame = ui.soft_comparison(reference, run["memberships"])
+
+st.caption(f"Reference: {sel.reference} of **{points.title}**; candidate: {ALGORITHMS[algorithm].name} with "
+           f"{k} clusters ({run['iterations']} iterations, {run['seconds']:.2f} s).")
+left, right = st.columns(2)
+with left:
+    st.subheader("Soft table N* = Uᵀ V")
+    st.plotly_chart(contingency_heatmap(soft), key="soft_table")
+with right:
+    st.subheader("Hardened table")
+    st.plotly_chart(contingency_heatmap(hard), key="hard_table")
+
+st.subheader("Soft indices beside their crisp counterparts")
+left, right = st.columns([2, 3])
+with left:
+    st.dataframe(frame, hide_index=True, key="soft_scores",
+                 column_config={c: st.column_config.NumberColumn(c, format="%.4f")
+                                for c in ["soft", "crisp (hardened)", "soft - crisp"]})
+with right:
+    st.plotly_chart(score_bars(frame.rename(columns={"soft": "soft", "crisp (hardened)": "crisp"}), "id",
+                               ["soft", "crisp"]), key="soft_bars")
+st.caption("Soft values are usually lower: memberships spread over several clusters count as partial "
+           "disagreement. Lei et al. recommend the max-normalised NMI for soft partitions. AMI is not defined "
+           "for soft tables (the hypergeometric model needs whole counts).")
+st.download_button("Soft vs crisp (CSV)", frame.to_csv(index=False), "cluval_soft.csv", "text/csv",
+                   key="download_soft")

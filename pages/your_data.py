@@ -1,0 +1,70 @@
+"""Your data: upload a CSV file, choose its columns, compare."""
+
+import json
+
+import streamlit as st
+
+from cluval_core.plots import contingency_heatmap, mapping_diagram
+from pages import _shared as ui
+
+st.title("Your data")
+st.markdown("Upload a CSV file with a header row and one row per object: either **points with label columns** "
+            "(coordinates plus one or more partitions) or just **two label columns**. Delimiters `,` `;` tab "
+            "and space are recognised; at most 200 MB.")
+
+upload = st.file_uploader("CSV file", type=["csv", "tsv", "txt"], key="upload")
+if upload is None:
+    st.info("No file yet. Example:\n\n```\nx,y,truth,kmeans\n0.1,0.3,a,1\n0.2,0.1,a,1\n5.0,4.8,b,2\n```")
+    st.stop()
+
+with ui.guarded(f"Reading {upload.name}"):
+    frame = ui.read_upload(upload.getvalue(), upload.name)
+st.dataframe(frame.head(20), key="upload_preview")
+st.caption(f"{len(frame):,} rows, {frame.shape[1]} columns.")
+
+columns = list(frame.columns)
+mode = st.radio("The file holds", ["points with label columns", "two label columns"], horizontal=True,
+                key="upload_mode")
+if mode == "two label columns":
+    left, right = st.columns(2)
+    truth = left.selectbox("Reference labels", columns, index=0, key="upload_truth")
+    pred = right.selectbox("Candidate labels", columns, index=min(1, len(columns) - 1), key="upload_pred")
+    with ui.guarded("Comparing the two columns"):
+        report = ui.labels_report(frame, truth, pred)
+    st.subheader(f"{truth} vs {pred}")
+    left, right = st.columns([3, 2])
+    left.plotly_chart(contingency_heatmap(report), key="upload_table")
+    with right:
+        st.dataframe(report.pairing, hide_index=True, key="upload_pairing")
+        st.markdown(f"PSI: {report.psi_steps['formula']}  \nCI (partition-based): "
+                    f"{report.mappings['partition']['ci']}")
+    st.plotly_chart(mapping_diagram(report), key="upload_mapping")
+    st.dataframe(report.score_table.drop(columns=["formula"]), hide_index=True, key="upload_scores",
+                 column_config={"value": st.column_config.NumberColumn("value", format="%.6f")})
+    st.download_button("Index values (JSON)", json.dumps(report.scores, indent=1), "cluval_indices.json",
+                       "application/json", key="upload_download")
+    st.stop()
+
+numeric = [c for c in columns if frame[c].dtype.kind in "if"]
+coordinates = st.multiselect("Coordinate columns", columns, default=numeric[:2] if len(numeric) > 2 else numeric[:1],
+                             key="upload_coordinates")
+rest = [c for c in columns if c not in coordinates] or columns
+labels = st.multiselect("Reference label column(s): the first is the default reference", rest,
+                        default=rest[:1], key="upload_labels")
+if not coordinates or not labels:
+    st.warning("Choose at least one coordinate column and one label column.")
+    st.stop()
+with ui.guarded("Preparing your data"):
+    points = ui.user_points_from(frame, tuple(coordinates), tuple(labels), upload.name)
+st.success(f"{len(points.X):,} points in {points.X.shape[1]} dimension(s), partitions: "
+           f"{', '.join(points.partitions)}.")
+
+
+def use_it():
+    st.session_state["user_points"] = points
+    st.session_state["dataset"] = ui.USER_DATA
+
+
+st.button("Use these points in the app", on_click=use_it, type="primary", key="use_upload")
+if ui.user_points() is not None and st.session_state.get("dataset") == ui.USER_DATA:
+    st.info("The sidebar now works on your data: open **Compare** to cluster it and see every index.")
