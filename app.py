@@ -2,19 +2,21 @@
 
 import streamlit as st
 
-st.set_page_config(page_title="cluval: external cluster validity", page_icon="🧩", layout="wide")
+st.set_page_config(page_title="cluval: external cluster validity", page_icon=":material/hub:", layout="wide")
 
 from pages import _shared as ui  # noqa: E402 - after set_page_config
 
 PAGES = [
-    st.Page("pages/compare.py", title="Compare", icon="🔍", default=True),
-    st.Page("pages/why_disagree.py", title="Why indices disagree", icon="📈"),
-    st.Page("pages/psi_vs_ari.py", title="PSI vs ARI on imbalanced data", icon="⚖️"),
-    st.Page("pages/soft.py", title="Soft partitions", icon="☁️"),
-    st.Page("pages/your_data.py", title="Your data", icon="📄"),
-    st.Page("pages/index_reference.py", title="Index reference", icon="📚"),
+    st.Page("pages/compare.py", title="Compare", icon=":material/compare:", default=True),
+    st.Page("pages/why_disagree.py", title="Why indices disagree", icon=":material/show_chart:"),
+    st.Page("pages/psi_vs_ari.py", title="PSI vs ARI on imbalanced data", icon=":material/balance:"),
+    st.Page("pages/soft.py", title="Soft partitions", icon=":material/blur_on:"),
+    st.Page("pages/your_data.py", title="Your data", icon=":material/upload_file:"),
+    st.Page("pages/index_reference.py", title="Index reference", icon=":material/menu_book:"),
 ]
 
+# st.navigation first, then the shared widgets: declared before it, the widgets lost their
+# state on page switches in a real browser (tests/test_browser.py checks this).
 navigation = st.navigation(PAGES)
 st.session_state["selection"] = ui.sidebar()
 navigation.run()

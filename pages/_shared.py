@@ -161,10 +161,10 @@ def _param_widget(algorithm: str, name: str, default, help_text: str):
     key = f"param_{algorithm}_{name}"
     if isinstance(default, str):
         options = ["full", "tied", "diag", "spherical"] if name == "covariance" else [default]
-        return st.selectbox(name, options, key=key, help=help_text)
+        return st.sidebar.selectbox(name, options, key=key, help=help_text)
     if isinstance(default, float):
-        return st.number_input(name, value=default, min_value=1e-6, key=key, help=help_text, format="%.4g")
-    return int(st.number_input(name, value=default, min_value=1, step=1, key=key, help=help_text))
+        return st.sidebar.number_input(name, value=default, min_value=1e-6, key=key, help=help_text, format="%.4g")
+    return int(st.sidebar.number_input(name, value=default, min_value=1, step=1, key=key, help=help_text))
 
 
 def sidebar() -> Selection:
