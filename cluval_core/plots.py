@@ -61,27 +61,43 @@ def cluster_colours(report: ComparisonReport, side: str) -> list[str]:
     return [_colour(p) if p >= 0 else UNPAIRED for p in report.partner_of_candidate]
 
 
+def _discrete_colorscale(colours: list[str]):
+    """A colorscale that maps the integer i (0..len-1) to colours[i], with no blending."""
+    k = len(colours)
+    if k == 1:
+        return [[0, colours[0]], [1, colours[0]]]
+    scale = []
+    for i, colour in enumerate(colours):
+        scale += [[i / k, colour], [(i + 1) / k, colour]]
+    return scale
+
+
 def partition_scatter(X2: np.ndarray, report: ComparisonReport, side: str, *, title: str = "",
                       axis_titles=("x1", "x2"), orphans=(), centroids: np.ndarray | None = None,
                       max_points: int = 200_000) -> go.Figure:
     """Scatter of one partition, coloured by cluster (candidates by their Hungarian partner).
 
     `orphans` lists cluster indices of this side that the CI mapping leaves orphaned: their
-    centroids are drawn as large red crosses. Unpaired candidate clusters are dark grey.
+    centroids are drawn as large red crosses. Unpaired candidate clusters are dark grey. The
+    points are one trace coloured through a discrete colour scale, so 100 000 points stay
+    light to build and to send.
     """
     codes = report.row_codes if side == "true" else report.col_codes
     labels = report.row_labels if side == "true" else report.col_labels
-    colours = np.array(cluster_colours(report, side), dtype=object)
+    colours = cluster_colours(report, side)
     n = len(codes)
     idx = np.arange(n)
     if n > max_points:  # keep the browser responsive: a deterministic thinning
         idx = idx[:: int(np.ceil(n / max_points))]
     scatter = go.Scattergl if len(idx) > WEBGL_FROM else go.Scatter
-    hover = np.array([str(v) for v in labels], dtype=object)[codes[idx]]
+    shown_labels = labels[codes[idx]]
+    if shown_labels.dtype.kind not in "iuf":
+        shown_labels = codes[idx]
     fig = go.Figure(scatter(
         x=X2[idx, 0], y=X2[idx, 1], mode="markers", name="points",
-        marker=dict(color=colours[codes[idx]].tolist(), size=4 if len(idx) > 5000 else 6, opacity=0.75),
-        text=hover, hovertemplate="cluster %{text}<extra></extra>", showlegend=False,
+        marker=dict(color=codes[idx], colorscale=_discrete_colorscale(colours), cmin=-0.5,
+                    cmax=len(colours) - 0.5, size=4 if len(idx) > 5000 else 6, opacity=0.75),
+        customdata=shown_labels, hovertemplate="cluster %{customdata}<extra></extra>", showlegend=False,
     ))
     if centroids is not None and len(centroids):
         orphan_set = set(int(o) for o in orphans)
@@ -89,8 +105,8 @@ def partition_scatter(X2: np.ndarray, report: ComparisonReport, side: str, *, ti
         sizes = [18 if i in orphan_set else 11 for i in range(len(centroids))]
         edge = [ORPHAN if i in orphan_set else "black" for i in range(len(centroids))]
         fig.add_trace(go.Scatter(
-            x=centroids[:, 0], y=centroids[:, 1], mode="markers+text", name="centroids",
-            text=[str(v) for v in labels], textposition="top center",
+            x=centroids[:, 0], y=centroids[:, 1], mode="markers+text" if len(centroids) <= 40 else "markers",
+            name="centroids", text=[str(v) for v in labels], textposition="top center",
             marker=dict(symbol=symbols, size=sizes, color=[ORPHAN if i in orphan_set else c
                                                            for i, c in enumerate(colours)],
                         line=dict(color=edge, width=1.5)),
@@ -115,14 +131,22 @@ def contingency_heatmap(report: ComparisonReport, *, annotate_up_to: int = 30) -
     fmt = "{:g}" if t.dtype.kind in "iu" else "{:.1f}"
     text = [[fmt.format(v) for v in row] for row in t] if annotate else None
     fig = go.Figure(go.Heatmap(
-        z=t, x=cols, y=rows, colorscale="Blues", text=text, texttemplate="%{text}" if annotate else None,
-        hovertemplate="reference %{y}<br>candidate %{x}<br>shared %{z}<extra></extra>", colorbar=dict(title="n_ij"),
+        z=t, x=np.arange(t.shape[1]), y=np.arange(t.shape[0]), colorscale="Blues", text=text,
+        texttemplate="%{text}" if annotate else None, customdata=[[(r, c) for c in cols] for r in rows],
+        hovertemplate="reference %{customdata[0]}<br>candidate %{customdata[1]}<br>shared %{z}<extra></extra>",
+        colorbar=dict(title="n_ij"),
     ))
-    for p in range(report.n_pairs):
-        fig.add_shape(type="rect", x0=p - 0.5, x1=p + 0.5, y0=p - 0.5, y1=p + 0.5,
-                      line=dict(color=ORPHAN, width=2))
-    fig.update_yaxes(autorange="reversed", title="reference")
-    fig.update_xaxes(title="candidate", side="top")
+    xs, ys = [], []
+    for p in range(report.n_pairs):  # one trace outlines every paired cell
+        xs += [p - 0.5, p + 0.5, p + 0.5, p - 0.5, p - 0.5, None]
+        ys += [p - 0.5, p - 0.5, p + 0.5, p + 0.5, p - 0.5, None]
+    fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line=dict(color=ORPHAN, width=2), hoverinfo="skip",
+                             showlegend=False))
+    step = max(1, int(np.ceil(max(t.shape) / 40)))  # at most ~40 tick labels per axis
+    fig.update_yaxes(autorange="reversed", title="reference", tickvals=list(range(0, t.shape[0], step)),
+                     ticktext=rows[::step], showgrid=False, zeroline=False)
+    fig.update_xaxes(title="candidate", side="top", tickvals=list(range(0, t.shape[1], step)),
+                     ticktext=cols[::step], showgrid=False, zeroline=False)
     size = max(350, min(900, 28 * max(t.shape) + 150))
     fig.update_layout(height=size, margin=dict(l=10, r=10, t=60, b=10))
     return fig
@@ -133,36 +157,41 @@ def mapping_diagram(report: ComparisonReport, basis: str = "partition") -> go.Fi
 
     Left panel: every reference cluster points at its nearest candidate cluster; right panel:
     every candidate cluster points at its nearest reference cluster. Node labels carry the
-    in-degree; a target nobody points at is an orphan.
+    in-degree; a target nobody points at is an orphan. Clusters are stacked in the Hungarian
+    order (partners side by side), so agreeing clusters give horizontal arrows.
     """
     m = report.mappings[basis]
+    rank_true = np.empty(report.k_true, dtype=int)
+    rank_true[report.row_order] = np.arange(report.k_true)
+    rank_pred = np.empty(report.k_pred, dtype=int)
+    rank_pred[report.col_order] = np.arange(report.k_pred)
     fig = make_subplots(rows=1, cols=2, subplot_titles=(
         f"reference → candidate: {len(m['orphans_pred'])} orphan(s)",
         f"candidate → reference: {len(m['orphans_true'])} orphan(s)"))
     panels = [
-        (report.row_labels, report.col_labels, m["forward_targets"], m["in_degree_pred"], set(m["orphans_pred"])),
-        (report.col_labels, report.row_labels, m["backward_targets"], m["in_degree_true"], set(m["orphans_true"])),
+        (report.row_labels, report.col_labels, m["forward_targets"], m["in_degree_pred"], set(m["orphans_pred"]),
+         rank_true, rank_pred),
+        (report.col_labels, report.row_labels, m["backward_targets"], m["in_degree_true"], set(m["orphans_true"]),
+         rank_pred, rank_true),
     ]
-    for col, (src_labels, dst_labels, targets, in_degree, orphans) in enumerate(panels, start=1):
-        ys, yd = np.arange(len(src_labels)), np.arange(len(dst_labels))
-        scale_s = 1 / max(len(src_labels) - 1, 1)
-        scale_d = 1 / max(len(dst_labels) - 1, 1)
-        xs, ys_ = [], []
-        for s, t in enumerate(targets):
-            xs += [0, 1, None]
-            ys_ += [1 - s * scale_s, 1 - t * scale_d, None]
-        fig.add_trace(go.Scatter(x=xs, y=ys_, mode="lines", line=dict(color="#7f7f7f", width=1),
+    for col, (src_labels, dst_labels, targets, in_degree, orphans, src_rank, dst_rank) in enumerate(panels, 1):
+        y_src = 1 - src_rank / max(len(src_labels) - 1, 1)
+        y_dst = 1 - dst_rank / max(len(dst_labels) - 1, 1)
+        xs, ys, sizes = [], [], []
+        for s, t in enumerate(targets):  # one trace: a segment per arrow, its head as a marker
+            xs += [0, 0.97, None]
+            ys += [y_src[s], y_dst[t], None]
+            sizes += [0, 9, 0]
+        fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines+markers", line=dict(color="#7f7f7f", width=1),
+                                 marker=dict(symbol="arrow", angleref="previous", size=sizes, color="#7f7f7f"),
                                  hoverinfo="skip", showlegend=False), row=1, col=col)
-        for s, t in enumerate(targets):  # arrow heads
-            fig.add_annotation(x=1, y=1 - t * scale_d, ax=0, ay=1 - s * scale_s, xref=f"x{col}", yref=f"y{col}",
-                               axref=f"x{col}", ayref=f"y{col}", showarrow=True, arrowhead=3, arrowsize=1,
-                               arrowwidth=1, arrowcolor="#7f7f7f", text="")
-        fig.add_trace(go.Scatter(x=np.zeros(len(ys)), y=1 - ys * scale_s, mode="markers+text",
+        labelled = len(src_labels) <= 40 and len(dst_labels) <= 40
+        fig.add_trace(go.Scatter(x=np.zeros(len(y_src)), y=y_src, mode="markers+text" if labelled else "markers",
                                  text=[str(v) for v in src_labels], textposition="middle left",
                                  marker=dict(size=10, color="#1f77b4"), hovertemplate="%{text}<extra></extra>",
                                  showlegend=False), row=1, col=col)
-        dst_colour = [ORPHAN if i in orphans else "#2ca02c" for i in yd]
-        fig.add_trace(go.Scatter(x=np.ones(len(yd)), y=1 - yd * scale_d, mode="markers+text",
+        dst_colour = [ORPHAN if i in orphans else "#2ca02c" for i in range(len(dst_labels))]
+        fig.add_trace(go.Scatter(x=np.ones(len(y_dst)), y=y_dst, mode="markers+text" if labelled else "markers",
                                  text=[f"{v} (in {d})" for v, d in zip(dst_labels, in_degree)],
                                  textposition="middle right", marker=dict(size=12, color=dst_colour),
                                  hovertemplate="%{text}<extra></extra>", showlegend=False), row=1, col=col)
