@@ -298,6 +298,7 @@ def small_scatter(X, report, title):
     X2, axes, _ = projection(X)
     fig = partition_scatter(X2, report, "pred", title=title, axis_titles=axes)
     fig.update_layout(height=300, margin=dict(l=0, r=0, t=30, b=0))
+    fig.update_yaxes(scaleanchor=None)  # a narrow column: let the points fill it
     return fig
 
 
