@@ -12,6 +12,7 @@ PAGES = [
     st.Page("pages/psi_vs_ari.py", title="PSI vs ARI on imbalanced data", icon=":material/balance:"),
     st.Page("pages/soft.py", title="Soft partitions", icon=":material/blur_on:"),
     st.Page("pages/your_data.py", title="Your data", icon=":material/upload_file:"),
+    st.Page("pages/reproduce.py", title="Reproduce the papers", icon=":material/science:"),
     st.Page("pages/index_reference.py", title="Index reference", icon=":material/menu_book:"),
 ]
 

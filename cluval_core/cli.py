@@ -6,6 +6,9 @@
     cluval datasets verify                  check every local file against its checksum
     cluval compare FILE --true COL --pred COL [--json]
                                             every index for two label columns of a CSV file
+    cluval experiments list                 the papers' tables and figures cluval reproduces
+    cluval experiments run NAME [--full] --out DIR
+                                            run one (or "all"): CSV of values and checks, HTML figure
 """
 
 from __future__ import annotations
@@ -75,6 +78,42 @@ def _compare(args) -> int:
     return 0
 
 
+def _experiments(args) -> int:
+    import time
+
+    from .experiments import EXPERIMENTS, run_experiment
+
+    if args.action == "list":
+        print(f"{'name':<22} {'full run':>9}  title (reduced form: what the default run leaves out)")
+        for e in EXPERIMENTS.values():
+            print(f"{e.name:<22} {e.full_minutes:>6.1f} min  {e.title} (reduced: {e.reduced})")
+        print("Full-run times were measured on a 2-core machine; the reduced forms take seconds.")
+        return 0
+    if not args.name:
+        raise CluvalError("name the experiment to run (or 'all'); see 'cluval experiments list'")
+    names = list(EXPERIMENTS) if args.name == "all" else [args.name]
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    differs = 0
+    for name in names:
+        start = time.perf_counter()
+        result = run_experiment(name, full=args.full, progress=_progress_bar)
+        seconds = time.perf_counter() - start
+        result.values.to_csv(out / f"{name}.csv", index=False)
+        result.checks.to_csv(out / f"{name}_checks.csv", index=False)
+        result.figure.write_html(out / f"{name}.html", include_plotlyjs="cdn")
+        within = int((result.checks["verdict"] == "within tolerance").sum())
+        differs += len(result.checks) - within
+        print(f"{name}: {within} of {len(result.checks)} claims within tolerance ({seconds:.1f} s) -> "
+              f"{out / name}.csv, {name}_checks.csv, {name}.html")
+        for _, row in result.checks[result.checks["verdict"] != "within tolerance"].iterrows():
+            print(f"  differs: {row['claim']}: published {row['published']}, computed {row['computed']}. "
+                  f"{row['why']}")
+        for note in result.notes:
+            print(f"  note: {note}")
+    return 0
+
+
 def _app(args) -> int:
     app = Path(__file__).resolve().parents[1] / "app.py"
     if not app.is_file():
@@ -99,6 +138,12 @@ def build_parser() -> argparse.ArgumentParser:
     cmp_.add_argument("--pred", required=True, help="column of the candidate labels")
     cmp_.add_argument("--json", action="store_true", help="print JSON")
     cmp_.set_defaults(func=_compare)
+    ex = sub.add_parser("experiments", help="reproduce the papers' tables and figures")
+    ex.add_argument("action", choices=["list", "run"])
+    ex.add_argument("name", nargs="?", help="experiment name, or 'all'")
+    ex.add_argument("--full", action="store_true", help="the paper's full settings (see 'list' for the time)")
+    ex.add_argument("--out", default="results", help="output folder (default: results)")
+    ex.set_defaults(func=_experiments)
     return parser
 
 

@@ -331,6 +331,29 @@ def user_points_from(frame, coordinates: tuple, labels: tuple, name: str) -> Poi
                   "your upload")
 
 
+NEEDS_BENCHMARKS = {"unbalance_table6": ["unbalance"], "yeast_table7": ["yeast"], "stability_fig25": ["unbalance"],
+                    "centroid_index_paper": ["s1", "s2", "s3", "s4", "unbalance", "birch2", "compound", "aggregation"],
+                    "lei_soft": ["iris", "wine"]}
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _experiment_result(name: str, _progress=None):
+    return experiments.run_experiment(name, progress=_progress)
+
+
+def experiment_result(name: str):
+    """Run an experiment's reduced form once per session (cached), with a progress bar."""
+    bar = st.progress(0.0, text="Running the experiment…")
+
+    def progress(fraction, message):
+        bar.progress(fraction, text=message)
+
+    with guarded(f"Experiment {name}"):
+        result = _experiment_result(name, progress)
+    bar.empty()
+    return result
+
+
 @st.cache_data(show_spinner=False, max_entries=32)
 def projection(X: np.ndarray, *centroids):
     """2-D coordinates of the points (principal components when d > 2) and of the centroids."""
