@@ -203,3 +203,28 @@ def test_downloads_hold_the_values():
     shown = _shown_scores(at)
     assert math.isfinite(shown["psi"])
     assert np.isclose(shown["psi"], json.loads(json.dumps(shown))["psi"])
+
+
+def test_reproduce_page_shows_verdicts_and_reasons():
+    at = _app()
+    at.switch_page("pages/reproduce.py").run()
+    assert not at.exception
+    at.selectbox(key="experiment").set_value("rand_table1").run()
+    assert not at.exception
+    checks = at.dataframe[0].value
+    differing = checks[checks["verdict"] == "differs"]
+    assert len(differing) == 1 and differing["why"].iloc[0].startswith("misprinted")
+    assert at.metric[0].value == f"{len(checks) - 1} / {len(checks)}"
+    assert len(at.get("plotly_chart")) == 1
+
+
+def test_reproduce_page_without_data_explains(monkeypatch, tmp_path):
+    from cluval_core import datasets
+
+    monkeypatch.setenv("CLUVAL_DATA_DIR", str(tmp_path))
+    monkeypatch.setattr(datasets, "cache_dir", lambda: tmp_path)
+    at = _app()
+    at.switch_page("pages/reproduce.py").run()
+    at.selectbox(key="experiment").set_value("yeast_table7").run()
+    assert not at.exception
+    assert at.warning and "cluval datasets fetch yeast" in at.warning[0].value
