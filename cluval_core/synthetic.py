@@ -162,7 +162,7 @@ SCENARIOS = {s.key: s for s in [
              lambda v, seed: number_of_clusters(v)),
     Scenario("overlap", "Cluster overlap (M2)", "overlap (%)", tuple(range(0, 51, 5)), 15,
              "Two Gaussian clusters of 1000 points in 8-D move together; P is the nearest-centroid split. "
-             "NVD follows 1 - overlap and PSI 1 - overlap/0.5, the paper's expected responses.",
+             "1 - NVD follows 1 - overlap and PSI 1 - overlap/0.5, the paper's expected responses.",
              _overlap_pair),
 ]}
 
