@@ -113,6 +113,14 @@ def as_data(X, n: int, name: str = "X") -> np.ndarray:
     return arr
 
 
+def _check_finite_nonnegative(arr: np.ndarray, name: str, what: str, hint: str = "") -> None:
+    """Name the first non-finite or negative cell of a 2-D array."""
+    for bad, problem in ((~np.isfinite(arr), "non-finite"), (arr < 0, "negative")):
+        if bad.any():
+            i, j = np.argwhere(bad)[0]
+            raise CluvalError(f"{name} has a {problem} {what} ({_item(arr[i, j])!r} at [{i}, {j}]){hint}")
+
+
 def as_table(table, name: str = "table") -> np.ndarray:
     """Return a non-negative finite 2-D table; int64 when every entry is a whole number."""
     try:
@@ -127,13 +135,7 @@ def as_table(table, name: str = "table") -> np.ndarray:
         arr = arr.astype(np.int64)
     if arr.dtype.kind not in "iuf":
         raise CluvalError(f"{name} must be numeric, got dtype {arr.dtype}")
-    if arr.dtype.kind == "f":
-        if not np.isfinite(arr).all():
-            i, j = np.argwhere(~np.isfinite(arr))[0]
-            raise CluvalError(f"{name} has a non-finite entry ({_item(arr[i, j])!r} at [{i}, {j}])")
-    if (arr < 0).any():
-        i, j = np.argwhere(arr < 0)[0]
-        raise CluvalError(f"{name} has a negative entry ({_item(arr[i, j])!r} at [{i}, {j}]): counts must be >= 0")
+    _check_finite_nonnegative(arr, name, "entry", ": counts must be >= 0")
     if arr.dtype.kind == "f":
         if np.all(arr == np.round(arr)) and arr.max() < 2**62:
             arr = arr.astype(np.int64)
@@ -158,12 +160,7 @@ def as_memberships(U, name: str) -> np.ndarray:
         raise CluvalError(f"{name} must be 2-D (objects x clusters): shape is {arr.shape}")
     if arr.size == 0:
         raise CluvalError(f"{name} is empty: shape is {arr.shape}")
-    if not np.isfinite(arr).all():
-        i, j = np.argwhere(~np.isfinite(arr))[0]
-        raise CluvalError(f"{name} has a non-finite membership ({_item(arr[i, j])!r} at [{i}, {j}])")
-    if (arr < 0).any():
-        i, j = np.argwhere(arr < 0)[0]
-        raise CluvalError(f"{name} has a negative membership ({_item(arr[i, j])!r} at [{i}, {j}])")
+    _check_finite_nonnegative(arr, name, "membership")
     sums = arr.sum(axis=1)
     off = np.abs(sums - 1.0) > MEMBERSHIP_TOLERANCE
     if off.any():
