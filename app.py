@@ -20,4 +20,7 @@ PAGES = [
 # state on page switches in a real browser (tests/test_browser.py checks this).
 navigation = st.navigation(PAGES)
 st.session_state["selection"] = ui.sidebar()
+deep_link = st.session_state.pop("_deep_link", None)  # see ui.require_frame
+if deep_link:
+    st.switch_page(deep_link)
 navigation.run()

@@ -224,6 +224,19 @@ def selection() -> Selection:
     return st.session_state["selection"]
 
 
+def require_frame(page: str) -> None:
+    """Send a session that opened `page` directly, before app.py ever ran, through app.py.
+
+    A fresh server finds the ``pages/`` folder and would run a deep-linked page on its own
+    (Streamlit's older multipage mode) until some session has run app.py, whose
+    st.navigation call ends that mode. Such a first run has no shared sidebar: go through
+    the entrypoint, which then opens the page that was asked for.
+    """
+    if "selection" not in st.session_state:
+        st.session_state["_deep_link"] = page
+        st.switch_page("app.py")
+
+
 @dataclass(frozen=True)
 class Partitions:
     points: Points

@@ -8,6 +8,8 @@ from cluval_core import FAMILIES, INDICES
 from cluval_core.plots import contingency_heatmap, mapping_diagram, partition_scatter
 from pages import _shared as ui
 
+ui.require_frame("pages/compare.py")
+
 sel = ui.selection()
 parts = ui.partitions(sel)
 report = ui.report_for(parts, sel.noise)

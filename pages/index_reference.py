@@ -3,6 +3,9 @@
 import streamlit as st
 
 from cluval_core import FAMILIES, INDICES
+from pages import _shared as ui
+
+ui.require_frame("pages/index_reference.py")
 
 st.title("Index reference")
 st.markdown("Every index cluval computes, from the one registry that also drives the Compare page and the tests. "

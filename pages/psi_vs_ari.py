@@ -7,6 +7,8 @@ from cluval_core import INDICES
 from cluval_core.plots import index_curves, score_bars
 from pages import _shared as ui
 
+ui.require_frame("pages/psi_vs_ari.py")
+
 IDS = ["ari", "nmi_sum", "nvd", "psi"]
 NAMES = {i: INDICES[i].name for i in IDS + ["ci_centroid", "ci_partition"]}
 

@@ -5,6 +5,8 @@ import streamlit as st
 from cluval_core.experiments import EXPERIMENTS
 from pages import _shared as ui
 
+ui.require_frame("pages/reproduce.py")
+
 st.title("Reproduce the papers")
 st.markdown("Each experiment recomputes a table or figure of the seed papers and checks the claims the text "
             "makes. A row that **differs** stays in the table, with the likely reason. The app runs the reduced "

@@ -6,6 +6,8 @@ from cluval_core.clustering import ALGORITHMS
 from cluval_core.plots import contingency_heatmap, score_bars
 from pages import _shared as ui
 
+ui.require_frame("pages/soft.py")
+
 st.title("Soft partitions")
 st.markdown("A soft clustering gives every object a membership in each cluster. With the reference as one-hot "
             "memberships U and the candidate's memberships V, the generalised contingency table is "

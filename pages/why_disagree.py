@@ -7,6 +7,8 @@ from cluval_core.plots import contingency_heatmap, index_curves
 from cluval_core.synthetic import SCENARIOS
 from pages import _shared as ui
 
+ui.require_frame("pages/why_disagree.py")
+
 st.title("Why indices disagree")
 st.caption("The synthetic experiments of Rezaei & Fränti (2016), section 7: the reference G has three clusters "
            "of 1000 objects (unless the scenario says otherwise) and the candidate P changes along one parameter.")

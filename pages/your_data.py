@@ -7,6 +7,8 @@ import streamlit as st
 from cluval_core.plots import contingency_heatmap, mapping_diagram
 from pages import _shared as ui
 
+ui.require_frame("pages/your_data.py")
+
 st.title("Your data")
 st.markdown("Upload a CSV file with a header row and one row per object: either **points with label columns** "
             "(coordinates plus one or more partitions) or just **two label columns**. Delimiters `,` `;` tab "

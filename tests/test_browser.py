@@ -38,6 +38,15 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="module")
 def server():
+    yield from _serve()
+
+
+@pytest.fixture
+def fresh_server():
+    yield from _serve()
+
+
+def _serve():
     port = _free_port()
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
@@ -84,12 +93,35 @@ def _choose(page, label: str, option: str):
     page.get_by_role("option", name=re.compile(rf"^{re.escape(option)}")).first.click()
 
 
+def _browser(p):
+    return p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+
+
+def test_deep_link_on_a_fresh_server_opens_the_page_with_its_sidebar(fresh_server):
+    """A fresh server would run pages/soft.py on its own (the pages-folder mode) until app.py
+    has run once; the page must still come up inside the frame, with the shared sidebar."""
+    from playwright.sync_api import sync_playwright
+
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as p:
+        browser = _browser(p)
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.goto(f"{fresh_server}/soft", wait_until="domcontentloaded")
+        page.get_by_role("heading", name="Soft partitions").wait_for(timeout=90_000)
+        page.wait_for_selector(".js-plotly-plot .main-svg", timeout=90_000)
+        _settle(page)
+        assert page.get_by_role("combobox", name="Algorithm", exact=True).count() == 1
+        assert page.get_by_text("Traceback").count() == 0
+        page.screenshot(path=str(ARTIFACTS / "deep_link_soft.png"))
+        browser.close()
+
+
 def test_compare_page_switch_algorithm_and_keep_sidebar(server):
     from playwright.sync_api import sync_playwright
 
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        browser = _browser(p)
         page = browser.new_page(viewport={"width": 1600, "height": 1200})
         page.goto(server, wait_until="domcontentloaded")
         page.wait_for_selector(".js-plotly-plot .main-svg", timeout=90_000)
