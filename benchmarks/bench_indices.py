@@ -1,8 +1,8 @@
 """Speed of cluval's index engine against scikit-learn and genieclust, in one run.
 
-Every timing is the median of several repeats on the same random labels; every result is
-reported as a ratio against the peer measured in the same run, so a noisy machine shifts
-both sides alike. Targets (issue 2):
+Every timing is the median of several repeats on the same random labels; where a ratio is
+the target, ours and the peer's run alternate and the ratio is the median of the per-repeat
+ratios, so a noisy machine shifts both sides alike. Targets (issue 2):
 
 * contingency of integer labels within 2x of one ``np.bincount`` over the combined codes;
   string labels at least 5x faster than ``np.unique``;
@@ -47,6 +47,16 @@ def timed(func, repeats=5):
     return statistics.median(times)
 
 
+def paired(ours, peer, repeats=7):
+    """Alternate the two; return (median ours, median peer, median of the per-repeat ratios)."""
+    mine, theirs = [], []
+    for _ in range(repeats):
+        mine.append(timed(ours, 1))
+        theirs.append(timed(peer, 1))
+    ratios = [m / t for m, t in zip(mine, theirs)]
+    return statistics.median(mine), statistics.median(theirs), statistics.median(ratios)
+
+
 def all_but_ami(a, b):
     c = compare(a, b)
     c.scores(IDS_BUT_AMI)
@@ -64,12 +74,11 @@ def run(ns, ks, full):
             reps = 5 if n <= 10**6 else 3
             row = {"N": n, "K": k}
             combined = a * k + b
-            row["bincount"] = timed(lambda: np.bincount(combined, minlength=k * k), reps)
-            row["table"] = timed(lambda: compare(a, b), reps)
-            if n <= 10**6 or full:
-                row["sklearn table"] = timed(lambda: contingency_matrix(a, b), 1)
-            row["all but AMI"] = timed(lambda: all_but_ami(a, b), reps)
-            row["genieclust PSI"] = timed(lambda: genieclust.compare_partitions.pair_sets_index(a, b), reps)
+            row["table"], row["bincount"], row["table / bincount"] = paired(
+                lambda: compare(a, b), lambda: np.bincount(combined, minlength=k * k), 2 * reps + 1)
+            row["sklearn table"] = timed(lambda: contingency_matrix(a, b), 1)
+            row["all but AMI"], row["genieclust PSI"], row["all / genieclust"] = paired(
+                lambda: all_but_ami(a, b), lambda: genieclust.compare_partitions.pair_sets_index(a, b), reps)
             c = compare(a, b)
             row["AMI"] = timed(lambda: compare(a, b).score("ami"), 1 if n > 10**6 else 3)
             sklearn_ami_seconds = 11 * (n / 1e6) * (k / 100) ** 2  # rough model of its cost
@@ -92,18 +101,12 @@ def run(ns, ks, full):
     return rows
 
 
-def ratio(row, ours, peer):
-    if ours in row and peer in row:
-        return f"{row[ours] / row[peer]:.2f}"
-    return "-"
-
-
 def print_row(row, flush=False):
     parts = [f"N={row['N']:.0e} K={row['K']:>4}"]
     for key, value in row.items():
         if key in ("N", "K"):
             continue
-        parts.append(f"{key}={value:.3g}" + ("" if "diff" in key else "s"))
+        parts.append(f"{key}={value:.3g}" + ("" if "diff" in key or "/" in key else "s"))
     print("  ".join(parts), flush=flush)
 
 
@@ -117,8 +120,8 @@ def summary(rows):
         skt = f"1/{r['sklearn table'] / r['table']:.0f}" if "sklearn table" in r else "-"
         st = f"1/{r['np.unique strings'] / r['string table']:.0f}" if "string table" in r else "-"
         diff = f"{r['AMI |diff|']:.1e}" if "AMI |diff|" in r else "-"
-        print(f"| {r['N']:.0e} | {r['K']} | {ratio(r, 'table', 'bincount')} | {skt} | {st} | "
-              f"{ratio(r, 'all but AMI', 'genieclust PSI')} | {r['AMI']:.3f} | {sk} | {ge} | {diff} |")
+        print(f"| {r['N']:.0e} | {r['K']} | {r['table / bincount']:.2f} | {skt} | {st} | "
+              f"{r['all / genieclust']:.2f} | {r['AMI']:.3f} | {sk} | {ge} | {diff} |")
 
 
 def memory_at(n=10**7, k=100):
