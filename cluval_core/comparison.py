@@ -127,11 +127,13 @@ class Comparison:
     """
 
     def __init__(self, table, row_labels=None, col_labels=None, *, X=None, labels=None, codes=None, noise=None):
-        table = as_table(table) if not isinstance(table, np.ndarray) or table.dtype.kind not in "if" else table
+        if not (isinstance(table, np.ndarray) and table.dtype.kind in "if"):
+            table = as_table(table)
+        table = np.array(table)  # our own copy: it is made read-only below
         rows_kept = np.flatnonzero(table.sum(axis=1) > 0)
         cols_kept = np.flatnonzero(table.sum(axis=0) > 0)
-        row_labels = np.arange(table.shape[0]) if row_labels is None else np.asarray(row_labels)
-        col_labels = np.arange(table.shape[1]) if col_labels is None else np.asarray(col_labels)
+        row_labels = np.arange(table.shape[0]) if row_labels is None else np.array(row_labels)
+        col_labels = np.arange(table.shape[1]) if col_labels is None else np.array(col_labels)
         if len(rows_kept) < table.shape[0] or len(cols_kept) < table.shape[1]:
             table = table[rows_kept][:, cols_kept]
             row_labels, col_labels = row_labels[rows_kept], col_labels[cols_kept]

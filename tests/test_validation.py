@@ -146,3 +146,12 @@ class TestNoise:
     def test_all_noise(self):
         with pytest.raises(CluvalError, match="nothing is left"):
             compare([0, 0, 0], [1, 2, 3], noise=(0, "drop_reference_noise"))
+
+
+def test_the_callers_arrays_stay_writable():
+    table = np.array([[3, 1], [0, 4]])
+    Comparison.from_table(table).scores()
+    table[0, 0] = 2  # still the caller's, still writable
+    labels = np.array([0, 0, 1, 1])
+    compare(labels, labels).scores()
+    labels[0] = 1
