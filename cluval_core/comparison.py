@@ -495,6 +495,12 @@ def compare(labels_true, labels_pred, *, X=None, noise=None) -> Comparison:
     -------
     Comparison
 
+    Notes
+    -----
+    The table is built at once; per-object cluster indices (``codes``, needed for centroids
+    and plots) are derived from the label arrays on first use, without copying them, so
+    modify the arrays you passed in only after you are done with the comparison.
+
     Examples
     --------
     Relabelling never changes a value; splitting a cluster does.
