@@ -78,9 +78,10 @@ def partition_scatter(X2: np.ndarray, report: ComparisonReport, side: str, *, ti
     """Scatter of one partition, coloured by cluster (candidates by their Hungarian partner).
 
     `orphans` lists cluster indices of this side that the CI mapping leaves orphaned: their
-    centroids are drawn as large red crosses. Unpaired candidate clusters are dark grey. The
-    points are one trace coloured through a discrete colour scale, so 100 000 points stay
-    light to build and to send.
+    centroids are drawn as large red crosses. Clusters left out of the Hungarian pairing have
+    hollow square centroids (and unpaired candidate clusters dark grey points). The points
+    are one trace coloured through a discrete colour scale, so 100 000 points stay light to
+    build and to send.
     """
     codes = report.row_codes if side == "true" else report.col_codes
     labels = report.row_labels if side == "true" else report.col_labels
@@ -101,12 +102,16 @@ def partition_scatter(X2: np.ndarray, report: ComparisonReport, side: str, *, ti
     ))
     if centroids is not None and len(centroids):
         orphan_set = set(int(o) for o in orphans)
-        symbols = ["x" if i in orphan_set else "diamond" for i in range(len(centroids))]
+        order = report.row_order if side == "true" else report.col_order
+        unpaired = set(int(i) for i in order[report.n_pairs:])
+        symbols = ["x" if i in orphan_set else "square-open" if i in unpaired else "diamond"
+                   for i in range(len(centroids))]
         sizes = [18 if i in orphan_set else 11 for i in range(len(centroids))]
         edge = [ORPHAN if i in orphan_set else "black" for i in range(len(centroids))]
         fig.add_trace(go.Scatter(
             x=centroids[:, 0], y=centroids[:, 1], mode="markers+text" if len(centroids) <= 40 else "markers",
-            name="centroids", text=[str(v) for v in labels], textposition="top center",
+            name="centroids", text=[f"{v} (unpaired)" if i in unpaired else str(v) for i, v in enumerate(labels)],
+            textposition="top center",
             marker=dict(symbol=symbols, size=sizes, color=[ORPHAN if i in orphan_set else c
                                                            for i, c in enumerate(colours)],
                         line=dict(color=edge, width=1.5)),

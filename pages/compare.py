@@ -42,9 +42,9 @@ with right:
         X2, report, "pred", title=f"Candidate: {parts.candidate_name} (K={report.k_pred})", axis_titles=axes,
         orphans=mapping["orphans_pred"], centroids=cent_pred),
         key="scatter_candidate")
-st.caption("Candidate clusters take the colour of their Hungarian partner in the reference; unpaired clusters "
-           "are dark grey. Centroids are diamonds; a red cross marks a cluster that the Centroid Index "
-           "mapping leaves orphaned (nobody maps to it)." + (" Axes are the first two principal components."
+st.caption("Candidate clusters take the colour of their Hungarian partner in the reference; unpaired candidate "
+           "clusters are dark grey. Centroids are diamonds, hollow squares for clusters left unpaired; a red cross "
+           "marks a cluster that the Centroid Index mapping leaves orphaned (nobody maps to it)." + (" Axes are the first two principal components."
                                                               if points.X.shape[1] > 2 else ""))
 
 # ---------------------------------------------------------------------- table and pairing
