@@ -20,7 +20,22 @@ import pandas as pd
 from .comparison import Comparison
 from .registry import FAMILIES, INDICES
 
-__all__ = ["ComparisonReport", "build_report", "score_table"]
+__all__ = ["ComparisonReport", "build_report", "score_table", "format_value"]
+
+COUNT_INDICES = {"ci_partition", "ci_centroid"}
+
+
+def format_value(index_id: str, value: float) -> str:
+    """A value for display: counts as whole numbers, the rest to 4 decimals (NaN as 'undefined').
+
+    >>> format_value("ci_partition", 3.0), format_value("psi", 0.5), format_value("ari", float("nan"))
+    ('3', '0.5', 'undefined')
+    """
+    if value != value:
+        return "undefined"
+    if index_id in COUNT_INDICES:
+        return f"{value:.0f}"
+    return f"{value:.4f}".rstrip("0").rstrip(".")
 
 
 @dataclass(frozen=True, eq=False)

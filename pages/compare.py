@@ -6,6 +6,7 @@ import streamlit as st
 
 from cluval_core import FAMILIES, INDICES
 from cluval_core.plots import contingency_heatmap, mapping_diagram, partition_scatter
+from cluval_core.report import format_value
 from pages import _shared as ui
 
 ui.require_frame("pages/compare.py")
@@ -23,9 +24,7 @@ st.caption(f"**{points.title}** — {points.description}  \nReference: {parts.re
 scores = report.scores
 headline = ["ari", "nmi_sum", "psi", "ci_partition", "nvd"] + (["ci_centroid"] if "ci_centroid" in scores else [])
 for column, index_id in zip(st.columns(len(headline)), headline):
-    column.metric(INDICES[index_id].name, f"{scores[index_id]:.4f}".rstrip("0").rstrip(".")
-                  if INDICES[index_id].family != "cluster_level" or index_id.startswith("csi") else
-                  f"{scores[index_id]:.0f}", help=INDICES[index_id].caveat)
+    column.metric(INDICES[index_id].name, format_value(index_id, scores[index_id]), help=INDICES[index_id].caveat)
 
 # ---------------------------------------------------------------------- scatter plots
 X2, axes, (cent_true, cent_pred) = ui.projection(points.X, report.centroids_true, report.centroids_pred)
