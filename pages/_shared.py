@@ -8,7 +8,6 @@ synthetic sets are shifted to it).
 
 from __future__ import annotations
 
-import hashlib
 import traceback
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -372,6 +371,3 @@ def projection(X: np.ndarray, *centroids):
     """2-D coordinates of the points (principal components when d > 2) and of the centroids."""
     return project_2d(X, *centroids)
 
-
-def data_fingerprint(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()[:16]
