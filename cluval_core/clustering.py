@@ -305,12 +305,13 @@ def fuzzy_c_means(X, k, *, m=2.0, seed=0, max_iter=300, tol=1e-6):
     rng = np.random.default_rng(seed)
     U = rng.dirichlet(np.ones(k), size=len(X))
     C = np.zeros((k, X.shape[1]))
+    sq_norms = (X * X).sum(1)[:, None]
+    exponent = -1.0 / (m - 1)
     for it in range(1, max_iter + 1):
-        W = U ** m
+        W = U * U if m == 2 else U**m
         C = (W.T @ X) / W.sum(0)[:, None]
-        d2 = ((X[:, None, :] - C[None]) ** 2).sum(-1)
-        d2 = np.maximum(d2, 1e-300)
-        inv = d2 ** (-1.0 / (m - 1))
+        d2 = np.maximum(sq_norms - 2.0 * (X @ C.T) + (C * C).sum(1)[None, :], 1e-300)
+        inv = 1.0 / d2 if m == 2 else d2**exponent
         new = inv / inv.sum(1, keepdims=True)
         change = np.abs(new - U).max()
         U = new
