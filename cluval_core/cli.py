@@ -125,8 +125,7 @@ def _app(args) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="cluval", description="External cluster validity: compare partitions.")
     sub = parser.add_subparsers(dest="command", required=True)
-    app = sub.add_parser("app", help="start the Streamlit app")
-    app.add_argument("streamlit_args", nargs=argparse.REMAINDER, help="passed on to 'streamlit run'")
+    app = sub.add_parser("app", help="start the Streamlit app (other options go to 'streamlit run')")
     app.set_defaults(func=_app)
     ds = sub.add_parser("datasets", help="list, fetch or verify the benchmark data sets")
     ds.add_argument("action", choices=["list", "fetch", "verify"])
@@ -149,7 +148,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if args.command == "app":
+        args.streamlit_args = extra
+    elif extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         return args.func(args)
     except (CluvalError, FileNotFoundError) as exc:

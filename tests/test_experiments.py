@@ -84,3 +84,14 @@ def test_cli_list_and_run(tmp_path, capsys):
     assert "claims within tolerance" in out and "differs:" in out
     assert {p.name for p in tmp_path.iterdir()} == {"rand_table1.csv", "rand_table1_checks.csv", "rand_table1.html"}
     assert main(["experiments", "run", "nope", "--out", str(tmp_path)]) == 2
+
+
+def test_cli_compare_and_errors(tmp_path, capsys):
+    path = tmp_path / "labels.csv"
+    path.write_text("truth,found\na,1\na,1\nb,2\nb,3\n")
+    assert main(["compare", str(path), "--true", "truth", "--pred", "found", "--json"]) == 0
+    assert '"ari": 0.5714' in capsys.readouterr().out
+    assert main(["compare", str(path), "--true", "truth", "--pred", "nope"]) == 2
+    assert "column 'nope' is not in" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["compare", str(path), "--true", "truth", "--pred", "found", "--bogus"])
