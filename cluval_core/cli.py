@@ -78,6 +78,10 @@ def _compare(args) -> int:
     return 0
 
 
+def _duration(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min"
+
+
 def _experiments(args) -> int:
     import time
 
@@ -86,8 +90,8 @@ def _experiments(args) -> int:
     if args.action == "list":
         print(f"{'name':<22} {'full run':>9}  title (reduced form: what the default run leaves out)")
         for e in EXPERIMENTS.values():
-            print(f"{e.name:<22} {e.full_minutes:>6.1f} min  {e.title} (reduced: {e.reduced})")
-        print("Full-run times were measured on a 2-core machine; the reduced forms take seconds.")
+            print(f"{e.name:<22} {_duration(e.full_seconds):>9}  {e.title} (reduced: {e.reduced})")
+        print("Full-run (--full) times were measured on a 2-core machine; the reduced forms take seconds.")
         return 0
     if not args.name:
         raise CluvalError("name the experiment to run (or 'all'); see 'cluval experiments list'")

@@ -15,7 +15,7 @@ st.markdown("Each experiment recomputes a table or figure of the seed papers and
 name = st.selectbox("Experiment", list(EXPERIMENTS), format_func=lambda n: EXPERIMENTS[n].title, key="experiment")
 experiment = EXPERIMENTS[name]
 st.caption(f"{experiment.source}. {experiment.description} Reduced form: {experiment.reduced}; the full run takes "
-           f"about {experiment.full_minutes:.1f} min on 2 cores.")
+           f"about {max(experiment.full_seconds / 60, 0.1):.1f} min on 2 cores.")
 
 if name in ui.NEEDS_BENCHMARKS and not set(ui.NEEDS_BENCHMARKS[name]) <= set(ui.available_benchmarks()):
     missing = sorted(set(ui.NEEDS_BENCHMARKS[name]) - set(ui.available_benchmarks()))
