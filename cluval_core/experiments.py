@@ -749,7 +749,7 @@ EXPERIMENTS = {e.name: e for e in [
                "Random partitions, enlarging a cluster, increasing error, imbalance and number of clusters, with "
                "the text's checkable claims.", psi_synthetic, 3, "5 random draws per K instead of 50"),
     Experiment("m2_overlap", "PSI paper, sections 7.6–7.7 (Figs. 21–22)", "Rezaei & Fränti 2016",
-               "M2: two Gaussian clusters clustered by random swap, overlap and dimension varied.", m2_overlap, 416,
+               "M2: two Gaussian clusters clustered by random swap, overlap and dimension varied.", m2_overlap, 257,
                "6 overlaps, 5 dimensions, T = 300 swaps"),
     Experiment("unbalance_table6", "PSI paper, Table 6 (Unbalance)", "Rezaei & Fränti 2016",
                "Random swap, Ward, single link and k-means (distribution over seeds) on Unbalance.",
