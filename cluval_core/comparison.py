@@ -170,11 +170,12 @@ class Comparison:
         return cls(as_table(table), row_labels, col_labels)
 
     @classmethod
-    def from_memberships(cls, U, V):
+    def from_memberships(cls, U, V, row_labels=None, col_labels=None):
         """Compare soft partitions through the generalised table ``N* = U^T V``.
 
         `U` (N x K_a) and `V` (N x K_b) hold each object's memberships, rows summing to 1.
-        One-hot memberships give exactly the crisp table.
+        One-hot memberships give exactly the crisp table. `row_labels` and `col_labels`
+        name the clusters (default 0..K-1).
 
         >>> U = [[1, 0], [1, 0], [0, 1], [0, 1]]
         >>> V = [[0.9, 0.1], [0.8, 0.2], [0.1, 0.9], [0.0, 1.0]]
@@ -188,7 +189,7 @@ class Comparison:
         table = U.T @ V
         if np.array_equal(U, U.astype(bool)) and np.array_equal(V, V.astype(bool)):
             table = np.rint(table).astype(np.int64)
-        return cls(table)
+        return cls(table, row_labels, col_labels)
 
     # ------------------------------------------------------------------ basic facts
     @property

@@ -45,10 +45,10 @@ def soft_versus_crisp(labels_true, memberships, ids=None):
     """
     ids = list(ids or SOFT_INDICES)
     V = np.asarray(memberships, dtype=float)
-    codes, _ = factorize(np.asarray(labels_true))
+    codes, names = factorize(np.asarray(labels_true))
     U = np.zeros((len(codes), codes.max() + 1))
     U[np.arange(len(codes)), codes] = 1.0
-    soft = Comparison.from_memberships(U, V)
+    soft = Comparison.from_memberships(U, V, row_labels=names)  # same cluster names as the hardened table
     hard = compare(labels_true, V.argmax(axis=1))
     rows = [{"index": INDICES[i].name, "id": i, "soft": soft.score(i), "crisp (hardened)": hard.score(i)}
             for i in ids]

@@ -19,8 +19,8 @@ points = ui.current_points(sel.dataset)
 reference = points.partitions.get(sel.reference, points.partitions["labels0"])
 soft_keys = [k for k, a in ALGORITHMS.items() if a.soft]
 left, middle, right = st.columns(3)
-algorithm = left.selectbox("Soft algorithm", soft_keys, format_func=lambda a: ALGORITHMS[a].name,
-                           key="soft_algorithm")
+algorithm = left.selectbox("Soft algorithm", soft_keys, index=soft_keys.index("fcm"),
+                           format_func=lambda a: ALGORITHMS[a].name, key="soft_algorithm")
 k = int(middle.number_input("Clusters", min_value=1, max_value=max(len(points.X), 1),
                             value=min(ui.reference_k(points, sel.reference if sel.reference in points.partitions
                                                      else "labels0"), len(points.X)),

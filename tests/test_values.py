@@ -328,3 +328,12 @@ def test_windowed_expected_mutual_information_equals_the_full_sum(n, k_a, k_b, s
     table = compare(a, b).table
     ours = expected_mutual_information(table.sum(1), table.sum(0))
     assert ours == pytest.approx(full_sum(table, n), rel=1e-10, abs=1e-14)
+
+
+def test_soft_and_hardened_tables_name_clusters_alike():
+    from cluval_core.experiments import soft_versus_crisp
+
+    V = np.array([[0.9, 0.1], [0.6, 0.4], [0.2, 0.8], [0.0, 1.0]])
+    soft, hard, _ = soft_versus_crisp(["x", "x", "y", "y"], V, ["psi"])
+    assert soft.row_labels.tolist() == hard.row_labels.tolist() == ["x", "y"]
+    assert soft.col_labels.tolist() == hard.col_labels.tolist() == [0, 1]
