@@ -95,7 +95,6 @@ def run(ns, ks, full):
                 row["string table"] = timed(lambda: compare(sa, sb), 3)
                 row["np.unique strings"] = timed(lambda: (np.unique(sa, return_inverse=True),
                                                           np.unique(sb, return_inverse=True)), 1)
-            del combined
             rows.append(row)
             print_row(row, flush=True)
     return rows

@@ -11,7 +11,6 @@ PairCounts(a=2, b=4, c=1, d=8)
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from functools import cached_property
 

@@ -6,24 +6,40 @@ and the reproduction of the papers' tables and figures.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
 import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
 
-from .clustering import cluster
+from ._validation import CluvalError
+from .clustering import cluster, fuzzy_c_means, sse
+from .clustering import random_swap as _random_swap
 from .comparison import Comparison, compare
 from .contingency import factorize
 from .registry import INDICES
-from .synthetic import SCENARIOS, unbalance_like
+from .synthetic import (
+    LEI_GROUPS, RAND_MODIFICATIONS, SCENARIOS, enlarge_cluster, increasing_error, lei_set, m2, number_of_clusters,
+    rand_modification, random_partition, size_imbalance, unbalance_like,
+)
 
-__all__ = ["EXPERIMENTS", "Experiment", "ExperimentResult", "run_experiment", "soft_versus_crisp", "SOFT_INDICES", "scenario_curve", "algorithms_on", "sparse_cluster_curve", "remove_smallest_classes",
-           "PAPER_INDICES"]
+__all__ = ["EXPERIMENTS", "Experiment", "ExperimentResult", "run_experiment", "soft_versus_crisp", "SOFT_INDICES",
+           "scenario_curve", "algorithms_on", "sparse_cluster_curve", "remove_smallest_classes", "PAPER_INDICES"]
 
 PAPER_INDICES = ["ari", "nmi_sum", "nvd", "psi"]
 Progress = Callable[[float, str], None] | None
 # indices that need no coordinates: what a partition pair alone can give
 LABEL_INDICES = [i for i, info in INDICES.items() if not info.needs_data]
+
+
+def _one_hot(labels):
+    """Crisp labels as a membership matrix, and the cluster names of its columns."""
+    codes, names = factorize(np.asarray(labels))
+    U = np.zeros((len(codes), len(names)))
+    U[np.arange(len(codes)), codes] = 1.0
+    return U, names
 
 
 SOFT_INDICES = ["nmi_sum", "nmi_sqrt", "nmi_max", "nmi_min", "nmi_joint", "vi", "nvi", "ri", "ari", "psi"]
@@ -45,9 +61,7 @@ def soft_versus_crisp(labels_true, memberships, ids=None):
     """
     ids = list(ids or SOFT_INDICES)
     V = np.asarray(memberships, dtype=float)
-    codes, names = factorize(np.asarray(labels_true))
-    U = np.zeros((len(codes), codes.max() + 1))
-    U[np.arange(len(codes)), codes] = 1.0
+    U, names = _one_hot(labels_true)
     soft = Comparison.from_memberships(U, V, row_labels=names)  # same cluster names as the hardened table
     hard = compare(labels_true, V.argmax(axis=1))
     rows = [{"index": INDICES[i].name, "id": i, "soft": soft.score(i), "crisp (hardened)": hard.score(i)}
@@ -75,11 +89,6 @@ def scenario_curve(key: str, ids=None, *, seed: int = 0, progress: Progress = No
     return pd.DataFrame(rows)
 
 
-def _summary(truth, labels, X, ids):
-    c = compare(truth, labels, X=X)
-    return c.scores(ids)
-
-
 def algorithms_on(X, truth, k, algorithms, *, seed: int = 0, ids=None, progress: Progress = None):
     """Cluster X with each algorithm and compare with `truth`.
 
@@ -91,7 +100,7 @@ def algorithms_on(X, truth, k, algorithms, *, seed: int = 0, ids=None, progress:
     for i, (name, algorithm, params) in enumerate(algorithms):
         result = cluster(X, algorithm, k, seed=seed, **params)
         labels[name] = result.labels
-        rows.append({"algorithm": name, **_summary(truth, result.labels, X, ids), "seconds": result.seconds})
+        rows.append({"algorithm": name, **compare(truth, result.labels, X=X).scores(ids), "seconds": result.seconds})
         if progress is not None:
             progress((i + 1) / len(algorithms), f"{name} done")
     return pd.DataFrame(rows), labels
@@ -142,7 +151,7 @@ def remove_smallest_classes(labels, *, removals: int = 3, seeds: int = 100, X=No
         moved = np.isin(labels, removed)
         if mode == "nearest":
             if X is None:
-                raise ValueError("mode='nearest' needs X")
+                raise CluvalError("mode='nearest' needs the data X")
             centres = np.array([X[labels == c].mean(0) for c in remaining])
             new = labels.copy()
             new[moved] = remaining[((X[moved][:, None] - centres[None]) ** 2).sum(-1).argmin(1)]
@@ -164,19 +173,6 @@ def remove_smallest_classes(labels, *, removals: int = 3, seeds: int = 100, X=No
 # Each experiment returns an ExperimentResult: a tidy frame of computed values (with the
 # published values beside them where the paper prints them), a frame of checkable claims
 # with a verdict per row, and a plotly figure of the values.
-
-from dataclasses import dataclass, field  # noqa: E402
-
-import plotly.graph_objects as go  # noqa: E402
-from plotly.subplots import make_subplots  # noqa: E402
-
-from .clustering import random_swap as _random_swap  # noqa: E402
-from .clustering import sse  # noqa: E402
-from .comparison import Noise  # noqa: E402
-from .synthetic import (  # noqa: E402
-    LEI_GROUPS, RAND_MODIFICATIONS, enlarge_cluster, increasing_error, lei_set, m2, number_of_clusters,
-    rand_modification, random_partition, size_imbalance,
-)
 
 WITHIN, DIFFERS = "within tolerance", "differs"
 
@@ -249,7 +245,8 @@ def _similarities(scores: dict) -> dict:
     """The PSI paper plots similarities: NVD and CH as 1 - distance."""
     out = dict(scores)
     out["1-nvd"] = 1 - scores["nvd"]
-    out["1-ch"] = 1 - scores["ch_greedy"]
+    if "ch_greedy" in scores:
+        out["1-ch"] = 1 - scores["ch_greedy"]
     return out
 
 
@@ -415,7 +412,7 @@ TABLE_IDS = ["ari", "nmi_sum", "1-nvd", "psi"]
 def _table_scores(truth, labels, X=None):
     c = compare(truth, labels, X=X)
     s = c.scores(["ari", "nmi_sum", "nvd", "psi", "ci_partition"] + (["ci_centroid"] if X is not None else []))
-    return _similarities({**s, "ch_greedy": 0.0})
+    return _similarities(s)
 
 
 def unbalance_table6(full: bool = False, progress: Progress = None) -> ExperimentResult:
@@ -531,8 +528,7 @@ def stability_fig25(full: bool = False, progress: Progress = None) -> Experiment
         whole, *_ = _random_swap(X, k, iterations=iterations, seed=k)
         for s, idx in enumerate(samples):
             part, *_ = _random_swap(X[idx], k, iterations=iterations, seed=1000 * s + k)
-            scores = _similarities({**compare(whole[idx], part).scores(["ari", "nmi_sum", "nvd", "psi"]),
-                                    "ch_greedy": 0.0})
+            scores = _similarities(compare(whole[idx], part).scores(["ari", "nmi_sum", "nvd", "psi"]))
             rows.append({"k": k, "subset": s, **{key: scores[key] for key in TABLE_IDS}})
         _report(progress, (i + 1) / len(ks), f"k = {k}")
     per_run = pd.DataFrame(rows)
@@ -688,13 +684,9 @@ LEI_INDICES = {"NMI_sM": "nmi_max", "RI_s": "ri", "ARI_s": "ari", "NMI_sj": "nmi
 TABLE4 = {"wine": (1, 0, 1, 1, 1, 1, 0, 0.20, 0.20), "iris": (1, 1, 1, 1, 1, 0, 0, 0, 0)}
 
 
-def _success_rates(X, truth, c_true, runs, progress_base, progress, label):
-    from .clustering import fuzzy_c_means
-
+def _success_rates(X, truth, c_true, runs):
     wins = {name: 0 for name in LEI_INDICES}
-    codes, _ = factorize(np.asarray(truth))
-    U = np.zeros((len(codes), codes.max() + 1))
-    U[np.arange(len(codes)), codes] = 1.0
+    U, _ = _one_hot(truth)
     for run in range(runs):
         by_c = {}
         for c in range(2, 3 * c_true + 1):
@@ -705,7 +697,6 @@ def _success_rates(X, truth, c_true, runs, progress_base, progress, label):
             values = {c: s[index_id] for c, s in by_c.items()}
             best = min(values, key=values.get) if index_id == "vi" else max(values, key=values.get)
             wins[name] += best == c_true
-        _report(progress, progress_base + (run + 1) / runs / 8, f"{label}: run {run + 1}")
     return {name: w / runs for name, w in wins.items()}
 
 
@@ -719,12 +710,12 @@ def lei_soft(full: bool = False, progress: Progress = None) -> ExperimentResult:
             for i in ([1, count] if not full else range(1, count + 1)) if not (group == "G4" and i > 5)]
     rows = []
     for j, (name, X, truth) in enumerate(sets):
-        rows.append({"data": name, **_success_rates(X, truth, 5, runs, j / (len(sets) + 2), None, name)})
+        rows.append({"data": name, **_success_rates(X, truth, 5, runs)})
         _report(progress, (j + 1) / (len(sets) + 2), name)
     for name in ("iris", "wine"):
         ds = load_dataset(name)
         X = (ds.X - ds.X.mean(axis=0)) / ds.X.std(axis=0)  # z-scores: the published rates match these
-        rates = _success_rates(X, ds.labels, ds.k, runs, 0, None, name)
+        rates = _success_rates(X, ds.labels, ds.k, runs)
         rows.append({"data": name, **rates, **{f"published {k}": v for k, v in zip(LEI_INDICES, TABLE4[name])}})
     _report(progress, 1.0, "done")
     values = pd.DataFrame(rows)
@@ -777,6 +768,5 @@ def run_experiment(name: str, *, full: bool = False, progress: Progress = None) 
     try:
         experiment = EXPERIMENTS[name]
     except KeyError:
-        from ._validation import CluvalError
         raise CluvalError(f"unknown experiment {name!r}; known: {', '.join(EXPERIMENTS)}") from None
     return experiment.run(full, progress)

@@ -21,11 +21,6 @@ from scipy.optimize import linear_sum_assignment
 __all__ = ["Pairing", "Mapping", "optimal_pairing", "greedy_pairing", "nearest_mapping"]
 
 
-def _frozen(*arrays):
-    for arr in arrays:
-        arr.flags.writeable = False
-
-
 @dataclass(frozen=True, eq=False)
 class Pairing:
     """A one-to-one pairing of reference clusters (rows) with candidate clusters (columns).
