@@ -8,19 +8,52 @@ what was wrong (with the offending value) and what is accepted.
 from __future__ import annotations
 
 import math
+import warnings
+from collections.abc import Mapping, Set
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["CluvalError", "as_labels", "first_bad_label", "bad_label_error", "as_data", "as_table", "as_memberships"]
+__all__ = ["CluvalError", "CluvalWarning", "warn", "as_labels", "first_bad_label", "bad_label_error", "as_data",
+           "as_table", "as_memberships", "check_choice", "check_flag"]
 
 MEMBERSHIP_TOLERANCE = 1e-6
+# On soft tables, a denominator within this relative tolerance of zero is zero, and an index
+# value within it of its range is clipped to the range (INDICES.md, soft partitions).
+SOFT_TOLERANCE = 1e-12
+# Largest total a table may have: pair counts stay exact Python ints, and every int64 sum of
+# cells or margins stays below 2**63.
+MAX_TOTAL = 2**62
+# Most cells a dense contingency table may have (400 MB of int64).
+MAX_DENSE_CELLS = 50_000_000
 
 
 class CluvalError(ValueError):
     """The one exception cluval raises for bad input: a ``ValueError`` subclass."""
 
     __module__ = "cluval_core"
+
+
+class CluvalWarning(UserWarning):
+    """Input that cluval accepts but that is probably not what was meant."""
+
+    __module__ = "cluval_core"
+
+
+def warn(message: str, stacklevel: int = 3) -> None:
+    warnings.warn(message, CluvalWarning, stacklevel=stacklevel)
+
+
+def check_choice(name: str, value, choices) -> None:
+    """Raise unless `value` is one of `choices` (compared as exact strings)."""
+    if not (isinstance(value, str) and value in choices):
+        raise CluvalError(f"{name} must be one of {', '.join(map(repr, choices))}, got {_describe(value)}")
+
+
+def check_flag(name: str, value) -> None:
+    """Raise unless `value` is a bool (``numpy.bool_`` included)."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise CluvalError(f"{name} must be True or False, got {_describe(value)}")
 
 
 def _item(value):
@@ -36,10 +69,20 @@ def _describe(value) -> str:
 def as_labels(labels, name: str) -> np.ndarray:
     """Return `labels` as a 1-D numpy array of hashable, finite, non-missing values.
 
-    Accepts lists, tuples, numpy arrays and pandas Series (including categoricals) of
-    ints, strings, bools or any mix of hashable values. Mixed lists keep their types (1 and
-    "1" stay different labels) by becoming object arrays.
+    Accepts lists, tuples, numpy arrays, pandas Series (including categoricals) and
+    one-column DataFrames of ints, strings, bools or any mix of hashable values. Mixed lists
+    keep their types (1 and "1" stay different labels) by becoming object arrays. Float
+    labels that are not whole numbers are accepted with a :class:`CluvalWarning`: they
+    usually are continuous values given by mistake.
     """
+    if isinstance(labels, pd.DataFrame):
+        if labels.shape[1] != 1:
+            raise CluvalError(f"{name} must be a 1-D sequence of labels, got a DataFrame with {labels.shape[1]} "
+                              "columns: pass one column, e.g. frame[\"label\"]")
+        labels = labels.iloc[:, 0]
+    if isinstance(labels, (Mapping, Set)):
+        raise CluvalError(f"{name} must be a 1-D sequence of labels in object order, got a "
+                          f"{type(labels).__name__}, which has no order: pass a list or an array")
     if isinstance(labels, (pd.Series, pd.Index)):
         arr = np.asarray(labels.astype(object) if isinstance(labels.dtype, pd.CategoricalDtype) else labels)
     elif isinstance(labels, np.ndarray):
@@ -50,23 +93,26 @@ def as_labels(labels, name: str) -> np.ndarray:
         seq = list(labels)
         try:
             arr = np.asarray(seq)
-        except (ValueError, TypeError) as exc:  # ragged nested sequences
-            raise CluvalError(f"{name} must be 1-D: {exc}") from None
+        except (ValueError, TypeError):  # ragged nested sequences: tuples are labels too
+            arr = np.fromiter(seq, dtype=object, count=len(seq))
+        if arr.ndim > 1 and all(isinstance(v, tuple) for v in seq):
+            arr = np.fromiter(seq, dtype=object, count=len(seq))  # tuples are hashable labels
         if arr.dtype.kind in "USO" and arr.ndim == 1 and not all(isinstance(v, str) for v in seq):
-            arr = np.empty(len(seq), dtype=object)
-            arr[:] = seq
+            arr = np.fromiter(seq, dtype=object, count=len(seq))
     if arr.ndim != 1:
         raise CluvalError(f"{name} must be 1-D: shape is {arr.shape}")
     if arr.size == 0:
         raise CluvalError(f"{name} is empty: at least one label is needed")
     kind = arr.dtype.kind
-    if kind == "f":
+    if kind in "fc":
         bad = ~np.isfinite(arr)
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
             raise bad_label_error(name, i, f"a missing or infinite label ({_item(arr[i])!r}")
-    elif kind == "c":
-        raise CluvalError(f"{name} has complex labels (dtype {arr.dtype}): use ints or strings")
+        fractional = np.flatnonzero(arr != np.round(arr))
+        if len(fractional):
+            warn(f"{name} has float labels that are not whole numbers (e.g. {_item(arr[fractional[0]])!r}): "
+                 "they look like continuous values; each distinct value is compared as a cluster", stacklevel=4)
     elif kind == "O" and arr.size <= 10_000:  # larger ones are checked on their distinct values
         bad = first_bad_label(arr)
         if bad is not None:
@@ -122,7 +168,19 @@ def _check_finite_nonnegative(arr: np.ndarray, name: str, what: str, hint: str =
 
 
 def as_table(table, name: str = "table") -> np.ndarray:
-    """Return a non-negative finite 2-D table; int64 when every entry is a whole number."""
+    """Return a non-negative finite 2-D table; int64 when every entry is a whole number.
+
+    Accepts nested sequences, numpy arrays, scipy.sparse matrices and pandas DataFrames.
+    Whole-number tables must total at most ``MAX_TOTAL`` (2**62) objects, so that every
+    count stays exact.
+    """
+    if isinstance(table, pd.DataFrame):
+        table = table.to_numpy()
+    elif hasattr(table, "toarray") and hasattr(table, "nnz"):  # scipy.sparse
+        if table.shape[0] * table.shape[1] > MAX_DENSE_CELLS:
+            raise CluvalError(f"{name} has {table.shape[0]} x {table.shape[1]} cells, more than {MAX_DENSE_CELLS} "
+                              "that a dense table may hold")
+        table = table.toarray()
     try:
         arr = np.asarray(table)
     except (ValueError, TypeError) as exc:
@@ -133,21 +191,46 @@ def as_table(table, name: str = "table") -> np.ndarray:
         raise CluvalError(f"{name} is empty: shape is {arr.shape}")
     if arr.dtype.kind == "b":
         arr = arr.astype(np.int64)
+    if arr.dtype.kind == "O":  # Python ints beyond int64, or mixed values
+        try:
+            arr = np.asarray(arr, dtype=np.float64) if not _all_ints(arr) else _exact_int_table(arr, name)
+        except (ValueError, TypeError, OverflowError):
+            raise CluvalError(f"{name} must be numeric, got values such as {_describe(arr.flat[0])}") from None
     if arr.dtype.kind not in "iuf":
         raise CluvalError(f"{name} must be numeric, got dtype {arr.dtype}")
     _check_finite_nonnegative(arr, name, "entry", ": counts must be >= 0")
     if arr.dtype.kind == "f":
-        if np.all(arr == np.round(arr)) and arr.max() < 2**62:
+        total = float(arr.sum())
+        if not math.isfinite(total):
+            raise CluvalError(f"{name} sums to {total!r}: the total must be finite")
+        if np.all(arr == np.round(arr)):
+            if total > MAX_TOTAL:
+                raise CluvalError(f"{name} counts {total:.6g} objects, more than {MAX_TOTAL} (2**62) that cluval "
+                                  "counts exactly")
             arr = arr.astype(np.int64)
-    elif arr.dtype.kind == "u":
-        if arr.max() >= 2**62:
-            raise CluvalError(f"{name} has an entry too large to count exactly ({_item(arr.max())})")
-        arr = arr.astype(np.int64)
     else:
+        total = int(arr.sum(dtype=object)) if int(arr.max()) * arr.size > MAX_TOTAL else int(arr.sum())
+        if total > MAX_TOTAL:
+            raise CluvalError(f"{name} counts {total} objects, more than {MAX_TOTAL} (2**62) that cluval "
+                              "counts exactly")
         arr = arr.astype(np.int64, copy=False)
     if arr.sum() <= 0:
         raise CluvalError(f"{name} sums to zero: there are no objects to compare")
     return arr
+
+
+def _all_ints(arr: np.ndarray) -> bool:
+    return all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in arr.flat)
+
+
+def _exact_int_table(arr: np.ndarray, name: str) -> np.ndarray:
+    values = [int(v) for v in arr.flat]
+    if min(values) < 0:
+        raise CluvalError(f"{name} has a negative entry ({min(values)}): counts must be >= 0")
+    total = sum(values)
+    if total > MAX_TOTAL:
+        raise CluvalError(f"{name} counts {total} objects, more than {MAX_TOTAL} (2**62) that cluval counts exactly")
+    return np.array(values, dtype=np.int64).reshape(arr.shape)
 
 
 def as_memberships(U, name: str) -> np.ndarray:

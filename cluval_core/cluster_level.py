@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._numeric import exact_sum
+
 __all__ = ["centroid_index", "centroid_similarity_index", "centroid_ratio"]
 
 
@@ -35,7 +37,8 @@ def centroid_index(c, basis: str = "partition") -> float:
 def centroid_similarity_index(c, basis: str = "partition") -> float:
     forward, backward = _mapping(c, basis)
     t = c.table
-    shared = t[np.arange(c.k_true), forward.targets].sum() + t[backward.targets, np.arange(c.k_pred)].sum()
+    cells = np.concatenate([t[np.arange(c.k_true), forward.targets], t[backward.targets, np.arange(c.k_pred)]])
+    shared = exact_sum(cells) if c.is_soft else int(cells.sum())
     return float(shared / (2 * c.n))
 
 

@@ -11,25 +11,37 @@ PairCounts(a=2, b=4, c=1, d=8)
 
 from __future__ import annotations
 
+import math
+import numbers
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, partial
 
 import numpy as np
+import pandas as pd
+from scipy.spatial.distance import cdist
 
-from ._validation import CluvalError, as_data, as_labels, as_memberships, as_table
-from .contingency import contingency_table, factorize, table_from_codes
-from .matching import Mapping, Pairing, greedy_pairing, nearest_mapping, optimal_pairing
+from ._numeric import exact_sum
+from ._validation import SOFT_TOLERANCE, CluvalError, as_data, as_labels, as_memberships, as_table, check_choice, warn
+from .contingency import contingency_table, factorize, first_occurrence_order, table_from_codes
+from .matching import (TIE_TOLERANCE, Mapping, Pairing, greedy_pairing, nearest_mapping, optimal_pairing,
+                       optimal_pairing_is_tied)
 
 __all__ = ["Comparison", "compare", "Noise", "PairCounts", "Entropies", "CentroidRatio"]
 
 NOISE_POLICIES = ("drop_reference_noise", "singletons")
 _MAX_SINGLETONS = 20_000
+# Distances between centroids (in units of the data's extent) closer than this, relatively,
+# or absolutely for squared distances, are ties: rounding cannot tell them apart.
+_DISTANCE_RTOL, _DISTANCE_ATOL = TIE_TOLERANCE, 1e-20
 
 
 @dataclass(frozen=True)
 class Noise:
     """How to treat the objects carrying the noise label `label`.
 
+    The label has no default: benchmark files mark noise with 0, DBSCAN with -1. It matches
+    exactly the objects whose label the contingency table would count as the same cluster
+    (equal as Python values: ``2`` matches ``2.0`` but never ``2.5`` or ``"2"``).
     ``policy="drop_reference_noise"`` removes the objects that the *reference* marks as noise
     (from both partitions and from X), as the clustering-benchmarks suite does.
     ``policy="singletons"`` makes every noise object, in either partition, a cluster of its
@@ -37,12 +49,17 @@ class Noise:
     ordinary cluster, as in scikit-learn.
     """
 
-    label: object = 0
+    label: object
     policy: str = "drop_reference_noise"
 
     def __post_init__(self):
-        if self.policy not in NOISE_POLICIES:
-            raise CluvalError(f"noise policy must be one of {NOISE_POLICIES}, got {self.policy!r}")
+        check_choice("noise policy", self.policy, NOISE_POLICIES)
+        try:
+            hash(self.label)
+        except TypeError:
+            raise CluvalError(f"the noise label must be hashable, got {self.label!r}") from None
+        if self.label is None or (isinstance(self.label, numbers.Number) and self.label != self.label):
+            raise CluvalError(f"the noise label must be a label value, got {self.label!r}")
 
 
 @dataclass(frozen=True)
@@ -79,6 +96,7 @@ class CentroidRatio:
     ratio: np.ndarray  # D_ij^2 / (D_i D_j) per pair
     unstable: np.ndarray  # bool per pair
     n_unpaired: int
+    tie_broken: bool = False
 
 
 def _normalise_noise(noise):
@@ -87,6 +105,21 @@ def _normalise_noise(noise):
     if isinstance(noise, tuple) and len(noise) == 2:
         return Noise(*noise)
     raise CluvalError(f"noise must be None, a Noise(label, policy) or a (label, policy) tuple, got {noise!r}")
+
+
+def _labels_of_table(values, n: int, name: str) -> np.ndarray:
+    """Row or column labels given to a table: one distinct hashable value per cluster."""
+    if values is None:
+        return np.arange(n)
+    labels = as_labels(list(values) if isinstance(values, (pd.Index, range)) else values, name)
+    if len(labels) != n:
+        raise CluvalError(f"{name} has {len(labels)} labels but the table has {n} "
+                          f"{'rows' if name == 'row_labels' else 'columns'}")
+    codes, uniques = pd.factorize(labels)
+    if len(uniques) < n:
+        repeated = labels[np.flatnonzero(np.bincount(codes) > 1)[0] == codes][0]
+        raise CluvalError(f"{name} repeats the label {repeated!r}: each cluster needs its own label")
+    return labels
 
 
 def _read_only(*arrays):
@@ -101,12 +134,13 @@ def _pair_sum(values: np.ndarray, n_total: float):
         if n_total < 3_000_000_000:
             return int(np.sum(values * (values - 1) // 2))
         return sum(int(v) * (int(v) - 1) // 2 for v in values.ravel().tolist())
-    return float(np.sum(values * (values - 1.0) / 2.0))
+    return exact_sum(values * (values - 1.0) / 2.0)
 
 
 def _entropy(counts: np.ndarray, n: float) -> float:
     p = counts[counts > 0] / n
-    return float(-np.sum(p * np.log(p)))
+    p = p[p > 0]  # soft cells may underflow to 0 once divided
+    return -exact_sum(p * np.log(p))
 
 
 class Comparison:
@@ -125,14 +159,26 @@ class Comparison:
         The label value of each row (reference cluster) and column (candidate cluster).
     """
 
-    def __init__(self, table, row_labels=None, col_labels=None, *, X=None, labels=None, codes=None, noise=None):
-        if not (isinstance(table, np.ndarray) and table.dtype.kind in "if"):
-            table = as_table(table)
+    def __init__(self, table, row_labels=None, col_labels=None):
+        if isinstance(table, pd.DataFrame):
+            row_labels = table.index if row_labels is None else row_labels
+            col_labels = table.columns if col_labels is None else col_labels
+        table = as_table(table)
+        self._setup(table, _labels_of_table(row_labels, table.shape[0], "row_labels"),
+                    _labels_of_table(col_labels, table.shape[1], "col_labels"))
+
+    @classmethod
+    def _build(cls, table, row_labels, col_labels, *, X=None, labels=None, codes=None, noise=None):
+        """A comparison of a table cluval built itself (no validation)."""
+        self = cls.__new__(cls)
+        self._setup(table, row_labels, col_labels, X=X, labels=labels, codes=codes, noise=noise)
+        return self
+
+    def _setup(self, table, row_labels, col_labels, *, X=None, labels=None, codes=None, noise=None):
         table = np.array(table)  # our own copy: it is made read-only below
         rows_kept = np.flatnonzero(table.sum(axis=1) > 0)
         cols_kept = np.flatnonzero(table.sum(axis=0) > 0)
-        row_labels = np.arange(table.shape[0]) if row_labels is None else np.array(row_labels)
-        col_labels = np.arange(table.shape[1]) if col_labels is None else np.array(col_labels)
+        row_labels, col_labels = np.array(row_labels), np.array(col_labels)
         if len(rows_kept) < table.shape[0] or len(cols_kept) < table.shape[1]:
             table = table[rows_kept][:, cols_kept]
             row_labels, col_labels = row_labels[rows_kept], col_labels[cols_kept]
@@ -161,20 +207,25 @@ class Comparison:
     def from_table(cls, table, row_labels=None, col_labels=None):
         """Compare through a given table: counts, or real values for soft partitions.
 
-        Empty rows and columns (clusters with no objects) are dropped.
+        `table` may be a nested list, a numpy array, a scipy.sparse matrix or a pandas
+        DataFrame (e.g. ``pandas.crosstab``), whose index and columns become the row and
+        column labels. Empty rows and columns (clusters with no objects) are dropped. Ties are
+        broken in the table's own row and column order.
 
         >>> Comparison.from_table([[5, 0], [0, 5]]).score("ari")
         1.0
         """
-        return cls(as_table(table), row_labels, col_labels)
+        return cls(table, row_labels, col_labels)
 
     @classmethod
     def from_memberships(cls, U, V, row_labels=None, col_labels=None):
         """Compare soft partitions through the generalised table ``N* = U^T V``.
 
         `U` (N x K_a) and `V` (N x K_b) hold each object's memberships, rows summing to 1.
-        One-hot memberships give exactly the crisp table. `row_labels` and `col_labels`
-        name the clusters (default 0..K-1).
+        One-hot memberships are crisp labels: they give exactly the crisp table and values
+        (ties broken in the order clusters first occur, as for labels); soft ones break ties
+        in the table's order. `row_labels` and `col_labels` name the clusters (default
+        0..K-1).
 
         >>> U = [[1, 0], [1, 0], [0, 1], [0, 1]]
         >>> V = [[0.9, 0.1], [0.8, 0.2], [0.1, 0.9], [0.0, 1.0]]
@@ -185,10 +236,13 @@ class Comparison:
         V = as_memberships(V, "V")
         if U.shape[0] != V.shape[0]:
             raise CluvalError(f"U and V differ in number of objects: {U.shape[0]} != {V.shape[0]}")
-        table = U.T @ V
+        row_labels = _labels_of_table(row_labels, U.shape[1], "row_labels")
+        col_labels = _labels_of_table(col_labels, V.shape[1], "col_labels")
         if np.array_equal(U, U.astype(bool)) and np.array_equal(V, V.astype(bool)):
-            table = np.rint(table).astype(np.int64)
-        return cls(table, row_labels, col_labels)
+            a, b = U.argmax(axis=1), V.argmax(axis=1)  # one-hot: crisp labels, compared as such
+            table, rows, cols = contingency_table(a, b)
+            return cls._build(table, row_labels[rows], col_labels[cols], labels=(a, b))
+        return cls._build(U.T @ V, row_labels, col_labels)
 
     # ------------------------------------------------------------------ basic facts
     @property
@@ -257,13 +311,34 @@ class Comparison:
         nz = self.table[self.table > 0]
         h_joint = _entropy(nz, n)
         r_idx, c_idx = np.nonzero(self.table > 0)
-        outer = self.row_sizes[r_idx].astype(np.float64) * self.col_sizes[c_idx]
         p = nz / n
-        mi = float(np.sum(p * (np.log(nz * float(n)) - np.log(outer))))
+        if self.is_soft:  # logs taken one by one: tiny soft cells never meet log(0)
+            log_ratio = (np.log(nz) + np.log(float(n)) - np.log(self.row_sizes)[r_idx]
+                         - np.log(self.col_sizes)[c_idx])
+        else:
+            outer = self.row_sizes[r_idx].astype(np.float64) * self.col_sizes[c_idx]
+            log_ratio = np.log(nz * float(n)) - np.log(outer)
+        mi = exact_sum(p * log_ratio)
         return Entropies(h_true, h_pred, h_joint, max(mi, 0.0))
 
+    # ------------------------------------------------------------------ tie order
+    @cached_property
+    def tie_order(self) -> tuple[np.ndarray, np.ndarray]:
+        """(rows, columns) in the order their clusters first occur in the input.
+
+        Ties in pairings and mappings are broken in this order (INDICES.md), which no
+        relabelling changes. Comparisons built from a table use its own order.
+        """
+        if self.has_objects:
+            orders = tuple(first_occurrence_order(codes) for codes in self.codes)
+        else:
+            orders = (np.arange(self.k_true, dtype=np.intp), np.arange(self.k_pred, dtype=np.intp))
+        _read_only(*orders)
+        return orders
+
     # ------------------------------------------------------------------ pairings
-    def _pairing(self, criterion: str, rows: np.ndarray, cols: np.ndarray, similarity: np.ndarray) -> Pairing:
+    def _pairing(self, criterion: str, rows: np.ndarray, cols: np.ndarray, similarity: np.ndarray,
+                 tie) -> Pairing:
         t = self.table
         r = self.row_sizes[rows]
         c = self.col_sizes[cols]
@@ -277,10 +352,14 @@ class Comparison:
             jaccard=overlap / (r + c - overlap),
             unpaired_rows=np.setdiff1d(np.arange(self.k_true), rows),
             unpaired_cols=np.setdiff1d(np.arange(self.k_pred), cols),
-            total=float(np.sum(sim)),
+            total=exact_sum(sim), _tie=tie,
         )
         _read_only(*(getattr(pairing, f) for f in pairing.__dataclass_fields__))
         return pairing
+
+    def _optimal_pairing(self, criterion: str, similarity: np.ndarray) -> Pairing:
+        rows, cols = optimal_pairing(similarity, *self.tie_order)
+        return self._pairing(criterion, rows, cols, similarity, partial(optimal_pairing_is_tied, similarity, rows, cols))
 
     @cached_property
     def braun_banquet(self) -> np.ndarray:
@@ -295,27 +374,23 @@ class Comparison:
     @cached_property
     def hungarian_pairing(self) -> Pairing:
         """The optimal one-to-one pairing on Braun-Banquet similarity (PSI's S is its total)."""
-        rows, cols = optimal_pairing(self.braun_banquet)
-        return self._pairing("braun_banquet", rows, cols, self.braun_banquet)
+        return self._optimal_pairing("braun_banquet", self.braun_banquet)
 
     @cached_property
     def accuracy_pairing(self) -> Pairing:
         """The one-to-one pairing with the most shared objects (pivoted accuracy)."""
-        rows, cols = optimal_pairing(self.table)
-        return self._pairing("overlap", rows, cols, self.table)
+        return self._optimal_pairing("overlap", self.table)
 
     @cached_property
     def row_normalised_pairing(self) -> Pairing:
         """The one-to-one pairing maximising sum of n_ij / r_i (adjusted asymmetric accuracy)."""
-        recall = self.table / self.row_sizes[:, None]
-        rows, cols = optimal_pairing(recall)
-        return self._pairing("recall", rows, cols, recall)
+        return self._optimal_pairing("recall", self.table / self.row_sizes[:, None])
 
     @cached_property
     def greedy_pairing(self) -> Pairing:
-        """Criterion H's greedy pairing: largest remaining cell first, ties row-major."""
-        rows, cols = greedy_pairing(self.table)
-        return self._pairing("overlap", rows, cols, self.table)
+        """Criterion H's greedy pairing: largest remaining cell first, ties in tie order."""
+        rows, cols, tie = greedy_pairing(self.table, *self.tie_order)
+        return self._pairing("overlap", rows, cols, self.table, tie)
 
     @cached_property
     def psi_expected(self) -> float:
@@ -324,25 +399,25 @@ class Comparison:
         k = min(self.k_true, self.k_pred)
         r = np.sort(self.row_sizes)[::-1][:k].astype(np.float64)
         c = np.sort(self.col_sizes)[::-1][:k].astype(np.float64)
-        return float(np.sum(r * c / self.n / np.maximum(r, c)))
+        return exact_sum(r * c / self.n / np.maximum(r, c))
 
     # ------------------------------------------------------------------ mappings
-    def _mapping(self, direction: str, criterion: str, targets, in_degree) -> Mapping:
-        if direction == "true->pred":
-            src, dst = self.row_labels, self.col_labels
-        else:
-            src, dst = self.col_labels, self.row_labels
-        mapping = Mapping(direction, criterion, targets, in_degree, src, dst)
-        _read_only(targets, in_degree)
-        return mapping
+    def _mappings(self, criterion: str, scores: np.ndarray, **options) -> tuple[Mapping, Mapping]:
+        """Nearest-neighbour mappings both ways on a rows x columns score matrix."""
+        row_order, col_order = self.tie_order
+        out = []
+        for direction, matrix, order, src, dst in (
+                ("true->pred", scores, col_order, self.row_labels, self.col_labels),
+                ("pred->true", scores.T, row_order, self.col_labels, self.row_labels)):
+            targets, in_degree, tie = nearest_mapping(matrix, order, **options)
+            _read_only(targets, in_degree)
+            out.append(Mapping(direction, criterion, targets, in_degree, src, dst, tie))
+        return tuple(out)
 
     @cached_property
     def jaccard_mapping(self) -> tuple[Mapping, Mapping]:
         """Nearest neighbour by Jaccard, (reference -> candidate, candidate -> reference)."""
-        forward = nearest_mapping(self.jaccard)
-        backward = nearest_mapping(self.jaccard.T)
-        return (self._mapping("true->pred", "jaccard", *forward),
-                self._mapping("pred->true", "jaccard", *backward))
+        return self._mappings("jaccard", self.jaccard)
 
     # ------------------------------------------------------------------ data (X)
     def _require_data(self, what: str):
@@ -361,67 +436,105 @@ class Comparison:
         return codes
 
     @cached_property
-    def centroids(self) -> tuple[np.ndarray, np.ndarray]:
-        """Mean of each reference and each candidate cluster in the feature space of X."""
-        self._require_data("centroids")
+    def _unit_frame(self) -> tuple[np.ndarray, np.ndarray, int]:
+        """X shifted to its bounding box's centre and scaled by a power of two into [-1, 1].
+
+        Centroids and their distances are computed in these units, where nothing
+        overflows or underflows and where scaling X by a power of two changes no bit: a
+        mapping never depends on the data's units. Returns (unit X, shift, exponent).
+        """
         X = self._X
+        shift = X.min(axis=0) / 2 + X.max(axis=0) / 2
+        Z = X - shift
+        extent = float(np.abs(Z).max())
+        exponent = int(np.frexp(extent)[1]) if extent > 0 else 0
+        return np.ldexp(Z, -exponent), shift, exponent
+
+    @cached_property
+    def _unit_centroids(self) -> tuple[np.ndarray, np.ndarray]:
+        self._require_data("centroids")
+        Z = self._unit_frame[0]
         out = []
         for codes, k, sizes in ((self.codes[0], self.k_true, self.row_sizes),
                                 (self.codes[1], self.k_pred, self.col_sizes)):
-            sums = np.zeros((k, X.shape[1]))
-            for j in range(X.shape[1]):
-                sums[:, j] = np.bincount(codes, weights=X[:, j], minlength=k)
-            cent = sums / sizes[:, None]
-            _read_only(cent)
-            out.append(cent)
+            sums = np.zeros((k, Z.shape[1]))
+            for j in range(Z.shape[1]):
+                sums[:, j] = np.bincount(codes, weights=Z[:, j], minlength=k)
+            out.append(sums / sizes[:, None])
         return tuple(out)
+
+    @cached_property
+    def centroids(self) -> tuple[np.ndarray, np.ndarray]:
+        """Mean of each reference and each candidate cluster in the feature space of X."""
+        _, shift, exponent = self._unit_frame
+        out = tuple(np.ldexp(cent, exponent) + shift for cent in self._unit_centroids)
+        _read_only(*out)
+        return out
+
+    @cached_property
+    def _unit_distances(self) -> np.ndarray:
+        """Squared Euclidean distances between centroids, in the unit frame."""
+        return cdist(*self._unit_centroids, "sqeuclidean")
 
     @cached_property
     def centroid_distances(self) -> np.ndarray:
         """Squared Euclidean distances between reference and candidate centroids."""
-        a, b = self.centroids
-        d = (a * a).sum(1)[:, None] + (b * b).sum(1)[None, :] - 2 * a @ b.T
-        return np.maximum(d, 0.0)
+        with np.errstate(over="ignore"):
+            d = np.ldexp(self._unit_distances, 2 * self._unit_frame[2])
+        _read_only(d)
+        return d
 
     @cached_property
     def centroid_mapping(self) -> tuple[Mapping, Mapping]:
-        """Nearest centroid (squared Euclidean), (reference -> candidate, candidate -> reference)."""
-        d = self.centroid_distances
-        forward = nearest_mapping(d, lower_is_nearer=True)
-        backward = nearest_mapping(d.T, lower_is_nearer=True)
-        return (self._mapping("true->pred", "centroid", *forward),
-                self._mapping("pred->true", "centroid", *backward))
+        """Nearest centroid (squared Euclidean), (reference -> candidate, candidate -> reference).
+
+        Distances equal to within rounding (a relative 1e-9) are ties, broken in tie order.
+        """
+        return self._mappings("centroid", self._unit_distances, lower_is_nearer=True,
+                              rtol=_DISTANCE_RTOL, atol=_DISTANCE_ATOL)
 
     @cached_property
     def centroid_ratio(self) -> CentroidRatio:
-        """Greedy pairing of centroids by distance, and the stability of each pair."""
-        d2 = self.centroid_distances
-        rows, cols = greedy_pairing(-d2)
-        dist = np.sqrt(d2[rows, cols])
+        """Greedy pairing of centroids by distance, and the stability of each pair.
+
+        Distances equal to within rounding are ties, broken in tie order; a ratio counts as
+        above 1 only beyond rounding (1 + 1e-9).
+        """
+        d2 = self._unit_distances
+        rows, cols, tie = greedy_pairing(-d2, *self.tie_order, rtol=_DISTANCE_RTOL, atol=_DISTANCE_ATOL)
         own = []
-        for cent in self.centroids:
+        for cent in self._unit_centroids:
             if len(cent) < 2:
                 own.append(np.full(len(cent), np.inf))
                 continue
-            dd = np.sqrt(np.maximum(((cent[:, None, :] - cent[None, :, :]) ** 2).sum(-1), 0.0))
+            dd = cdist(cent, cent, "sqeuclidean")
             np.fill_diagonal(dd, np.inf)
-            own.append(dd.min(axis=1))
-        denom = own[0][rows] * own[1][cols]
+            own.append(np.sqrt(dd.min(axis=1)))
+        denominator = own[0][rows] * own[1][cols]
+        pair_d2 = d2[rows, cols]
         with np.errstate(divide="ignore", invalid="ignore"):
-            ratio = np.where(dist == 0, 0.0, dist**2 / denom)
-        ratio = np.nan_to_num(ratio, nan=0.0, posinf=np.inf)
+            ratio = np.where(pair_d2 == 0, 0.0, pair_d2 / denominator)
         unpaired = max(self.k_true, self.k_pred) - len(rows)
-        return CentroidRatio(rows, cols, ratio, ratio > 1, unpaired)
+        return CentroidRatio(rows, cols, ratio, ratio > 1 + TIE_TOLERANCE, unpaired, tie)
 
     # ------------------------------------------------------------------ indices
     def score(self, index_id: str) -> float:
-        """The value of one index (see :data:`cluval_core.registry.INDICES`)."""
+        """The value of one index (see :data:`cluval_core.registry.INDICES`).
+
+        On soft tables an index the registry marks as not meaningful there (``soft``) is NaN,
+        and so is a value that rounding or the generalised counts (a soft cell below 1 has a
+        negative "pair count" n(n-1)/2) push outside the index's range; a value within
+        rounding of the range is clipped to it.
+        """
         from .registry import get_index
 
         info = get_index(index_id)
         if info.needs_data:
             self._require_data(f"index {index_id!r}")
-        return float(info.compute(self))
+        if self.is_soft and not info.soft:
+            return math.nan
+        value = float(info.compute(self)) + 0.0  # never -0.0
+        return _within_range(value, info.range) if self.is_soft else value
 
     def scores(self, ids=None) -> dict[str, float]:
         """``{id: value}`` for the given index ids; all applicable ones when `ids` is None.
@@ -437,10 +550,20 @@ class Comparison:
         return {i: self.score(get_index(i).id) for i in ids}
 
 
+def _within_range(value: float, bounds: tuple[float, float]) -> float:
+    lo, hi = bounds
+    slack = SOFT_TOLERANCE * max(1.0, abs(value)) if math.isfinite(value) else 0.0
+    if math.isnan(value) or value < lo - slack or value > hi + slack:
+        return math.nan
+    return float(min(max(value, lo), hi))
+
+
 def _apply_noise(a, b, X, noise: Noise):
     label = noise.label
     if noise.policy == "drop_reference_noise":
         keep = ~_is_label(a, label)
+        if keep.all():
+            warn(f"the noise label {label!r} does not occur in labels_true: no object was dropped", stacklevel=4)
         if not keep.any():
             raise CluvalError(f"every object of labels_true carries the noise label {label!r}: nothing is left")
         return a[keep], b[keep], (X[keep] if X is not None else None), None
@@ -453,16 +576,42 @@ def _apply_noise(a, b, X, noise: Noise):
             raise CluvalError(f"{n_noise} noise objects would become {n_noise} singleton clusters, more than "
                               f"{_MAX_SINGLETONS}: use the 'drop_reference_noise' policy or noise=None instead")
         singles.append(mask)
+    if not (singles[0].any() or singles[1].any()):
+        warn(f"the noise label {label!r} occurs in neither partition: no object became a singleton", stacklevel=4)
     return a, b, X, singles
 
 
 def _is_label(arr: np.ndarray, label) -> np.ndarray:
-    if arr.dtype.kind == "O":
-        return np.fromiter((v == label and type(v) is type(label) for v in arr), bool, len(arr))
+    """Which objects carry `label`, by the rule that tells labels apart in the table:
+    equality of Python values (``2 == 2.0 == np.int64(2)``, ``2 != 2.5``, ``2 != "2"``)."""
+    none = np.zeros(len(arr), dtype=bool)
+    kind = arr.dtype.kind
+    if kind == "O" or kind in "mM":
+        values = np.empty(len(arr) + 1, dtype=object)
+        values[0], values[1:] = label, arr
+        codes, _ = pd.factorize(values, sort=False)
+        return codes[1:] == codes[0]
+    if kind in "US":
+        return arr == label if isinstance(label, str if kind == "U" else bytes) else none
+    if isinstance(label, (str, bytes)) or not isinstance(label, numbers.Number):
+        return none
+    if kind in "iub":
+        if isinstance(label, numbers.Integral):
+            value = int(label)
+        elif isinstance(label, numbers.Real) and float(label).is_integer():
+            value = int(label)
+        else:
+            return none
+        if kind == "b":
+            return arr == bool(value) if value in (0, 1) else none
+        info = np.iinfo(arr.dtype)
+        return arr == arr.dtype.type(value) if info.min <= value <= info.max else none
+    convert = complex if kind == "c" else float
     try:
-        return arr == np.asarray(label, dtype=arr.dtype) if arr.dtype.kind != "U" else arr == str(label)
-    except (ValueError, TypeError, OverflowError):
-        return np.zeros(len(arr), dtype=bool)
+        value = convert(label)
+    except (TypeError, OverflowError):
+        return none
+    return arr == value if value == label else none
 
 
 def _singleton_codes(arr: np.ndarray, mask: np.ndarray):
@@ -489,7 +638,9 @@ def compare(labels_true, labels_pred, *, X=None, noise=None) -> Comparison:
     X : array-like of shape (N, d), optional
         The objects' coordinates; enables centroids, centroid-based CI/CSI and CR.
     noise : None, Noise or (label, policy), optional
-        Treatment of a noise label; None (default) keeps it as an ordinary cluster.
+        Treatment of a noise label; None (default) keeps it as an ordinary cluster. The
+        label is matched exactly (see :class:`Noise`); one that does not occur gives a
+        :class:`~cluval_core.CluvalWarning`.
 
     Returns
     -------
@@ -524,6 +675,6 @@ def compare(labels_true, labels_pred, *, X=None, noise=None) -> Comparison:
         codes_a, rows = _singleton_codes(a, singles[0])
         codes_b, cols = _singleton_codes(b, singles[1])
         table = table_from_codes(codes_a, codes_b, len(rows), len(cols))
-        return Comparison(table, rows, cols, X=X, codes=(codes_a, codes_b), noise=noise)
+        return Comparison._build(table, rows, cols, X=X, codes=(codes_a, codes_b), noise=noise)
     table, rows, cols = contingency_table(a, b)
-    return Comparison(table, rows, cols, X=X, labels=(a, b), noise=noise)
+    return Comparison._build(table, rows, cols, X=X, labels=(a, b), noise=noise)

@@ -1,10 +1,14 @@
 """The contingency table of two partitions, built once and fast.
 
 Rows are the clusters of ``labels_true`` and columns those of ``labels_pred``, each ordered
-by their sorted distinct label values; only clusters that occur are kept, so label gaps
-never create empty clusters. Integer labels take a counting path (one ``np.bincount`` over
-combined codes, streamed in cache-sized chunks); every other label type is factorised by
-hashing (``pandas.factorize``), never by sorting the objects.
+by their sorted distinct label values (labels that cannot be sorted, such as complex numbers
+or mixtures of types without an order, keep the order in which they first occur); only
+clusters that occur are kept, so label gaps never create empty clusters. Integer labels of
+any width take a counting path (one ``np.bincount`` over combined codes, streamed in
+cache-sized chunks) and are never converted to floats; every other label type is factorised
+by hashing (``pandas.factorize``), never by sorting the objects. Two labels are the same
+cluster exactly when they are equal as Python values (``1``, ``1.0`` and ``True`` are one
+label; ``1`` and ``"1"`` are two).
 """
 
 from __future__ import annotations
@@ -12,9 +16,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ._validation import CluvalError, bad_label_error, first_bad_label
+from ._validation import MAX_DENSE_CELLS, CluvalError, bad_label_error, first_bad_label
 
-__all__ = ["factorize", "contingency_table"]
+__all__ = ["factorize", "contingency_table", "first_occurrence_order"]
 
 # Largest dense table (cells) the integer counting path may allocate before falling back
 # to factorising each side: 4 Mi cells = 32 MiB.
@@ -26,11 +30,34 @@ def _sort_key(value):
 
 
 def _sorted_uniques_order(uniques: np.ndarray) -> np.ndarray:
-    """Argsort of the distinct labels; mixed types sort by (type name, value)."""
+    """Argsort of the distinct labels (in first-occurrence order); mixed types sort by
+    (type name, value); labels with no order at all keep their first-occurrence order."""
     try:
         return np.argsort(uniques, kind="stable")
     except TypeError:
+        pass
+    try:
         return np.array(sorted(range(len(uniques)), key=lambda i: _sort_key(uniques[i])), dtype=np.intp)
+    except TypeError:
+        return np.arange(len(uniques), dtype=np.intp)
+
+
+def _as_exact_ints(labels: np.ndarray) -> np.ndarray:
+    """Bools and unsigned ints as int64 when that is exact; uint64 beyond int64 unchanged."""
+    if labels.dtype.kind == "b":
+        return labels.astype(np.int8)
+    if labels.dtype.kind == "u" and (labels.dtype.itemsize < 8 or int(labels.max()) < 2**63):
+        return labels.astype(np.int64)
+    return labels
+
+
+def first_occurrence_order(codes: np.ndarray) -> np.ndarray:
+    """The cluster indices in the order their first object occurs (the tie-breaking order).
+
+    >>> first_occurrence_order(np.array([2, 0, 2, 1])).tolist()
+    [2, 0, 1]
+    """
+    return pd.unique(codes).astype(np.intp)
 
 
 def _int_range(labels: np.ndarray):
@@ -45,9 +72,8 @@ def factorize(labels: np.ndarray, name: str = "labels") -> tuple[np.ndarray, np.
     >>> codes.tolist(), uniques.tolist()
     ([2, 0, 2, 1], [-3, 7, 10])
     """
-    if labels.dtype.kind == "b":
-        labels = labels.astype(np.int8)
-    if labels.dtype.kind in "iu":
+    labels = _as_exact_ints(labels)
+    if labels.dtype.kind == "i":
         lo, width = _int_range(labels)
         if width <= max(_MAX_DENSE_CELLS, 2 * labels.size):
             shifted = (labels - lo if lo != 0 else labels).astype(np.int64, copy=False)
@@ -165,7 +191,8 @@ def contingency_table(labels_true: np.ndarray, labels_pred: np.ndarray):
     """
     if labels_true.shape != labels_pred.shape:
         raise CluvalError(f"labels_true and labels_pred differ in length: {labels_true.size} != {labels_pred.size}")
-    if labels_true.dtype.kind in "iu" and labels_pred.dtype.kind in "iu":
+    labels_true, labels_pred = _as_exact_ints(labels_true), _as_exact_ints(labels_pred)
+    if labels_true.dtype.kind == "i" and labels_pred.dtype.kind == "i":
         dense = _integer_table(labels_true, labels_pred)
         if dense is not None:
             return dense
@@ -176,7 +203,7 @@ def contingency_table(labels_true: np.ndarray, labels_pred: np.ndarray):
 
 def table_from_codes(codes_a: np.ndarray, codes_b: np.ndarray, k_a: int, k_b: int) -> np.ndarray:
     """Count the (row code, column code) pairs into a ``k_a x k_b`` int64 table."""
-    if k_a * k_b > 50_000_000:
+    if k_a * k_b > MAX_DENSE_CELLS:
         raise CluvalError(f"the contingency table would have {k_a} x {k_b} cells, more than this machine "
                           "can hold densely: compare partitions with fewer clusters")
     combined = codes_a.astype(np.int64) * k_b + codes_b

@@ -79,8 +79,8 @@ def expected_mutual_information(row_sizes, col_sizes) -> float:
     >>> round(expected_mutual_information([2, 2], [2, 2]), 12) == round(math.log(2) / 3, 12)
     True
     """
-    a = np.asarray(row_sizes, dtype=np.int64)
-    b = np.asarray(col_sizes, dtype=np.int64)
+    a = np.sort(np.asarray(row_sizes, dtype=np.int64))  # sorted: the value never depends on the order
+    b = np.sort(np.asarray(col_sizes, dtype=np.int64))
     n = int(a.sum())
     if n != int(b.sum()):
         raise ValueError(f"row and column sizes sum to different totals: {n} != {int(b.sum())}")

@@ -12,19 +12,21 @@ MI = H_a + H_b - H_ab:
 Degenerate cases, by convention (the same as scikit-learn's): when both partitions have one
 cluster every NMI and AMI is 1 and NVI is 0; when exactly one has one cluster they are 0
 (NVI 1). AMI of identical partitions is 1 (even when E[MI] = MI, as for all singletons).
-AMI is undefined (NaN) for soft tables: the hypergeometric model needs integer counts.
+AMI is undefined (NaN) for soft tables: the hypergeometric model needs integer counts. On
+soft tables a normaliser within 1e-12 of zero makes the normalised index NaN.
 """
 
 from __future__ import annotations
 
 import math
 
+from ._validation import SOFT_TOLERANCE
 from .emi import expected_mutual_information
 
 __all__ = ["mutual_information", "normalized_mutual_information", "variation_of_information",
            "normalized_variation_of_information", "adjusted_mutual_information"]
 
-_NORMALISERS = {
+NORMALISERS = {
     "sum": lambda ha, hb, hab: (ha + hb) / 2,
     "sqrt": lambda ha, hb, hab: math.sqrt(ha * hb),
     "max": lambda ha, hb, hab: max(ha, hb),
@@ -50,7 +52,10 @@ def normalized_mutual_information(c, normaliser: str) -> float:
     e = c.entropies
     if c.is_identical:
         return 1.0
-    return min(e.mutual_information / _NORMALISERS[normaliser](e.true, e.pred, e.joint), 1.0)
+    normaliser = NORMALISERS[normaliser](e.true, e.pred, e.joint)
+    if c.is_soft and normaliser <= SOFT_TOLERANCE:
+        return math.nan
+    return min(e.mutual_information / normaliser, 1.0)
 
 
 def variation_of_information(c) -> float:
@@ -63,6 +68,8 @@ def normalized_variation_of_information(c) -> float:
     if special is not None:
         return 1.0 - special
     e = c.entropies
+    if c.is_soft and e.true + e.pred <= SOFT_TOLERANCE:
+        return math.nan
     return variation_of_information(c) / (e.true + e.pred)
 
 

@@ -8,11 +8,17 @@ accuracy, and greedy for Criterion H and Centroid Ratio.
 *Matching* (nearest-neighbour mapping) lets every cluster point at its most similar cluster
 on the other side; several may point at the same one, and the clusters nobody points at are
 the *orphans* that the Centroid Index counts.
+
+Ties are broken by a *tie order* of the rows and of the columns (INDICES.md: the order in
+which clusters first occur in the input, so that no result depends on how labels are
+numbered): among equal candidates the one earliest in that order wins, and for cells the
+row decides first, then the column. Every result says whether it broke a tie.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 import pandas as pd
@@ -30,7 +36,10 @@ class Pairing:
     n_ij), ``similarity`` (the criterion that was maximised), ``braun_banquet``
     (n_ij / max(r_i, c_j)) and ``jaccard`` (n_ij / (r_i + c_j - n_ij)). ``unpaired_rows`` and
     ``unpaired_cols`` hold the indices of the clusters left over. ``total`` is the summed
-    similarity.
+    similarity. ``tie_broken`` is True when another pairing would have done as well (for
+    the optimal pairings: another pairing within rounding of the optimum, 1e-9 of the
+    largest similarity; for the greedy one: a step had several largest cells), so that the
+    tie order chose.
     """
 
     criterion: str
@@ -47,9 +56,15 @@ class Pairing:
     unpaired_rows: np.ndarray
     unpaired_cols: np.ndarray
     total: float
+    _tie: object = field(default=False, repr=False, compare=False)
 
     def __len__(self) -> int:
         return len(self.rows)
+
+    @cached_property
+    def tie_broken(self) -> bool:
+        """True when the pairing depended on the tie order (computed on first use)."""
+        return bool(self._tie() if callable(self._tie) else self._tie)
 
     def to_frame(self) -> pd.DataFrame:
         """One row per pair: labels, sizes, overlap, Braun-Banquet and Jaccard similarity."""
@@ -67,6 +82,8 @@ class Mapping:
     ``targets[s]`` is the target cluster index that source cluster ``s`` maps to;
     ``in_degree[t]`` counts the sources mapped to target ``t``; ``orphans`` are the targets
     with in-degree zero. ``direction`` is ``"true->pred"`` or ``"pred->true"``.
+    ``tie_broken`` is True when some source had several nearest targets, so that the tie
+    order chose.
     """
 
     direction: str
@@ -75,6 +92,7 @@ class Mapping:
     in_degree: np.ndarray
     source_labels: np.ndarray
     target_labels: np.ndarray
+    tie_broken: bool = False
 
     @property
     def orphans(self) -> np.ndarray:
@@ -92,53 +110,133 @@ class Mapping:
         })
 
 
-def optimal_pairing(similarity: np.ndarray):
+TIE_TOLERANCE = 1e-9
+
+
+def _identity(n: int, order) -> np.ndarray:
+    return np.arange(n, dtype=np.intp) if order is None else np.asarray(order, dtype=np.intp)
+
+
+def optimal_pairing(similarity: np.ndarray, row_order=None, col_order=None):
     """Row and column indices of a one-to-one pairing maximising the summed similarity.
+
+    Among several optimal pairings the choice is made on the table laid out in tie order
+    (rows `row_order`, columns `col_order`; default: as given), so it follows the clusters,
+    not their positions. Pairs are returned by increasing row index.
 
     >>> optimal_pairing(np.array([[1.0, 0.9], [0.9, 0.0]]))
     (array([0, 1]), array([1, 0]))
     """
-    rows, cols = linear_sum_assignment(similarity, maximize=True)
-    return rows.astype(np.intp), cols.astype(np.intp)
+    row_order = _identity(similarity.shape[0], row_order)
+    col_order = _identity(similarity.shape[1], col_order)
+    r, c = linear_sum_assignment(similarity[np.ix_(row_order, col_order)], maximize=True)
+    rows, cols = row_order[r], col_order[c]
+    by_row = np.argsort(rows)
+    return rows[by_row].astype(np.intp), cols[by_row].astype(np.intp)
 
 
-def greedy_pairing(values: np.ndarray):
+def optimal_pairing_is_tied(similarity: np.ndarray, rows: np.ndarray, cols: np.ndarray) -> bool:
+    """True when a pairing other than (`rows`, `cols`) is optimal too.
+
+    Each chosen cell is made worse by delta and the problem solved again: any other optimal
+    pairing keeps at least one cell fewer of the penalised ones and now wins, while a unique
+    optimum, better than every other pairing by more than k delta, stays. delta is below
+    1/k for integer similarities (so the test is exact) and TIE_TOLERANCE times the largest
+    similarity otherwise (so pairings equal up to rounding count as ties).
+
+    >>> optimal_pairing_is_tied(np.array([[1, 0], [0, 1]]), np.array([0, 1]), np.array([0, 1]))
+    False
+    >>> optimal_pairing_is_tied(np.array([[1, 1], [1, 1]]), np.array([0, 1]), np.array([0, 1]))
+    True
+    """
+    k = len(rows)
+    if k == 0:
+        return False
+    weights = similarity.astype(np.float64)  # a copy
+    if similarity.dtype.kind in "iu":
+        delta = 1.0 / (k + 1)
+    else:
+        delta = TIE_TOLERANCE * max(float(np.abs(weights).max()), np.finfo(float).tiny)
+    weights[rows, cols] -= delta
+    r, c = linear_sum_assignment(weights, maximize=True)
+    return set(zip(r.tolist(), c.tolist())) != set(zip(rows.tolist(), cols.tolist()))
+
+
+def _near(values: np.ndarray, best, rtol: float, atol: float):
+    """Values as good as `best` (larger is better) within rtol * |best| + atol."""
+    if not (rtol or atol):
+        return values >= best  # exact, also for integers beyond 2**53
+    return values >= best - (rtol * abs(best) + atol)
+
+
+def greedy_pairing(values: np.ndarray, row_order=None, col_order=None, *, rtol: float = 0.0, atol: float = 0.0):
     """Repeatedly pair the largest remaining cell and delete its row and column.
 
-    Ties go to the first maximal cell in row-major order. Pairs of zero value are still
-    formed (they add nothing) so that ``min(K_a, K_b)`` pairs always result.
+    Cells within ``rtol * |largest| + atol`` of the largest remaining one tie; a tie goes
+    to the cell whose row comes first in `row_order`, then whose column comes first in
+    `col_order` (default: as given). Pairs of zero value are still formed (they add nothing)
+    so that ``min(K_a, K_b)`` pairs always result. Returns ``(rows, cols, tie_broken)``, pairs
+    by increasing row index.
 
     >>> greedy_pairing(np.array([[5, 4], [4, 0]]))
-    (array([0, 1]), array([0, 1]))
+    (array([0, 1]), array([0, 1]), False)
+    >>> greedy_pairing(np.array([[1, 0], [1, 1]]), row_order=[1, 0])
+    (array([0, 1]), array([1, 0]), True)
     """
-    k_a, k_b = values.shape
-    flat = values.ravel()
+    row_order = _identity(values.shape[0], row_order)
+    col_order = _identity(values.shape[1], col_order)
+    laid_out = values[np.ix_(row_order, col_order)]
+    k_a, k_b = laid_out.shape
+    flat = laid_out.ravel()
     order = np.argsort(-flat, kind="stable")
-    row_of, col_of = np.divmod(order, k_b)
+    sorted_values = flat[order]
     used_rows = np.zeros(k_a, dtype=bool)
     used_cols = np.zeros(k_b, dtype=bool)
-    pairs = []
+    pairs, tie_broken = [], False
     need = min(k_a, k_b)
-    for r, c in zip(row_of.tolist(), col_of.tolist()):
-        if not used_rows[r] and not used_cols[c]:
-            used_rows[r] = used_cols[c] = True
-            pairs.append((r, c))
-            if len(pairs) == need:
-                break
+    position = 0
+    while len(pairs) < need:
+        while used_rows[order[position] // k_b] or used_cols[order[position] % k_b]:
+            position += 1
+        best = sorted_values[position]
+        # the available cells that tie with the best one: the first in tie order wins
+        chosen, stop = order[position], position + 1
+        while stop < len(order) and _near(sorted_values[stop], best, rtol, atol):
+            cell = order[stop]
+            if not (used_rows[cell // k_b] or used_cols[cell % k_b]):
+                tie_broken = True
+                chosen = min(chosen, cell)  # row-major index in tie order
+            stop += 1
+            if not (rtol or atol) and tie_broken:
+                break  # exact ties: the stable sort already put the first in tie order first
+        r, c = divmod(int(chosen), k_b)
+        used_rows[r] = used_cols[c] = True
+        pairs.append((int(row_order[r]), int(col_order[c])))
     pairs.sort()
     rows = np.array([p[0] for p in pairs], dtype=np.intp)
     cols = np.array([p[1] for p in pairs], dtype=np.intp)
-    return rows, cols
+    return rows, cols, tie_broken
 
 
-def nearest_mapping(scores: np.ndarray, *, lower_is_nearer: bool = False):
-    """For each row, the column with the best score (ties go to the lowest column index).
+def nearest_mapping(scores: np.ndarray, col_order=None, *, lower_is_nearer: bool = False,
+                    rtol: float = 0.0, atol: float = 0.0):
+    """For each row, the column with the best score.
 
-    Returns ``(targets, in_degree)``.
+    Scores within ``rtol * |best| + atol`` of a row's best tie; the column first in
+    `col_order` (default: as given) wins. Returns ``(targets, in_degree, tie_broken)``.
 
     >>> nearest_mapping(np.array([[0.2, 0.5], [0.1, 0.5], [0.0, 0.0]]))
-    (array([1, 1, 0]), array([1, 2]))
+    (array([1, 1, 0]), array([1, 2]), True)
+    >>> nearest_mapping(np.array([[0.0, 0.0]]), col_order=[1, 0])[0]
+    array([1])
     """
-    targets = (np.argmin(scores, axis=1) if lower_is_nearer else np.argmax(scores, axis=1)).astype(np.intp)
+    col_order = _identity(scores.shape[1], col_order)
+    laid_out = scores[:, col_order]
+    if lower_is_nearer:
+        laid_out = -laid_out
+    best = laid_out.max(axis=1, keepdims=True)
+    near = _near(laid_out, best, rtol, atol)
+    first = np.argmax(near, axis=1)
+    targets = col_order[first].astype(np.intp)
     in_degree = np.bincount(targets, minlength=scores.shape[1])
-    return targets, in_degree
+    return targets, in_degree, bool((near.sum(axis=1) > 1).any())

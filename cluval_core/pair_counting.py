@@ -13,11 +13,22 @@ Counts are exact integers for crisp partitions, so the only rounding is the fina
 ARI's denominator is zero only when both partitions are the same trivial partition (one
 cluster, or all singletons): ARI is then 1. FM is undefined (NaN) when a product is zero
 (one side has only singletons); AFM also when E = 1 (both sides one cluster).
+
+On soft tables the "counts" n(n-1)/2 are real and may be negative (a cell below one
+object); a denominator or product within a relative 1e-12 of zero (or below it) is
+degenerate: ARI is then 1 for identical partitions and NaN otherwise, FM and AFM NaN.
 """
 
 from __future__ import annotations
 
 import math
+
+from ._validation import SOFT_TOLERANCE
+
+
+def _degenerate(c, value, scale) -> bool:
+    """Zero for crisp counts; at most a relative SOFT_TOLERANCE of `scale` for soft ones."""
+    return value <= SOFT_TOLERANCE * scale if c.is_soft else value == 0
 
 __all__ = ["rand", "adjusted_rand", "fowlkes_mallows", "adjusted_fowlkes_mallows"]
 
@@ -31,14 +42,14 @@ def adjusted_rand(c) -> float:
     p = c.pair_counts
     numerator = 2 * (p.a * p.d - p.b * p.c)
     denominator = (p.a + p.b) * (p.b + p.d) + (p.a + p.c) * (p.c + p.d)
-    if denominator == 0:
-        return 1.0
+    if _degenerate(c, abs(denominator), p.total * p.total):
+        return 1.0 if (not c.is_soft or c.is_identical) else math.nan
     return numerator / denominator
 
 
 def fowlkes_mallows(c) -> float:
     p = c.pair_counts
-    if (p.a + p.b) == 0 or (p.a + p.c) == 0:
+    if _degenerate(c, p.a + p.b, p.total) or _degenerate(c, p.a + p.c, p.total):
         return math.nan
     product = (p.a + p.b) * (p.a + p.c)
     if isinstance(product, int):

@@ -54,6 +54,7 @@ class IndexInfo:
     reference: str
     caveat: str
     compute: Callable
+    soft: bool = True  # meaningful on a soft (real-valued) table N* = U^T V
 
     @property
     def kind(self) -> str:
@@ -61,9 +62,9 @@ class IndexInfo:
 
 
 def _i(id, name, family, lo, hi, best, higher, adjusted, symmetric, formula, reference, caveat, compute,
-       needs_data=False):
+       needs_data=False, soft=True):
     return IndexInfo(id, name, family, (lo, hi), best, higher, adjusted, symmetric, needs_data, formula,
-                     reference, caveat, compute)
+                     reference, caveat, compute, soft and not needs_data)
 
 
 _ALL = [
@@ -144,7 +145,7 @@ _ALL = [
        "Corrected for chance under the permutation model, but still size-weighted like NMI; for "
        "large N the correction vanishes and AMI = NMI (Rezaei & Fränti, Theorem 1). NaN for soft "
        "tables, where the hypergeometric model does not apply.",
-       it.adjusted_mutual_information),
+       it.adjusted_mutual_information, soft=False),
     # ------------------------------------------------------------------ set matching
     _i("f_measure", "F-measure", "set_matching", 0, 1, 1.0, True, False, False,
        r"F = \frac{1}{N}\sum_i r_i \max_j \frac{2 n_{ij}}{r_i + c_j}",
@@ -178,7 +179,7 @@ _ALL = [
        r"\mathrm{CH} = 1 - \frac{1}{N}\sum_{(i,j)\in\text{greedy}} n_{ij}",
        "Meila & Heckerman (2001), Machine Learning 42",
        "The greedy pairing can miss the best pairing; symmetric except when equal cells tie, where "
-       "the first maximal cell (row-major) wins.",
+       "the cell whose reference cluster occurs first in the data wins (then the candidate's).",
        lambda c: sm.criterion_h(c, "greedy")),
     _i("ch_optimal", "Criterion H (optimal)", "set_matching", 0, 1, 0.0, False, False, True,
        r"\mathrm{CH}^* = 1 - \frac{1}{N}\max_\sigma \sum_i n_{i\sigma(i)}",
@@ -267,6 +268,6 @@ def index_table():
             "id": info.id, "name": info.name, "family": FAMILIES[info.family],
             "range": f"[{info.range[0]:g}, {info.range[1]:g}]", "best": info.best,
             "kind": info.kind, "chance adjusted": info.chance_adjusted, "symmetric": info.symmetric,
-            "needs X": info.needs_data, "formula": info.formula, "reference": info.reference,
+            "needs X": info.needs_data, "soft tables": info.soft, "formula": info.formula, "reference": info.reference,
         })
     return pd.DataFrame(rows)

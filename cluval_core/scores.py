@@ -13,7 +13,9 @@ compute several indices, build the comparison once and call ``scores()``.
 
 from __future__ import annotations
 
+from ._validation import check_choice, check_flag
 from .comparison import compare
+from .information import NORMALISERS
 
 __all__ = [
     "rand_score", "adjusted_rand_score", "fowlkes_mallows_score", "adjusted_fowlkes_mallows_score",
@@ -56,6 +58,7 @@ def mutual_info_score(labels_true, labels_pred, *, noise=None) -> float:
 
 def normalized_mutual_info_score(labels_true, labels_pred, *, normaliser="sum", noise=None) -> float:
     """NMI with normaliser ``"sum"`` (arithmetic mean), ``"sqrt"``, ``"max"``, ``"min"`` or ``"joint"``."""
+    check_choice("normaliser", normaliser, tuple(NORMALISERS))
     return _score(f"nmi_{normaliser}", labels_true, labels_pred, noise=noise)
 
 
@@ -76,11 +79,13 @@ def normalized_variation_of_information(labels_true, labels_pred, *, noise=None)
 
 def f_measure(labels_true, labels_pred, *, over="true", noise=None) -> float:
     """F-measure summed over the reference's clusters (``over="pred"``: the candidate's)."""
+    check_choice("over", over, ("true", "pred"))
     return _score("f_measure" if over == "true" else "f_measure_pred", labels_true, labels_pred, noise=noise)
 
 
 def purity_score(labels_true, labels_pred, *, inverse=False, noise=None) -> float:
     """Purity (1/N) sum_j max_i n_ij; ``inverse=True`` sums over the reference instead."""
+    check_flag("inverse", inverse)
     return _score("purity_inverse" if inverse else "purity", labels_true, labels_pred, noise=noise)
 
 
@@ -91,6 +96,7 @@ def van_dongen_distance(labels_true, labels_pred, *, noise=None) -> float:
 
 def criterion_h(labels_true, labels_pred, *, pairing="greedy", noise=None) -> float:
     """Criterion H distance with the ``"greedy"`` or ``"optimal"`` pairing; 0 for identical."""
+    check_choice("pairing", pairing, ("greedy", "optimal"))
     return _score("ch_greedy" if pairing == "greedy" else "ch_optimal", labels_true, labels_pred, noise=noise)
 
 
@@ -111,6 +117,7 @@ def adjusted_asymmetric_accuracy(labels_true, labels_pred, *, noise=None) -> flo
 
 def pair_sets_index(labels_true, labels_pred, *, simplified=False, noise=None) -> float:
     """Pair Sets Index (Rezaei & Fränti 2016); ``simplified=True`` gives eq. (20)."""
+    check_flag("simplified", simplified)
     return _score("psi_simplified" if simplified else "psi", labels_true, labels_pred, noise=noise)
 
 

@@ -24,35 +24,42 @@ import math
 
 import numpy as np
 
+from ._numeric import exact_sum
+
 __all__ = ["f_measure", "purity", "van_dongen", "criterion_h", "pivoted_accuracy",
            "normalized_accuracy", "adjusted_asymmetric_accuracy", "pair_sets_index"]
+
+
+def _cell_sum(c, cells):
+    """Sum of some cells: an exact int for counts, an order-free float for soft tables."""
+    return exact_sum(cells) if c.is_soft else int(np.sum(cells))
 
 
 def f_measure(c, over: str = "true") -> float:
     t = c.table
     dice = 2 * t / np.add.outer(c.row_sizes, c.col_sizes)
     if over == "true":
-        return float(np.sum(c.row_sizes * dice.max(axis=1)) / c.n)
-    return float(np.sum(c.col_sizes * dice.max(axis=0)) / c.n)
+        return exact_sum(c.row_sizes * dice.max(axis=1)) / c.n
+    return exact_sum(c.col_sizes * dice.max(axis=0)) / c.n
 
 
 def purity(c, over: str = "pred") -> float:
     axis = 0 if over == "pred" else 1
-    return float(c.table.max(axis=axis).sum() / c.n)
+    return _cell_sum(c, c.table.max(axis=axis)) / c.n
 
 
 def van_dongen(c) -> float:
     t = c.table
-    return float((2 * c.n - t.max(axis=1).sum() - t.max(axis=0).sum()) / (2 * c.n))
+    return float((2 * c.n - _cell_sum(c, t.max(axis=1)) - _cell_sum(c, t.max(axis=0))) / (2 * c.n))
 
 
 def criterion_h(c, pairing: str = "greedy") -> float:
     chosen = c.greedy_pairing if pairing == "greedy" else c.accuracy_pairing
-    return float(1 - chosen.overlap.sum() / c.n)
+    return float(1 - _cell_sum(c, chosen.overlap) / c.n)
 
 
 def pivoted_accuracy(c) -> float:
-    return float(c.accuracy_pairing.overlap.sum() / c.n)
+    return float(_cell_sum(c, c.accuracy_pairing.overlap) / c.n)
 
 
 def normalized_accuracy(c) -> float:
