@@ -20,7 +20,7 @@ from cluval_core import Comparison, CluvalError, Noise, compare, get_index
     (["a", "b"], pd.Series([1.0, None]), "labels_pred contains a missing"),
     ("abc", "abc", "labels_true must be a 1-D sequence"),
     (5, [1], "labels_true must be a 1-D sequence"),
-    ([[1], [2, 3]], [1, 2], "labels_true must be 1-D"),
+    ([[1], [2, 3]], [1, 2], r"labels_true contains an unhashable label \(\[1\] at position 0\)"),
     ([[1, 2], [3, 4]], [1, 2], "labels_true must be 1-D"),
     ([0], [0], "at least 2 objects"),
 ])
