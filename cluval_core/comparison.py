@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 from scipy.spatial.distance import cdist
 
-from ._numeric import exact_sum
+from ._numeric import order_free_sum
 from ._validation import SOFT_TOLERANCE, CluvalError, as_data, as_labels, as_memberships, as_table, check_choice, warn
 from .contingency import contingency_table, factorize, first_occurrence_order, table_from_codes
 from .matching import (TIE_TOLERANCE, Mapping, Pairing, greedy_pairing, nearest_mapping, optimal_pairing,
@@ -134,13 +134,13 @@ def _pair_sum(values: np.ndarray, n_total: float):
         if n_total < 3_000_000_000:
             return int(np.sum(values * (values - 1) // 2))
         return sum(int(v) * (int(v) - 1) // 2 for v in values.ravel().tolist())
-    return exact_sum(values * (values - 1.0) / 2.0)
+    return order_free_sum(values * (values - 1.0) / 2.0)
 
 
 def _entropy(counts: np.ndarray, n: float) -> float:
     p = counts[counts > 0] / n
     p = p[p > 0]  # soft cells may underflow to 0 once divided
-    return -exact_sum(p * np.log(p))
+    return -order_free_sum(p * np.log(p))
 
 
 class Comparison:
@@ -318,7 +318,7 @@ class Comparison:
         else:
             outer = self.row_sizes[r_idx].astype(np.float64) * self.col_sizes[c_idx]
             log_ratio = np.log(nz * float(n)) - np.log(outer)
-        mi = exact_sum(p * log_ratio)
+        mi = order_free_sum(p * log_ratio)
         return Entropies(h_true, h_pred, h_joint, max(mi, 0.0))
 
     # ------------------------------------------------------------------ tie order
@@ -329,8 +329,11 @@ class Comparison:
         Ties in pairings and mappings are broken in this order (INDICES.md), which no
         relabelling changes. Comparisons built from a table use its own order.
         """
-        if self.has_objects:
-            orders = tuple(first_occurrence_order(codes) for codes in self.codes)
+        if self._labels is not None:
+            orders = tuple(first_occurrence_order(labels, values)
+                           for labels, values in zip(self._labels, (self.row_labels, self.col_labels)))
+        elif self._codes is not None:
+            orders = tuple(first_occurrence_order(codes, k) for codes, k in zip(self._codes, self.table.shape))
         else:
             orders = (np.arange(self.k_true, dtype=np.intp), np.arange(self.k_pred, dtype=np.intp))
         _read_only(*orders)
@@ -352,7 +355,7 @@ class Comparison:
             jaccard=overlap / (r + c - overlap),
             unpaired_rows=np.setdiff1d(np.arange(self.k_true), rows),
             unpaired_cols=np.setdiff1d(np.arange(self.k_pred), cols),
-            total=exact_sum(sim), _tie=tie,
+            total=order_free_sum(sim), _tie=tie,
         )
         _read_only(*(getattr(pairing, f) for f in pairing.__dataclass_fields__))
         return pairing
@@ -399,7 +402,7 @@ class Comparison:
         k = min(self.k_true, self.k_pred)
         r = np.sort(self.row_sizes)[::-1][:k].astype(np.float64)
         c = np.sort(self.col_sizes)[::-1][:k].astype(np.float64)
-        return exact_sum(r * c / self.n / np.maximum(r, c))
+        return order_free_sum(r * c / self.n / np.maximum(r, c))
 
     # ------------------------------------------------------------------ mappings
     def _mappings(self, criterion: str, scores: np.ndarray, **options) -> tuple[Mapping, Mapping]:

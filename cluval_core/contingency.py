@@ -51,13 +51,32 @@ def _as_exact_ints(labels: np.ndarray) -> np.ndarray:
     return labels
 
 
-def first_occurrence_order(codes: np.ndarray) -> np.ndarray:
+def first_occurrence_order(labels: np.ndarray, uniques) -> np.ndarray:
     """The cluster indices in the order their first object occurs (the tie-breaking order).
 
-    >>> first_occurrence_order(np.array([2, 0, 2, 1])).tolist()
+    `labels` holds each object's label and `uniques` the clusters' distinct labels in table
+    order (as :func:`factorize` returns them), or `labels` holds each object's cluster index
+    and `uniques` is the number of clusters. Only the prefix of `labels` that contains
+    every cluster is read.
+
+    >>> first_occurrence_order(np.array([2, 0, 2, 1]), 3).tolist()
     [2, 0, 1]
+    >>> first_occurrence_order(np.array(["b", "a", "b"]), np.array(["a", "b"])).tolist()
+    [1, 0]
     """
-    return pd.unique(codes).astype(np.intp)
+    k = uniques if isinstance(uniques, int) else len(uniques)
+    length = min(len(labels), max(1024, 8 * k))
+    while True:
+        found = pd.unique(labels[:length])
+        if len(found) == k or length == len(labels):
+            break
+        length = min(len(labels), 4 * length)
+    if isinstance(uniques, int):
+        return found.astype(np.intp)
+    if labels.dtype.kind in "iub" and uniques.dtype.kind in "iub":  # sorted integers
+        return np.searchsorted(uniques, found).astype(np.intp)
+    return pd.Index(uniques, dtype=object, tupleize_cols=False).get_indexer(
+        pd.Index(found, dtype=object, tupleize_cols=False)).astype(np.intp)
 
 
 def _int_range(labels: np.ndarray):

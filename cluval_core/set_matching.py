@@ -24,7 +24,7 @@ import math
 
 import numpy as np
 
-from ._numeric import exact_sum
+from ._numeric import order_free_sum
 
 __all__ = ["f_measure", "purity", "van_dongen", "criterion_h", "pivoted_accuracy",
            "normalized_accuracy", "adjusted_asymmetric_accuracy", "pair_sets_index"]
@@ -32,15 +32,15 @@ __all__ = ["f_measure", "purity", "van_dongen", "criterion_h", "pivoted_accuracy
 
 def _cell_sum(c, cells):
     """Sum of some cells: an exact int for counts, an order-free float for soft tables."""
-    return exact_sum(cells) if c.is_soft else int(np.sum(cells))
+    return order_free_sum(cells) if c.is_soft else int(np.sum(cells))
 
 
 def f_measure(c, over: str = "true") -> float:
     t = c.table
     dice = 2 * t / np.add.outer(c.row_sizes, c.col_sizes)
     if over == "true":
-        return exact_sum(c.row_sizes * dice.max(axis=1)) / c.n
-    return exact_sum(c.col_sizes * dice.max(axis=0)) / c.n
+        return order_free_sum(c.row_sizes * dice.max(axis=1)) / c.n
+    return order_free_sum(c.col_sizes * dice.max(axis=0)) / c.n
 
 
 def purity(c, over: str = "pred") -> float:
