@@ -200,13 +200,12 @@ def as_table(table, name: str = "table") -> np.ndarray:
         raise CluvalError(f"{name} must be numeric, got dtype {arr.dtype}")
     _check_finite_nonnegative(arr, name, "entry", ": counts must be >= 0")
     if arr.dtype.kind == "f":
-        total = float(arr.sum())
-        if not math.isfinite(total):
-            raise CluvalError(f"{name} sums to {total!r}: the total must be finite")
+        with np.errstate(over="ignore"):
+            total = float(arr.sum())
+        if total > MAX_TOTAL:
+            raise CluvalError(f"{name} sums to {total:.6g} objects, more than {MAX_TOTAL} (2**62), the most "
+                              "cluval compares")
         if np.all(arr == np.round(arr)):
-            if total > MAX_TOTAL:
-                raise CluvalError(f"{name} counts {total:.6g} objects, more than {MAX_TOTAL} (2**62) that cluval "
-                                  "counts exactly")
             arr = arr.astype(np.int64)
     else:
         total = int(arr.sum(dtype=object)) if int(arr.max()) * arr.size > MAX_TOTAL else int(arr.sum())
