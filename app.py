@@ -2,7 +2,9 @@
 
 import streamlit as st
 
-st.set_page_config(page_title="cluval: external cluster validity", page_icon=":material/hub:", layout="wide")
+# An emoji icon is drawn by the browser itself (a data: URL); a ":material/...:" page icon would be
+# fetched from a font CDN on every page load. The st.Page icons come from Streamlit's bundled font.
+st.set_page_config(page_title="cluval: external cluster validity", page_icon="📊", layout="wide")
 
 from pages import _shared as ui  # noqa: E402 - after set_page_config
 
@@ -19,8 +21,9 @@ PAGES = [
 # st.navigation first, then the shared widgets: declared before it, the widgets lost their
 # state on page switches in a real browser (tests/test_browser.py checks this).
 navigation = st.navigation(PAGES)
-st.session_state["selection"] = ui.sidebar()
-deep_link = st.session_state.pop("_deep_link", None)  # see ui.require_frame
-if deep_link:
-    st.switch_page(deep_link)
-navigation.run()
+with ui.guarded("Showing the page"):  # the last resort: a short message, never a traceback
+    st.session_state["selection"] = ui.sidebar()
+    deep_link = st.session_state.pop("_deep_link", None)  # see ui.require_frame
+    if deep_link:
+        st.switch_page(deep_link)
+    navigation.run()

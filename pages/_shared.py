@@ -8,6 +8,8 @@ synthetic sets are shifted to it).
 
 from __future__ import annotations
 
+import html
+import re
 import traceback
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -59,21 +61,53 @@ class Selection:
     noise: str
 
 
+# ---------------------------------------------------------------------- user strings
+# The ASCII punctuation that Markdown, LaTeX, HTML or Streamlit's directives give a meaning to:
+# all of it but quotes, comma, semicolon, question mark, percent sign and slash.
+_MARKDOWN_PUNCTUATION = re.compile(r"([!#$&()*+\-.:<=>@\[\\\]^_`{|}~])")
+
+
+def plain(text) -> str:
+    """`text` for Markdown that shows it literally: every user string goes through this.
+
+    Column names, labels, file names and messages that quote them are rendered by st.markdown,
+    st.caption, st.error, headers, ... as GitHub-flavoured Markdown with LaTeX and raw HTML. A
+    backslash before every ASCII punctuation character that could start one (CommonMark shows an
+    escaped punctuation character as itself) leaves no link, image, emphasis, code, math, HTML,
+    table or directive syntax: ``**b**`` becomes ``\\*\\*b\\*\\*``. Line breaks become spaces,
+    so that no block can start.
+    """
+    return _MARKDOWN_PUNCTUATION.sub(r"\\\1", " ".join(str(text).splitlines()))
+
+
+def plot_text(text) -> str:
+    """`text` for a plotly title or label, which reads a few HTML tags (<a>, <b>, ...) and entities."""
+    return html.escape(str(text), quote=False)
+
+
 # ---------------------------------------------------------------------- errors
+MAX_DETAIL = 300
+
+
 @contextmanager
 def guarded(what: str):
-    """Show any failure as an error message that says what to do, never as a traceback."""
+    """Show any failure as a short error message that says what to do, never as a traceback.
+
+    The message quotes user strings (file and column names), so it is shown escaped.
+    """
     try:
         yield
     except CluvalError as exc:
-        st.error(f"{what}: {exc}")
+        st.error(plain(f"{what}: {exc}"))
         st.stop()
     except MemoryError:
-        st.error(f"{what}: not enough memory. Choose a smaller data set or another algorithm.")
+        st.error(plain(f"{what}: not enough memory. Choose a smaller data set or another algorithm."))
         st.stop()
     except Exception as exc:  # noqa: BLE001 - the user must never see a traceback
-        detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
-        st.error(f"{what} failed unexpectedly ({detail}). Try other settings; if it persists, report it.")
+        detail = " ".join("".join(traceback.format_exception_only(type(exc), exc)).split())
+        if len(detail) > MAX_DETAIL:
+            detail = detail[:MAX_DETAIL - 1] + "…"
+        st.error(plain(f"{what} failed unexpectedly ({detail}). Try other settings; if it persists, report it."))
         st.stop()
 
 
@@ -339,7 +373,7 @@ def user_points_from(frame, coordinates: tuple, labels: tuple, name: str) -> Poi
     for column in labels[1:]:
         partitions[f"{column}"] = userdata.label_column(frame, column)[0]
     return Points(USER_DATA, f"your data ({name})", X, partitions,
-                  f"{len(X):,} points from {name}; labels0 is column {labels[0]!r} with {len(names)} clusters",
+                  f"{len(X):,} points from {name}; labels0 is column '{labels[0]}' with {len(names)} clusters",
                   "your upload")
 
 

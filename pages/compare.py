@@ -17,8 +17,9 @@ report = ui.report_for(parts, sel.noise)
 points = parts.points
 
 st.title("Compare two partitions")
-st.caption(f"**{points.title}** — {points.description}  \nReference: {parts.reference_name}; "
-           f"candidate: {parts.candidate_name} (seed {sel.seed}, {parts.candidate_run['seconds']:.2f} s, "
+st.caption(f"**{ui.plain(points.title)}** — {ui.plain(points.description)}  \n"
+           f"Reference: {ui.plain(parts.reference_name)}; "
+           f"candidate: {ui.plain(parts.candidate_name)} (seed {sel.seed}, {parts.candidate_run['seconds']:.2f} s, "
            f"SSE {parts.candidate_run['objective']:.6g}).")
 
 scores = report.scores
@@ -33,13 +34,13 @@ mapping = report.mappings.get("centroid", partition_maps)
 left, right = st.columns(2)
 with left:
     st.plotly_chart(partition_scatter(
-        X2, report, "true", title=f"Reference: {parts.reference_name} (K={report.k_true})", axis_titles=axes,
-        orphans=mapping["orphans_true"], centroids=cent_true),
+        X2, report, "true", title=ui.plot_text(f"Reference: {parts.reference_name} (K={report.k_true})"),
+        axis_titles=axes, orphans=mapping["orphans_true"], centroids=cent_true),
         key="scatter_reference")
 with right:
     st.plotly_chart(partition_scatter(
-        X2, report, "pred", title=f"Candidate: {parts.candidate_name} (K={report.k_pred})", axis_titles=axes,
-        orphans=mapping["orphans_pred"], centroids=cent_pred),
+        X2, report, "pred", title=ui.plot_text(f"Candidate: {parts.candidate_name} (K={report.k_pred})"),
+        axis_titles=axes, orphans=mapping["orphans_pred"], centroids=cent_pred),
         key="scatter_candidate")
 st.caption("Candidate clusters take the colour of their Hungarian partner in the reference; unpaired candidate "
            "clusters are dark grey. Centroids are diamonds, hollow squares for clusters left unpaired; a red cross "

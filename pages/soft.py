@@ -33,7 +33,8 @@ with ui.guarded("Soft clustering"):
     run = ui.clustering_with_spinner(points.X, algorithm, k, seed, ())
     soft, hard, frame = ui.soft_comparison(reference, run["memberships"])
 
-st.caption(f"Reference: {sel.reference} of **{points.title}**; candidate: {ALGORITHMS[algorithm].name} with "
+st.caption(f"Reference: {ui.plain(sel.reference)} of **{ui.plain(points.title)}**; "
+           f"candidate: {ALGORITHMS[algorithm].name} with "
            f"{k} clusters ({run['iterations']} iterations, {run['seconds']:.2f} s).")
 left, right = st.columns(2)
 with left:

@@ -33,7 +33,7 @@ if mode == "two label columns":
     pred = right.selectbox("Candidate labels", columns, index=min(1, len(columns) - 1), key="upload_pred")
     with ui.guarded("Comparing the two columns"):
         report = ui.labels_report(frame, truth, pred)
-    st.subheader(f"{truth} vs {pred}")
+    st.subheader(f"{ui.plain(truth)} vs {ui.plain(pred)}")
     left, right = st.columns([3, 2])
     left.plotly_chart(contingency_heatmap(report), key="upload_table")
     with right:
@@ -59,7 +59,7 @@ if not coordinates or not labels:
 with ui.guarded("Preparing your data"):
     points = ui.user_points_from(frame, tuple(coordinates), tuple(labels), upload.name)
 st.success(f"{len(points.X):,} points in {points.X.shape[1]} dimension(s), partitions: "
-           f"{', '.join(points.partitions)}.")
+           f"{', '.join(ui.plain(name) for name in points.partitions)}.")
 
 
 def use_it():
