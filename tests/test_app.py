@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -230,3 +231,103 @@ def test_reproduce_page_without_data_explains(monkeypatch, tmp_path):
     at.selectbox(key="experiment").set_value("yeast_table7").run()
     assert not at.exception
     assert at.warning and "cluval datasets fetch yeast" in at.warning[0].value
+
+
+# ---------------------------------------------------------------------- hostile strings and failures
+# Column names, labels and a file name that Markdown or HTML would turn into an image (fetched
+# from another host), a tag, LaTeX or bold text; each must be shown as written.
+HOSTILE = {"image": "![x](http://evil.example/pixel.png)", "html": "<img src=x onerror=alert(1)>",
+           "latex": "$\\LaTeX$", "bold": "**bold**"}
+ESCAPED = {"image": r"\!\[x\]\(http\://evil\.example/pixel\.png\)",
+           "html": r"\<img src\=x onerror\=alert\(1\)\>",
+           "latex": r"\$\\LaTeX\$", "bold": r"\*\*bold\*\*"}
+HOSTILE_LABELS = ["![a](http://evil.example/a.png)", "<b>u</b>", "$x^2$", "**b**"]
+HOSTILE_FILE = "![f](http://evil.example/f.png).csv"
+ESCAPED_FILE = r"\!\[f\]\(http\://evil\.example/f\.png\)\.csv"
+
+
+def hostile_csv() -> bytes:
+    """Two label columns (LaTeX, HTML) with hostile labels, then two coordinates (image, bold)."""
+    header = ",".join(HOSTILE[c] for c in ("latex", "html", "image", "bold"))
+    rows = [(HOSTILE_LABELS[0], HOSTILE_LABELS[1], 0.1, 0.2), (HOSTILE_LABELS[0], HOSTILE_LABELS[1], 0.2, 0.1),
+            (HOSTILE_LABELS[0], HOSTILE_LABELS[2], 0.15, 0.12), (HOSTILE_LABELS[3], HOSTILE_LABELS[2], 5.0, 5.1),
+            (HOSTILE_LABELS[3], HOSTILE_LABELS[2], 5.2, 4.9), (HOSTILE_LABELS[3], HOSTILE_LABELS[1], 5.1, 5.0)]
+    return "\n".join([header, *(",".join(map(str, row)) for row in rows)]).encode() + b"\n"
+
+
+def _markdown_texts(at) -> list[str]:
+    """The source of every element Streamlit renders as Markdown, in the main area and the sidebar."""
+    kinds = ("title", "header", "subheader", "markdown", "caption", "success", "info", "warning", "error")
+    return [element.value for kind in kinds for element in getattr(at, kind)]
+
+
+def _assert_nothing_raw(at):
+    assert not at.exception, [e.message for e in at.exception]
+    for text in _markdown_texts(at):
+        for raw in [*HOSTILE.values(), *HOSTILE_LABELS, HOSTILE_FILE]:
+            assert raw not in text, (raw, text)
+
+
+def _has(at, kind: str, *parts: str) -> bool:
+    return any(all(part in element.value for part in parts) for element in getattr(at, kind))
+
+
+def test_user_strings_are_shown_escaped_never_as_markdown():
+    at = _app()
+    at.switch_page("pages/your_data.py").run()
+    at.file_uploader(key="upload").set_value((HOSTILE_FILE, hostile_csv(), "text/csv")).run()
+    _assert_nothing_raw(at)
+
+    at.radio(key="upload_mode").set_value("two label columns").run()
+    at.selectbox(key="upload_truth").set_value(HOSTILE["latex"]).run()
+    at.selectbox(key="upload_pred").set_value(HOSTILE["html"]).run()
+    _assert_nothing_raw(at)
+    assert _has(at, "subheader", f"{ESCAPED['latex']} vs {ESCAPED['html']}")
+
+    at.radio(key="upload_mode").set_value("points with label columns").run()
+    at.multiselect(key="upload_coordinates").set_value([HOSTILE["html"], HOSTILE["image"]]).run()
+    at.multiselect(key="upload_labels").set_value([HOSTILE["latex"]]).run()
+    _assert_nothing_raw(at)  # the error names the label column that is not a coordinate
+    assert _has(at, "error", ESCAPED["html"])
+
+    at.multiselect(key="upload_coordinates").set_value([HOSTILE["image"], HOSTILE["bold"]]).run()
+    at.multiselect(key="upload_labels").set_value([HOSTILE["latex"], HOSTILE["html"]]).run()
+    _assert_nothing_raw(at)
+    assert not at.error and _has(at, "success", "labels0, " + ESCAPED["html"])
+    at.button(key="use_upload").click().run()
+
+    at.switch_page("pages/compare.py").run()
+    at.selectbox(key="reference").set_value(HOSTILE["html"]).run()
+    _assert_nothing_raw(at)
+    assert _has(at, "caption", f"your data \\({ESCAPED_FILE}\\)", f"column '{ESCAPED['latex']}'",
+                f"Reference: ground truth \\({ESCAPED['html']}\\)")
+    titles = [json.loads(chart.proto.spec)["layout"]["title"]["text"] for chart in at.get("plotly_chart")[:2]]
+    assert titles[0].startswith("Reference: ground truth (&lt;img src=x onerror=alert(1)&gt;)")
+    assert all("<" not in title for title in titles)
+
+    at.switch_page("pages/soft.py").run()
+    _assert_nothing_raw(at)
+    assert _has(at, "caption", f"Reference: {ESCAPED['html']} of **your data \\({ESCAPED_FILE}\\)**")
+
+
+@pytest.mark.parametrize("page, module, function", [
+    ("pages/compare.py", "cluval_core.plots", "contingency_heatmap"),        # drawn in the page body
+    ("pages/why_disagree.py", "cluval_core.experiments", "scenario_curve"),  # inside a cached helper
+    ("pages/soft.py", "cluval_core.experiments", "soft_versus_crisp"),       # inside the page's own guard
+])
+def test_an_unexpected_failure_shows_a_short_error_not_a_traceback(monkeypatch, page, module, function):
+    import importlib
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("simulated failure")
+
+    monkeypatch.setattr(importlib.import_module(module), function, broken)
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()
+    if page != "pages/compare.py":
+        at.switch_page(page).run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert len(at.error) == 1
+    message = re.sub(r"\\(.)", r"\1", at.error[0].value)  # the text shown, without Markdown escapes
+    assert "failed unexpectedly" in message and "RuntimeError: simulated failure" in message
+    assert "Traceback" not in message and "File " not in message and len(message) < 500
