@@ -176,7 +176,8 @@ def greedy_pairing(values: np.ndarray, row_order=None, col_order=None, *, rtol: 
     to the cell whose row comes first in `row_order`, then whose column comes first in
     `col_order` (default: as given). Pairs of zero value are still formed (they add nothing)
     so that ``min(K_a, K_b)`` pairs always result. Returns ``(rows, cols, tie_broken)``, pairs
-    by increasing row index.
+    by increasing row index; `tie_broken` is True when tied cells shared a row or a column,
+    so that the tie order chose between pairings.
 
     >>> greedy_pairing(np.array([[5, 4], [4, 0]]))
     (array([0, 1]), array([0, 1]), False)
@@ -198,17 +199,21 @@ def greedy_pairing(values: np.ndarray, row_order=None, col_order=None, *, rtol: 
     while len(pairs) < need:
         while used_rows[order[position] // k_b] or used_cols[order[position] % k_b]:
             position += 1
-        best = sorted_values[position]
-        # the available cells that tie with the best one: the first in tie order wins
-        chosen, stop = order[position], position + 1
-        while stop < len(order) and _near(sorted_values[stop], best, rtol, atol):
-            cell = order[stop]
-            if not (used_rows[cell // k_b] or used_cols[cell % k_b]):
-                tie_broken = True
-                chosen = min(chosen, cell)  # row-major index in tie order
-            stop += 1
-            if not (rtol or atol) and tie_broken:
-                break  # exact ties: the stable sort already put the first in tie order first
+        chosen = order[position]
+        if not tie_broken:
+            # the available cells that tie with the best one: the first in tie order wins, and
+            # the tie matters when two of them share a row or a column (else all get paired)
+            best, tied = sorted_values[position], [chosen]
+            for stop in range(position + 1, len(order)):
+                if not _near(sorted_values[stop], best, rtol, atol):
+                    break
+                cell = order[stop]
+                if not (used_rows[cell // k_b] or used_cols[cell % k_b]):
+                    tied.append(cell)
+            if len(tied) > 1:
+                tied_rows, tied_cols = np.divmod(np.array(tied), k_b)
+                tie_broken = len(set(tied_rows.tolist())) < len(tied) or len(set(tied_cols.tolist())) < len(tied)
+                chosen = min(tied)  # row-major index in tie order
         r, c = divmod(int(chosen), k_b)
         used_rows[r] = used_cols[c] = True
         pairs.append((int(row_order[r]), int(col_order[c])))
