@@ -1,10 +1,9 @@
 """Compare: both partitions, the contingency table, the pairing, the CI mapping, every index."""
 
-import json
-
 import streamlit as st
 
 from cluval_core import FAMILIES, INDICES
+from cluval_core.export import to_json
 from cluval_core.plots import contingency_heatmap, mapping_diagram, partition_scatter
 from cluval_core.report import format_value
 from pages import _shared as ui
@@ -99,7 +98,7 @@ with st.expander("Formula of an index"):
 downloads = st.columns(3)
 downloads[0].download_button("Index table (CSV)", table.to_csv(index=False), "cluval_indices.csv", "text/csv",
                              key="download_csv")
-downloads[1].download_button("Index values (JSON)", json.dumps(scores, indent=1), "cluval_indices.json",
+downloads[1].download_button("Index values (JSON)", to_json(scores), "cluval_indices.json",
                              "application/json", key="download_json")
 downloads[2].download_button("Contingency table (CSV)", report.contingency_frame().to_csv(), "cluval_contingency.csv",
                              "text/csv", key="download_table")

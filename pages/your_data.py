@@ -1,20 +1,21 @@
-"""Your data: upload a CSV file, choose its columns, compare."""
-
-import json
+"""Your data: upload a CSV or Parquet file, choose its columns, compare."""
 
 import streamlit as st
 
+from cluval_core.export import to_json
 from cluval_core.plots import contingency_heatmap, mapping_diagram
+from cluval_core.userdata import MAX_BYTES, numeric_columns
 from pages import _shared as ui
 
 ui.require_frame("pages/your_data.py")
 
 st.title("Your data")
-st.markdown("Upload a CSV file with a header row and one row per object: either **points with label columns** "
-            "(coordinates plus one or more partitions) or just **two label columns**. Delimiters `,` `;` tab "
-            "and space are recognised; at most 200 MB.")
+st.markdown("Upload a CSV file (UTF-8, with a header row) or a Parquet file, one row per object: either **points "
+            "with label columns** (coordinates plus one or more partitions) or just **two label columns**. "
+            "Delimiters `,` `;` tab and space are recognised; labels are read as written (`01` and `1` are "
+            f"different clusters; only an empty field is missing); at most {MAX_BYTES >> 20} MB.")
 
-upload = st.file_uploader("CSV file", type=["csv", "tsv", "txt"], key="upload")
+upload = st.file_uploader("CSV or Parquet file", type=["csv", "tsv", "txt", "parquet"], key="upload")
 if upload is None:
     st.info("No file yet. Example:\n\n```\nx,y,truth,kmeans\n0.1,0.3,a,1\n0.2,0.1,a,1\n5.0,4.8,b,2\n```")
     st.stop()
@@ -43,11 +44,11 @@ if mode == "two label columns":
     st.plotly_chart(mapping_diagram(report), key="upload_mapping")
     st.dataframe(report.score_table.drop(columns=["formula"]), hide_index=True, key="upload_scores",
                  column_config={"value": st.column_config.NumberColumn("value", format="%.6f")})
-    st.download_button("Index values (JSON)", json.dumps(report.scores, indent=1), "cluval_indices.json",
+    st.download_button("Index values (JSON)", to_json(report.scores), "cluval_indices.json",
                        "application/json", key="upload_download")
     st.stop()
 
-numeric = [c for c in columns if frame[c].dtype.kind in "if"]
+numeric = numeric_columns(frame)
 coordinates = st.multiselect("Coordinate columns", columns, default=numeric[:2] if len(numeric) > 2 else numeric[:1],
                              key="upload_coordinates")
 rest = [c for c in columns if c not in coordinates] or columns

@@ -1,15 +1,19 @@
-"""Users' CSV files: every kind of bad file gives a clear message, in the library and in the app."""
+"""Users' files: every kind of bad file gives a clear message, in the library and in the app."""
 
 from __future__ import annotations
 
+import io
+import os
+import threading
 from pathlib import Path
 
 import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from cluval_core import CluvalError, compare
-from cluval_core.userdata import MAX_BYTES, label_column, points_and_labels, read_csv_bytes
+from cluval_core import CluvalError, compare, userdata
+from cluval_core.userdata import (ACCEPTED, MAX_BYTES, label_column, numeric_columns, points_and_labels, read_csv_bytes,
+                                  read_table, read_table_bytes)
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 GOOD = b"x,y,truth,found\n0,0,a,1\n0,1,a,1\n5,5,b,2\n6,5,b,2\n9,9,c,2\n"
@@ -20,28 +24,188 @@ GOOD = b"x,y,truth,found\n0,0,a,1\n0,1,a,1\n5,5,b,2\n6,5,b,2\n9,9,c,2\n"
     (b"   \n\n", "is empty"),
     (b"x|y\n", "data row"),
     (b"x;y;z\n1;2;3\n", r"1 data row\(s\)"),
-    (b"a b c\x00\xff\xfe", "not UTF-8"),
     (b"x,y\n1,2\n3,4,5,6\n4,5\n", "could not be read as CSV"),
     (b"onlyone\n1\n2\n3\n", "single column"),
+    (b"a ,a,b\n1,2,3\n4,5,6\n", "more than one column named 'a'"),
 ])
 def test_bad_files(data, message):
     with pytest.raises(CluvalError, match=message):
-        read_csv_bytes(data, "upload.csv")
+        read_table_bytes(data, "upload.csv")
 
 
-def test_too_large_file_is_refused_before_parsing():
+def _file(tmp_path, content: bytes, name="data.csv") -> Path:
+    path = tmp_path / name
+    path.write_bytes(content)
+    return path
+
+
+def test_binary_file(tmp_path):
+    path = _file(tmp_path, b"x,y\n\x00\x01\x02\xff\n")
+    with pytest.raises(CluvalError) as info:
+        read_table(path)
+    assert str(info.value) == f"{path} is a binary file (it contains NUL bytes), not text: give {ACCEPTED}"
+
+
+def test_compressed_file_is_named(tmp_path):
+    import gzip
+
+    with pytest.raises(CluvalError, match=r"data.csv is gzip-compressed, not a table"):
+        read_table(_file(tmp_path, gzip.compress(GOOD)))
+
+
+def test_non_utf8_file(tmp_path):
+    path = _file(tmp_path, "x,y,truth\n1,2,café\n3,4,thé\n".encode("latin-1"))
+    with pytest.raises(CluvalError) as info:
+        read_table(path)
+    assert str(info.value) == (f"{path} is not UTF-8 text (byte 0xe9 at offset 17 cannot be decoded): save it as "
+                               "UTF-8 (in a spreadsheet: 'CSV UTF-8')")
+
+
+@pytest.mark.parametrize("step", [3, 4, 5, 7, 64])
+def test_non_utf8_byte_is_located_across_decoding_steps(monkeypatch, step):
+    data = b"x,y\n1,2\n" + "é".encode() + b",\xff\n"  # the steps cut the 2-byte character, or not
+    monkeypatch.setattr(userdata, "_DECODE_STEP", step)
+    with pytest.raises(CluvalError, match=f"byte 0xff at offset {len(data) - 2} cannot"):
+        read_table_bytes(data)
+
+
+def test_utf16_with_byte_order_mark_is_read():
+    frame = read_table_bytes("x,truth\n1,é\n2,ü\n".encode("utf-16"))
+    assert frame["truth"].tolist() == ["é", "ü"]
+
+
+def test_utf8_byte_order_mark_is_not_part_of_the_first_column():
+    assert list(read_table_bytes("\ufeffx,y\n1,2\n3,4\n".encode()).columns) == ["x", "y"]
+
+
+def test_directory(tmp_path):
+    with pytest.raises(CluvalError) as info:
+        read_table(tmp_path)
+    assert str(info.value) == f"{tmp_path} is a directory, not a file: give the path of {ACCEPTED}"
+
+
+def test_missing_file(tmp_path):
+    with pytest.raises(CluvalError, match="nope.csv does not exist: give the path of a CSV"):
+        read_table(tmp_path / "nope.csv")
+
+
+def test_empty_file(tmp_path):
+    path = _file(tmp_path, b"")
+    with pytest.raises(CluvalError) as info:
+        read_table(path)
+    assert str(info.value) == f"{path} is empty: give {ACCEPTED} and one row per object"
+
+
+def test_device_is_refused_before_it_is_opened():
+    with pytest.raises(CluvalError) as info:
+        read_table("/dev/zero")
+    assert str(info.value) == ("/dev/zero is not a regular file (it is a device, pipe or socket): give the path of "
+                               f"{ACCEPTED}")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes need POSIX")
+def test_named_pipe_is_refused_without_blocking(tmp_path):
+    fifo = tmp_path / "pipe.csv"
+    os.mkfifo(fifo)
+    outcome = []
+    reader = threading.Thread(target=lambda: outcome.append(pytest.raises(CluvalError, read_table, fifo)))
+    reader.start()
+    reader.join(timeout=60)
+    if reader.is_alive():  # it blocked in open(): unblock it by writing, then fail
+        with open(fifo, "wb") as fh:
+            fh.write(GOOD)
+        reader.join()
+        pytest.fail("read_table opened the pipe and waited for a writer")
+    assert "is not a regular file" in str(outcome[0].value)
+
+
+def test_over_cap_file_is_refused_before_it_is_read(tmp_path, monkeypatch):
+    path = tmp_path / "huge.csv"
+    with open(path, "wb") as fh:
+        fh.truncate(MAX_BYTES + 1)  # sparse: no disk space used
+    monkeypatch.setattr("builtins.open", lambda *a, **k: pytest.fail("opened a file over the cap"))
+    with pytest.raises(CluvalError) as info:
+        read_table(path)
+    assert str(info.value) == f"{path} is 209,715,201 bytes, more than the 200 MB accepted: subsample it first"
+
+
+def test_too_large_bytes_are_refused_before_parsing():
     with pytest.raises(CluvalError, match="more than the 200 MB"):
-        read_csv_bytes(b"x" * (MAX_BYTES + 1))
+        read_table_bytes(b"x" * (MAX_BYTES + 1))
 
 
-@pytest.mark.parametrize("sep", [",", ";", "\t"])
+def test_too_many_cells_are_refused_before_parsing(monkeypatch):
+    monkeypatch.setattr(userdata, "MAX_CELLS", 20)
+    monkeypatch.setattr(userdata.pd, "read_csv", lambda *a, **k: pytest.fail("parsed a file over the cap"))
+    with pytest.raises(CluvalError, match=r"has 11 rows x 2 columns, more than the 20 cells accepted"):
+        read_table_bytes(b"x,y\n" + b"1,2\n" * 10)
+
+
+@pytest.mark.parametrize("sep", [",", ";", "\t", "|"])
 def test_delimiters_are_recognised(sep):
-    frame = read_csv_bytes(GOOD.replace(b",", sep.encode()))
+    frame = read_table_bytes(GOOD.replace(b",", sep.encode()))
     assert list(frame.columns) == ["x", "y", "truth", "found"]
 
 
+def test_read_csv_bytes_is_the_same_reader():
+    assert read_csv_bytes(GOOD).equals(read_table_bytes(GOOD))
+
+
+# ---------------------------------------------------------------------- labels as written
+def test_labels_01_and_1_0_and_1_are_three_clusters(tmp_path):
+    frame = read_table(_file(tmp_path, b"truth,found\n01,a\n1.0,a\n1,b\n1,b\n"))
+    codes, names = label_column(frame, "truth")
+    assert names == ["01", "1", "1.0"] and codes.tolist() == [1, 3, 2, 2]
+    assert compare(codes, label_column(frame, "found")[0]).k_true == 3
+
+
+def test_na_none_null_are_labels_not_missing(tmp_path):
+    frame = read_table(_file(tmp_path, b"truth,found\nNA,1\nNone,1\nnull,2\nNaN,2\nNA,3\n"))
+    codes, names = label_column(frame, "truth")
+    assert names == ["NA", "NaN", "None", "null"] and codes.tolist() == [1, 3, 4, 2, 1]
+
+
+def test_only_an_empty_field_is_a_missing_label():
+    frame = read_table_bytes(b"truth,found\na,1\n ,1\nb,\n")
+    with pytest.raises(CluvalError, match=r"column 'truth' has 1 empty label\(s\), the first in data row 2"):
+        label_column(frame, "truth")
+    with pytest.raises(CluvalError, match=r"column 'found' has 1 empty label\(s\), the first in data row 3"):
+        label_column(frame, "found")
+
+
+def test_coordinates_are_numeric_and_chosen_by_content():
+    frame = read_table_bytes(b"x,y,truth\n1.5,1e3,01\n-2,0x1,1\n")
+    assert numeric_columns(frame) == ["x", "truth"]
+    X, labels, names = points_and_labels(frame, ["x", "truth"], "truth")
+    assert X.tolist() == [[1.5, 1.0], [-2.0, 1.0]] and names == ["01", "1"]
+    with pytest.raises(CluvalError, match="coordinate column 'y' is not numeric: data row 2 holds '0x1'"):
+        points_and_labels(frame, ["y"], "truth")
+
+
+@pytest.mark.parametrize("value", ["inf", "NA", "nan", ""])
+def test_non_finite_or_missing_coordinates_are_refused(value):
+    frame = read_table_bytes(f"x,t\n1,a\n{value},b\n".encode())
+    with pytest.raises(CluvalError, match=f"coordinate column 'x' is not numeric: data row 2 holds '{value}'"):
+        points_and_labels(frame, ["x"], "t")
+
+
+def test_parquet_file(tmp_path):
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    buffer = io.BytesIO()
+    pq.write_table(pa.table({"x": [0.0, 1.0, 5.0], "truth": ["a", "a", "b"], "found": [1, 2, 2]}), buffer)
+    path = _file(tmp_path, buffer.getvalue(), "points.parquet")
+    frame = read_table(path)
+    X, labels, names = points_and_labels(frame, ["x"], "truth")
+    assert X.ravel().tolist() == [0.0, 1.0, 5.0] and labels.tolist() == [1, 1, 2] and names == ["a", "b"]
+    assert label_column(frame, "found")[1] == [1, 2]
+    with pytest.raises(CluvalError, match="could not be read as Parquet"):
+        read_table(_file(tmp_path, buffer.getvalue()[:40], "cut.parquet"))
+
+
 def test_points_and_labels():
-    frame = read_csv_bytes(GOOD)
+    frame = read_table_bytes(GOOD)
     X, labels, names = points_and_labels(frame, ["x", "y"], "truth")
     assert X.tolist()[2] == [5.0, 5.0] and labels.tolist() == [1, 1, 2, 2, 3] and names == ["a", "b", "c"]
     found, _ = label_column(frame, "found")
@@ -49,7 +213,7 @@ def test_points_and_labels():
 
 
 def test_missing_column_non_numeric_and_missing_labels():
-    frame = read_csv_bytes(b"x,y,truth\n0,0,a\n0,oops,a\n5,5,\n")
+    frame = read_table_bytes(b"x,y,truth\n0,0,a\n0,oops,a\n5,5,\n")
     with pytest.raises(CluvalError, match="column 'z' is not in the file; its columns are: x, y, truth"):
         points_and_labels(frame, ["x", "z"], "truth")
     with pytest.raises(CluvalError, match=r"coordinate column 'y' is not numeric: data row 2 holds 'oops'"):
@@ -116,3 +280,16 @@ def test_non_numeric_coordinates_show_a_message(page):
     page.multiselect(key="upload_labels").set_value(["t"]).run()
     assert not page.exception
     assert page.error and "coordinate column 'y' is not numeric" in page.error[0].value
+
+
+@pytest.mark.slow
+def test_upload_keeps_labels_as_written(page):
+    data = b"truth,found\n01,a\n1.0,a\n1,b\nNA,b\nnull,c\n"
+    page.file_uploader(key="upload").set_value(("labels.csv", data, "text/csv"))
+    page.run()
+    page.radio(key="upload_mode").set_value("two label columns").run()
+    assert not page.exception and not page.error
+    scores = next(f.value for f in page.dataframe if "id" in f.value.columns)
+    expected = compare(["01", "1.0", "1", "NA", "null"], ["a", "a", "b", "b", "c"]).scores()
+    assert dict(zip(scores["id"], scores["value"])) == pytest.approx(expected, nan_ok=True)
+    assert expected["ari"] == 0.0  # five singletons: ARI is zero, where merged labels gave more
