@@ -11,13 +11,14 @@ from __future__ import annotations
 import html
 import re
 import traceback
+import warnings
 from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
 import streamlit as st
 
-from cluval_core import CluvalError, Noise, compare
+from cluval_core import CluvalError, CluvalWarning, Noise, compare
 from cluval_core import datasets as ds
 from cluval_core import experiments, userdata
 from cluval_core.clustering import ALGORITHMS, cluster
@@ -138,7 +139,12 @@ def run_clustering(X: np.ndarray, algorithm: str, k: int, seed: int, params: tup
 @st.cache_data(show_spinner=False, max_entries=64)
 def comparison_report(labels_true: np.ndarray, labels_pred: np.ndarray, X: np.ndarray | None, noise: str):
     policy = NOISE_OPTIONS[noise]
-    c = compare(labels_true, labels_pred, X=X, noise=None if policy is None else Noise(0, policy))
+    with warnings.catch_warnings(record=True) as caught:  # shown (and replayed on cache hits) as st.warning
+        warnings.simplefilter("always", CluvalWarning)
+        c = compare(labels_true, labels_pred, X=X, noise=None if policy is None else Noise(0, policy))
+    for warning in caught:
+        if issubclass(warning.category, CluvalWarning):
+            st.warning(plain(str(warning.message)))
     return build_report(c)
 
 

@@ -102,6 +102,9 @@ def test_second_clustering_as_reference_and_noise_policy():
     assert "Agglomerative, Ward" in at.caption[0].value
     at.selectbox(key="noise").set_value("noise points as singletons").run()
     assert not at.exception
+    # two clusterings have no noise: the page says the policy had nothing to act on
+    assert any("noise label 0 occurs in neither partition" in w.value for w in at.warning), \
+        [w.value for w in at.warning]
 
 
 def test_dbscan_noise_is_shown_without_error():
