@@ -1,29 +1,37 @@
 """Benchmark data sets: a catalogue, a checksummed loader and a downloader.
 
-The catalogue (``datasets/catalogue.json`` in the repository) lists each set's size, its
-reference partitions, the sha256 of every file and where the public, versioned copy lives
-(the clustering-benchmarks suite v1.1.0). Files are looked up, in order, in
+The catalogue (``catalogue.json``, installed with the package) lists each set's size, its
+reference partitions, the sha256 and size of every file and where the public, versioned
+copy lives (the clustering-benchmarks suite v1.1.0). Files are looked up, in order, in
 
 1. the folder named by the ``CLUVAL_DATA_DIR`` environment variable (``BATTERY/NAME.KIND.gz``),
-2. the local cache (``datasets/cache/`` in the repository when writable, else the user's
-   cache folder, e.g. ``~/.cache/cluval``),
-3. the public source, downloaded into the cache with a progress report.
+   which is only ever read: a file there that fails its checksum is reported with a
+   :class:`CluvalWarning` and skipped in favour of a good copy;
+2. the download cache: the folder named by ``CLUVAL_CACHE_DIR``, else the user's cache
+   folder (``pooch.os_cache("cluval")``: ``~/.cache/cluval`` on Linux,
+   ``~/Library/Caches/cluval`` on macOS, ``%LOCALAPPDATA%\\cluval\\Cache`` on Windows);
+   a cached file that fails its checksum is downloaded again;
+3. the public source (or ``CLUVAL_DATA_URL``), downloaded with ``pooch`` into the cache:
+   checked against its sha256, retried on network errors, refused beyond the size the
+   catalogue records, and abandoned after an overall deadline.
 
-Every file is checked against its sha256 before use: a corrupt or truncated file is never
-read. The data files are never part of the repository.
+The cache folder is created only when a file is downloaded, so everything works from
+``CLUVAL_DATA_DIR`` with a read-only installation and home folder. The data files are never
+part of the repository.
 """
 
 from __future__ import annotations
 
 import gzip
 import hashlib
-import http.client
+import importlib.resources
 import io
 import json
+import logging
 import os
-import tempfile
-import urllib.error
-import urllib.request
+import time
+import warnings
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -33,13 +41,21 @@ import numpy as np
 
 from ._validation import CluvalError
 
+try:
+    from ._validation import CluvalWarning
+except ImportError:  # pragma: no cover - older _validation without the warning class
+    CluvalWarning = UserWarning
+
 __all__ = ["Dataset", "catalogue", "dataset_names", "load_dataset", "fetch_dataset", "verify_datasets",
            "locate", "cache_dir", "DatasetUnavailable", "available_datasets"]
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
-CATALOGUE_PATH = REPO_ROOT / "datasets" / "catalogue.json"
 ALIASES = {"aggregate": "aggregation"}
 Progress = Callable[[float, str], None]
+
+DOWNLOAD_TIMEOUT = 30.0     # seconds to connect, and between two packets of a response
+DOWNLOAD_DEADLINE = 300.0   # seconds for all the files of one set, retries included
+DOWNLOAD_RETRIES = 2        # further attempts after a network error or a checksum mismatch
+MAX_DOWNLOAD_BYTES = 64 * 2**20  # per file, when the catalogue does not record its size
 
 
 class DatasetUnavailable(CluvalError):
@@ -80,12 +96,17 @@ class Dataset:
 
 @lru_cache(maxsize=1)
 def catalogue() -> dict:
-    """The parsed catalogue (suite, url template, and one entry per data set)."""
+    """The parsed catalogue (suite, url template, and one entry per data set).
+
+    >>> catalogue()["datasets"]["s1"]["battery"], catalogue()["suite"]
+    ('sipu', 'clustering-benchmarks v1.1.0')
+    """
+    resource = importlib.resources.files("cluval_core").joinpath("catalogue.json")
     try:
-        return json.loads(CATALOGUE_PATH.read_text(encoding="utf-8"))
+        return json.loads(resource.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise CluvalError(f"the data set catalogue is missing ({CATALOGUE_PATH}); reinstall cluval from its "
-                          "repository with 'pip install -e .'") from None
+        raise CluvalError(f"the data set catalogue is missing from this installation ({resource}); reinstall "
+                          "cluval") from None
 
 
 def dataset_names() -> list[str]:
@@ -101,25 +122,30 @@ def _entry(name: str) -> tuple[str, dict]:
 
 
 def cache_dir() -> Path:
-    """Where downloaded files are kept: ``datasets/cache`` if writable, else the user cache."""
-    local = REPO_ROOT / "datasets" / "cache"
-    try:
-        local.mkdir(parents=True, exist_ok=True)
-        if os.access(local, os.W_OK):
-            return local
-    except OSError:
-        pass
-    base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "cluval"
-    base.mkdir(parents=True, exist_ok=True)
-    return base
+    """Where downloaded files are kept: ``CLUVAL_CACHE_DIR``, else the user's cache folder.
+
+    Nothing is created here: the folder is made when a file is first downloaded.
+    """
+    if os.environ.get("CLUVAL_CACHE_DIR"):
+        return Path(os.environ["CLUVAL_CACHE_DIR"]).expanduser()
+    import pooch
+
+    return Path(pooch.os_cache("cluval")).expanduser()
 
 
-def _sha256(path: Path) -> str:
+@lru_cache(maxsize=256)
+def _sha256_of(path: str, size: int, mtime_ns: int) -> str:
     digest = hashlib.sha256()
     with open(path, "rb") as fh:
         for block in iter(lambda: fh.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
+
+
+def _sha256(path: Path) -> str:
+    """The file's sha256, computed once per (path, size, modification time)."""
+    info = path.stat()
+    return _sha256_of(str(path), info.st_size, info.st_mtime_ns)
 
 
 def _relative(entry: dict, name: str, kind: str) -> str:
@@ -133,79 +159,171 @@ def _url(entry: dict, name: str, kind: str) -> str:
     return catalogue()["url"].format(battery=entry["battery"], name=name, kind=kind)
 
 
+def _find(key: str, entry: dict, kind: str) -> tuple[Path | None, list[tuple[str, Path]]]:
+    """The first verified copy of one file, and the copies that failed their checksum.
+
+    Each failed copy comes with where it was found: ``"CLUVAL_DATA_DIR"`` or ``"cache"``.
+    """
+    rel = _relative(entry, key, kind)
+    places = []
+    if os.environ.get("CLUVAL_DATA_DIR"):
+        places.append(("CLUVAL_DATA_DIR", Path(os.environ["CLUVAL_DATA_DIR"]) / rel))
+    places.append(("cache", cache_dir() / rel))
+    corrupt = []
+    for where, path in places:
+        try:
+            if not path.is_file():
+                continue
+            good = _sha256(path) == entry["sha256"][kind]
+        except OSError:  # unreadable: as good as corrupt
+            good = False
+        if good:
+            return path, corrupt
+        corrupt.append((where, path))
+    return None, corrupt
+
+
 def locate(name: str, kind: str = "data") -> Path | None:
     """The verified local file of one set's part (``data``, ``labels0``, ...), or None.
 
-    Raises CluvalError when a file is present but fails its checksum.
+    A file in ``CLUVAL_DATA_DIR`` that fails its checksum is reported with a
+    :class:`CluvalWarning` and skipped; a corrupt file in the cache is ignored here and
+    replaced by the next download.
     """
     key, entry = _entry(name)
+    path, corrupt = _find(key, entry, kind)
+    for where, bad in corrupt:
+        if where == "CLUVAL_DATA_DIR":
+            instead = f"using {path} instead" if path else "a good copy will be downloaded into the cache"
+            warnings.warn(f"{bad} (in CLUVAL_DATA_DIR) is corrupt or truncated: its sha256 differs from the "
+                          f"catalogue's. It is skipped; {instead}. Replace it with a good copy.",
+                          CluvalWarning, stacklevel=2)
+    return path
+
+
+class _DownloadRefused(Exception):
+    """A download that must not be retried: too large, too slow, or not on the server.
+
+    Not a ValueError nor a network error, so pooch does not retry it.
+    """
+
+
+class _Downloader:
+    """A pooch downloader: streams one URL within a size cap and an overall deadline.
+
+    Network errors are raised as ``requests`` exceptions, which pooch retries; refusals
+    (size, deadline, a missing file) as :class:`_DownloadRefused`, which it does not.
+    """
+
+    def __init__(self, max_bytes: int, timeout: float, deadline_at: float, progress: Progress | None):
+        self.max_bytes, self.timeout, self.deadline_at, self.progress = max_bytes, timeout, deadline_at, progress
+
+    def _remaining(self, url: str) -> float:
+        remaining = self.deadline_at - time.monotonic()
+        if remaining <= 0:
+            raise _DownloadRefused(f"the download of {url} did not finish within the deadline")
+        return remaining
+
+    def __call__(self, url: str, output_file, pooch_instance=None, check_only: bool = False):
+        import requests
+        import urllib3
+
+        wait = min(self.timeout, self._remaining(url))
+        try:
+            with requests.get(url, stream=True, timeout=(wait, wait)) as response:
+                if response.status_code in (400, 401, 403, 404, 410):
+                    raise _DownloadRefused(f"{url} answered {response.status_code} {response.reason}")
+                response.raise_for_status()
+                if check_only:
+                    return True
+                announced = int(response.headers.get("Content-Length") or 0)
+                if announced > self.max_bytes and "Content-Encoding" not in response.headers:
+                    raise _DownloadRefused(f"{url} is {announced:,} bytes, more than the {self.max_bytes:,} "
+                                           "expected: refused")
+                done = 0
+                with open(output_file, "wb") as out:
+                    while True:
+                        block = response.raw.read1(1 << 16, decode_content=True)
+                        if not block:
+                            break
+                        done += len(block)
+                        if done > self.max_bytes:
+                            raise _DownloadRefused(f"{url} sent more than the {self.max_bytes:,} bytes expected: "
+                                                   "refused")
+                        out.write(block)
+                        self._remaining(url)
+                        if self.progress is not None:
+                            total = announced or self.max_bytes
+                            self.progress(min(done / total, 1.0), f"{url.rsplit('/', 1)[-1]}: {done / 1e6:.1f} MB")
+        except urllib3.exceptions.HTTPError as exc:  # a broken connection while streaming: retried
+            raise requests.exceptions.ConnectionError(f"connection broken ({exc})") from None
+        if announced and done != announced and "Content-Encoding" not in response.headers:
+            raise requests.exceptions.ConnectionError(f"truncated: {done:,} of {announced:,} bytes")
+        return None
+
+
+@contextmanager
+def _quiet(logger: logging.Logger):
+    """Silence pooch's own progress messages: cluval reports progress itself."""
+    level = logger.level
+    logger.setLevel(logging.WARNING)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
+
+
+def _download(key: str, entry: dict, kind: str, progress: Progress | None, timeout: float,
+              deadline_at: float) -> Path:
+    import pooch
+    import requests
+
     rel = _relative(entry, key, kind)
-    expected = entry["sha256"][kind]
-    candidates = []
-    if os.environ.get("CLUVAL_DATA_DIR"):
-        candidates.append(Path(os.environ["CLUVAL_DATA_DIR"]) / rel)
-    candidates.append(cache_dir() / rel)
-    for path in candidates:
-        if path.is_file():
-            if _sha256(path) != expected:
-                raise CluvalError(f"{path} is corrupt or truncated (sha256 differs from the catalogue's); "
-                                  f"delete it and fetch it again with 'cluval datasets fetch {key}'")
-            return path
-    return None
+    url = _url(entry, key, kind)
+    cache = cache_dir()
+    fetcher = pooch.create(path=cache, base_url="", registry={rel: f"sha256:{entry['sha256'][kind]}"},
+                           urls={rel: url}, retry_if_failed=DOWNLOAD_RETRIES)
+    max_bytes = entry.get("bytes", {}).get(kind, MAX_DOWNLOAD_BYTES)
+    downloader = _Downloader(max_bytes, timeout, deadline_at, progress)
+    offline = (f"Either set CLUVAL_DATA_DIR to a folder holding the clustering-benchmarks files ({rel}), or "
+               f"connect to the internet and retry ('cluval datasets fetch {key}').")
+    try:
+        with _quiet(pooch.get_logger()):
+            return Path(fetcher.fetch(rel, downloader=downloader))
+    except _DownloadRefused as exc:
+        raise DatasetUnavailable(f"data set {key!r} is not available offline and could not be downloaded: {exc}. "
+                                 f"{offline}") from None
+    except requests.exceptions.RequestException as exc:
+        raise DatasetUnavailable(f"data set {key!r} is not available offline and could not be downloaded from "
+                                 f"{url} ({exc}). {offline}") from None
+    except ValueError as exc:  # pooch: the downloaded file's hash differs
+        raise CluvalError(f"the download of {url} does not match its sha256 checksum, even after "
+                          f"{DOWNLOAD_RETRIES} retries: the file was not kept ({str(exc).splitlines()[0]})") from None
+    except OSError as exc:
+        raise DatasetUnavailable(f"data set {key!r} cannot be stored in the download cache {cache} "
+                                 f"({exc.strerror or exc}). Set CLUVAL_CACHE_DIR to a writable folder, or "
+                                 f"CLUVAL_DATA_DIR to a folder holding the files ({rel}).") from None
 
 
-def _download(url: str, target: Path, expected: str, progress: Progress | None, timeout: float) -> None:
-    target.parent.mkdir(parents=True, exist_ok=True)
-    digest = hashlib.sha256()
-    with urllib.request.urlopen(url, timeout=timeout) as response:  # noqa: S310 - https/http only
-        total = int(response.headers.get("Content-Length") or 0)
-        done = 0
-        with tempfile.NamedTemporaryFile(dir=target.parent, delete=False, suffix=".part") as tmp:
-            try:
-                for block in iter(lambda: response.read(1 << 16), b""):
-                    tmp.write(block)
-                    digest.update(block)
-                    done += len(block)
-                    if progress is not None:
-                        progress(done / total if total else 0.0, f"{target.name}: {done / 1e6:.1f} MB")
-            except BaseException:
-                Path(tmp.name).unlink(missing_ok=True)
-                raise
-    if total and done != total:
-        Path(tmp.name).unlink(missing_ok=True)
-        raise CluvalError(f"download of {url} was truncated ({done} of {total} bytes)")
-    if digest.hexdigest() != expected:
-        Path(tmp.name).unlink(missing_ok=True)
-        raise CluvalError(f"download of {url} does not match its sha256 checksum: the file was not kept")
-    os.replace(tmp.name, target)
+def fetch_dataset(name: str, *, progress: Progress | None = None, timeout: float = DOWNLOAD_TIMEOUT,
+                  deadline: float = DOWNLOAD_DEADLINE) -> dict[str, Path]:
+    """Make every file of a set available locally (downloading what is missing); return their paths.
 
-
-def fetch_dataset(name: str, *, progress: Progress | None = None, timeout: float = 30.0) -> dict[str, Path]:
-    """Make every file of a set available locally (downloading what is missing); return their paths."""
+    `timeout` bounds each wait for the server (seconds); `deadline` bounds the whole call,
+    every file and retry included.
+    """
     key, entry = _entry(name)
+    deadline_at = time.monotonic() + deadline
     paths = {}
     kinds = list(entry["sha256"])
     for i, kind in enumerate(kinds):
         path = locate(key, kind)
         if path is None:
-            url = _url(entry, key, kind)
-            target = cache_dir() / _relative(entry, key, kind)
-
             def report(fraction, message, i=i):
                 if progress is not None:
                     progress((i + fraction) / len(kinds), message)
 
-            try:
-                _download(url, target, entry["sha256"][kind], report, timeout)
-            except (urllib.error.URLError, http.client.HTTPException, OSError) as exc:
-                reason = getattr(exc, "reason", None) or exc
-                raise DatasetUnavailable(
-                    f"data set {key!r} is not available offline and could not be downloaded from {url} "
-                    f"({reason}). Either set CLUVAL_DATA_DIR to a folder holding the clustering-benchmarks "
-                    f"files ({_relative(entry, key, kind)}), or connect to the internet and retry "
-                    f"('cluval datasets fetch {key}')."
-                ) from None
-            path = target
+            path = _download(key, entry, kind, report, timeout, deadline_at)
         paths[kind] = path
     if progress is not None:
         progress(1.0, f"{key}: ready")
@@ -244,19 +362,35 @@ def load_dataset(name: str, *, progress: Progress | None = None, download: bool 
                    entry["citation"] + " " + catalogue()["suite_citation"], str(paths["data"].parent), entry)
 
 
+def _status(key: str, entry: dict) -> tuple[bool, list[str]]:
+    """Whether every file of a set has a verified copy, and a description of each corrupt copy."""
+    complete, problems = True, []
+    for kind in entry["sha256"]:
+        path, corrupt = _find(key, entry, kind)
+        complete &= path is not None
+        problems += [f"{bad} is corrupt or truncated ({where}: sha256 differs from the catalogue's)"
+                     for where, bad in corrupt]
+    return complete, problems
+
+
 def verify_datasets(names=None) -> dict[str, str]:
-    """Check every local file against the catalogue: ``{name: "ok" | "missing" | reason}``."""
+    """Check every local file against the catalogue: ``{name: "ok" | "missing" | what is corrupt}``.
+
+    A set with a corrupt file is reported even when a good copy exists elsewhere (then the
+    message says the good copy is used). Nothing is downloaded and nothing is written.
+    """
     report = {}
     for name in names or dataset_names():
         key, entry = _entry(name)
-        try:
-            found = [locate(key, kind) for kind in entry["sha256"]]
-            report[key] = "ok" if all(found) else "missing"
-        except CluvalError as exc:
-            report[key] = str(exc)
+        complete, problems = _status(key, entry)
+        if problems:
+            what = "a good copy is used instead" if complete else f"fetch it again with 'cluval datasets fetch {key}'"
+            report[key] = "; ".join(problems) + f"; {what}"
+        else:
+            report[key] = "ok" if complete else "missing"
     return report
 
 
 def available_datasets() -> list[str]:
-    """Names of the sets that are on disk and verified (nothing is downloaded)."""
-    return [name for name, status in verify_datasets().items() if status == "ok"]
+    """Names of the sets whose every file has a verified local copy (nothing is downloaded)."""
+    return [key for key, entry in catalogue()["datasets"].items() if _status(key, entry)[0]]

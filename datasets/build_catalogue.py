@@ -1,10 +1,12 @@
-"""Rebuild ``catalogue.json`` from a local copy of the clustering-benchmarks files.
+"""Rebuild the data set catalogue from a local copy of the clustering-benchmarks files.
 
     python datasets/build_catalogue.py /path/to/clustering-data-v1
 
 Reads each set's points and label files to record n, d and k, takes the checksums from the
-folder's ``SHA256SUMS`` (and checks them), and the citation from the set's ``.txt``. The data
-files themselves are never copied into the repository.
+folder's ``SHA256SUMS`` (and checks them), the size of every file, and the citation from the
+set's ``.txt``. It writes ``cluval_core/catalogue.json``, the copy installed with the package
+(read with ``importlib.resources``). The data files themselves are never copied into the
+repository.
 """
 
 from __future__ import annotations
@@ -66,7 +68,7 @@ def build(mirror: Path) -> dict:
         sums[path.removeprefix("./")] = digest
     catalogue = {"suite": SUITE, "url": URL, "suite_citation": SUITE_CITATION, "datasets": {}}
     for name, (battery, title, description) in SETS.items():
-        files = {}
+        files, sizes = {}, {}
         data_path = f"{battery}/{name}.data.gz"
         files["data"] = sums[data_path]
         with gzip.open(mirror / data_path, "rt") as fh:
@@ -81,20 +83,21 @@ def build(mirror: Path) -> dict:
             partitions[kind] = {"k": int(len(np.unique(labels[labels > 0]))), "noise": int((labels == 0).sum())}
             i += 1
         for kind, digest in files.items():
-            actual = hashlib.sha256((mirror / f"{battery}/{name}.{kind}.gz").read_bytes()).hexdigest()
-            if actual != digest:
+            content = (mirror / f"{battery}/{name}.{kind}.gz").read_bytes()
+            if hashlib.sha256(content).hexdigest() != digest:
                 raise SystemExit(f"{battery}/{name}.{kind}.gz does not match SHA256SUMS")
+            sizes[kind] = len(content)
         catalogue["datasets"][name] = {
             "title": title, "battery": battery, "n": int(points.shape[0]), "d": int(points.shape[1]),
             "k": partitions["labels0"]["k"], "partitions": partitions, "description": description,
             "citation": _citation((mirror / f"{battery}/{name}.txt").read_text()),
-            "sha256": files,
+            "sha256": files, "bytes": sizes,
         }
     return catalogue
 
 
 if __name__ == "__main__":
     mirror = Path(sys.argv[1] if len(sys.argv) > 1 else "../shared/datasets")
-    out = Path(__file__).with_name("catalogue.json")
+    out = Path(__file__).resolve().parents[1] / "cluval_core" / "catalogue.json"
     out.write_text(json.dumps(build(mirror), indent=1, ensure_ascii=False) + "\n")
     print(f"wrote {out}")

@@ -5,20 +5,47 @@ from __future__ import annotations
 import gzip
 import hashlib
 import http.server
-import json
+import importlib.resources
+import importlib.util
+import os
 import socket
+import subprocess
+import sys
 import threading
+import time
 from pathlib import Path
 
 import numpy as np
+import pooch
 import pytest
 
 from cluval_core import CluvalError, datasets
 from cluval_core.datasets import DatasetUnavailable, fetch_dataset, load_dataset, verify_datasets
 
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "datasets"
+try:
+    from cluval_core import CluvalWarning
+except ImportError:
+    CluvalWarning = UserWarning
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared" / "datasets"
 REQUIRED = ["s1", "s2", "s3", "s4", "unbalance", "aggregation", "compound", "birch2", "a1", "a2", "a3", "d31",
             "r15", "flame", "jain", "pathbased", "spiral", "yeast", "wine", "ecoli", "glass", "iris"]
+
+
+def test_catalogue_is_package_data():
+    resource = importlib.resources.files("cluval_core").joinpath("catalogue.json")
+    assert resource.is_file() and Path(str(resource)).parent == Path(datasets.__file__).parent
+    assert not (ROOT / "datasets" / "catalogue.json").exists()  # one copy: the package's
+    assert (ROOT / "datasets" / "build_catalogue.py").is_file()
+
+
+@pytest.mark.data
+def test_build_catalogue_writes_what_the_package_holds():
+    spec = importlib.util.spec_from_file_location("build_catalogue", ROOT / "datasets" / "build_catalogue.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.build(Path(os.environ["CLUVAL_DATA_DIR"])) == datasets.catalogue()
 
 
 def test_catalogue_lists_every_required_set():
@@ -27,8 +54,9 @@ def test_catalogue_lists_every_required_set():
     assert "v1.1.0" in cat["url"]
     for name in REQUIRED:
         entry = cat["datasets"][name]
-        assert {"n", "d", "k", "partitions", "sha256", "description", "citation", "battery"} <= set(entry)
+        assert {"n", "d", "k", "partitions", "sha256", "bytes", "description", "citation", "battery"} <= set(entry)
         assert all(len(h) == 64 for h in entry["sha256"].values())
+        assert set(entry["bytes"]) == set(entry["sha256"]) and all(b > 0 for b in entry["bytes"].values())
 
 
 def test_catalogue_checksums_match_the_mirror_list():
@@ -80,41 +108,63 @@ def _gz(data: bytes) -> bytes:
 
 
 class _Handler(http.server.BaseHTTPRequestHandler):
+    """Serves `files`; `modes` makes one path misbehave; every request is recorded."""
+
     files: dict = {}
-    truncate: set = set()
+    modes: dict = {}
+    requests: list = []
 
     def do_GET(self):  # noqa: N802 - http.server's name
-        body = self.files.get(self.path)
+        self.requests.append(self.path)
+        body, mode = self.files.get(self.path), self.modes.get(self.path)
+        if mode == "fail once" and self.requests.count(self.path) == 1:
+            self.send_error(503)
+            return
         if body is None:
             self.send_error(404)
             return
         self.send_response(200)
-        self.send_header("Content-Length", str(len(body)))
+        if mode != "no length":
+            self.send_header("Content-Length", str(len(body)))
         self.end_headers()
-        self.wfile.write(body[: len(body) // 2] if self.path in self.truncate else body)
+        if mode == "truncate":
+            self.wfile.write(body[: len(body) // 2])
+        elif mode == "trickle":  # one byte every 50 ms, until the client gives up
+            for i in range(len(body)):
+                try:
+                    self.wfile.write(body[i:i + 1])
+                    self.wfile.flush()
+                except OSError:
+                    return
+                time.sleep(0.05)
+        else:
+            self.wfile.write(body)
 
     def log_message(self, *args):
         pass
 
 
+def _tiny_catalogue(data: bytes, labels: bytes) -> dict:
+    entry = {"title": "Tiny", "battery": "test", "n": 4, "d": 2, "k": 2,
+             "partitions": {"labels0": {"k": 2, "noise": 0}}, "description": "four points", "citation": "none",
+             "sha256": {"data": hashlib.sha256(data).hexdigest(), "labels0": hashlib.sha256(labels).hexdigest()},
+             "bytes": {"data": len(data), "labels0": len(labels)}}
+    return {"suite": "test", "url": "http://127.0.0.1:9/{battery}/{name}.{kind}.gz", "suite_citation": "",
+            "datasets": {"tiny": entry}}
+
+
 @pytest.fixture
 def server(tmp_path, monkeypatch):
-    """A tiny catalogue with one set, served on 127.0.0.1; an empty data dir and cache."""
+    """A catalogue with one tiny set served on 127.0.0.1; no data folder; an empty cache; no retries."""
     data, labels = _gz(POINTS), _gz(LABELS)
-    entry = {"title": "Tiny", "battery": "test", "n": 4, "d": 2, "k": 2,
-             "partitions": {"labels0": {"k": 2, "noise": 0}}, "description": "four points",
-             "citation": "none", "sha256": {"data": hashlib.sha256(data).hexdigest(),
-                                            "labels0": hashlib.sha256(labels).hexdigest()}}
-    cat = {"suite": "test", "url": "http://127.0.0.1:9/{battery}/{name}.{kind}.gz", "suite_citation": "",
-           "datasets": {"tiny": entry}}
-    path = tmp_path / "catalogue.json"
-    path.write_text(json.dumps(cat))
-    monkeypatch.setattr(datasets, "CATALOGUE_PATH", path)
-    datasets.catalogue.cache_clear()
-    monkeypatch.setattr(datasets, "cache_dir", lambda: tmp_path / "cache")
+    cat = _tiny_catalogue(data, labels)
+    monkeypatch.setattr(datasets, "catalogue", lambda: cat)
+    monkeypatch.setenv("CLUVAL_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.delenv("CLUVAL_DATA_DIR", raising=False)
-    _Handler.files = {"/test/tiny.data.gz": data, "/test/tiny.labels0.gz": labels}
-    _Handler.truncate = set()
+    monkeypatch.setattr(datasets, "DOWNLOAD_RETRIES", 0)
+    monkeypatch.setattr(_Handler, "files", {"/test/tiny.data.gz": data, "/test/tiny.labels0.gz": labels})
+    monkeypatch.setattr(_Handler, "modes", {})
+    monkeypatch.setattr(_Handler, "requests", [])
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
@@ -122,7 +172,12 @@ def server(tmp_path, monkeypatch):
     yield tmp_path
     httpd.shutdown()
     httpd.server_close()
-    datasets.catalogue.cache_clear()
+
+
+def _cached(tmp_path) -> list[str]:
+    """Every file left in the cache, temporary ones included."""
+    cache = tmp_path / "cache"
+    return sorted(str(p.relative_to(cache)) for p in cache.rglob("*") if p.is_file()) if cache.exists() else []
 
 
 def test_download_good_file_with_progress(server):
@@ -131,29 +186,67 @@ def test_download_good_file_with_progress(server):
     assert ds.X.tolist() == [[0, 0], [1, 1], [10, 10], [11, 11]]
     assert ds.labels.tolist() == [1, 1, 2, 2]
     assert seen[-1] == 1.0 and all(0 <= f <= 1 for f in seen)
-    assert (server / "cache" / "test" / "tiny.data.gz").is_file()
+    assert _cached(server) == ["test/tiny.data.gz", "test/tiny.labels0.gz"]
     _Handler.files = {}  # now offline: the cache serves it
     assert load_dataset("tiny").n == 4
+    assert len(_Handler.requests) == 2
 
 
 def test_download_with_wrong_checksum_is_not_kept(server):
-    _Handler.files["/test/tiny.data.gz"] = _gz(POINTS + b"5 5\n")
-    with pytest.raises(CluvalError, match="does not match its sha256 checksum"):
+    corrupt = bytearray(_Handler.files["/test/tiny.data.gz"])
+    corrupt[20] ^= 1  # same size, one bit flipped
+    _Handler.files["/test/tiny.data.gz"] = bytes(corrupt)
+    with pytest.raises(CluvalError, match=r"the download of http://127\.0\.0\.1:\d+/test/tiny\.data\.gz does not "
+                                          r"match its sha256 checksum, even after 0 retries: the file was not kept"):
         load_dataset("tiny")
-    assert not list((server / "cache").rglob("*.gz"))
+    assert _cached(server) == []
+
+
+def test_oversized_file_announced_is_refused(server):
+    _Handler.files["/test/tiny.data.gz"] = _gz(POINTS * 50)
+    with pytest.raises(DatasetUnavailable, match=r"could not be downloaded: http://127\.0\.0\.1:\d+/test/tiny\.data"
+                                                  r"\.gz is \d+ bytes, more than the 37 expected: refused"):
+        load_dataset("tiny")
+    assert _cached(server) == [] and len(_Handler.requests) == 1
+
+
+def test_oversized_file_without_length_is_cut_off(server):
+    _Handler.files["/test/tiny.data.gz"] = _gz(POINTS * 50)
+    _Handler.modes["/test/tiny.data.gz"] = "no length"
+    with pytest.raises(DatasetUnavailable, match=r"tiny\.data\.gz sent more than the 37 bytes expected: refused"):
+        load_dataset("tiny")
+    assert _cached(server) == []
+
+
+def test_slow_server_meets_the_deadline(server):
+    _Handler.modes["/test/tiny.data.gz"] = "trickle"  # 37 bytes at 20 per second: about 2 s
+    with pytest.raises(DatasetUnavailable, match=r"the download of http://127\.0\.0\.1:\d+/test/tiny\.data\.gz did "
+                                                  "not finish within the deadline"):
+        fetch_dataset("tiny", deadline=0.3)
+    assert _cached(server) == []
+
+
+def test_network_errors_are_retried(server, monkeypatch):
+    monkeypatch.setattr(datasets, "DOWNLOAD_RETRIES", 1)
+    _Handler.modes["/test/tiny.labels0.gz"] = "fail once"
+    assert load_dataset("tiny").labels.tolist() == [1, 1, 2, 2]
+    assert _Handler.requests.count("/test/tiny.labels0.gz") == 2
+
+
+def test_missing_file_404_is_not_retried(server, monkeypatch):
+    monkeypatch.setattr(datasets, "DOWNLOAD_RETRIES", 2)
+    del _Handler.files["/test/tiny.labels0.gz"]
+    with pytest.raises(DatasetUnavailable, match=r"tiny\.labels0\.gz answered 404 Not Found\. Either set "
+                                                  r"CLUVAL_DATA_DIR .* or connect to the internet"):
+        load_dataset("tiny")
+    assert _Handler.requests.count("/test/tiny.labels0.gz") == 1
 
 
 def test_truncated_download_is_rejected(server):
-    _Handler.truncate = {"/test/tiny.data.gz"}
-    with pytest.raises(CluvalError, match="truncated|could not be downloaded"):
+    _Handler.modes["/test/tiny.data.gz"] = "truncate"
+    with pytest.raises(DatasetUnavailable, match="could not be downloaded from .*(truncated|IncompleteRead)"):
         load_dataset("tiny")
-    assert not list((server / "cache").rglob("*.gz"))
-
-
-def test_missing_file_404(server):
-    del _Handler.files["/test/tiny.labels0.gz"]
-    with pytest.raises(DatasetUnavailable, match="Either set CLUVAL_DATA_DIR .* or connect to the internet"):
-        load_dataset("tiny")
+    assert _cached(server) == []
 
 
 def test_server_down(server, monkeypatch):
@@ -166,17 +259,120 @@ def test_server_down(server, monkeypatch):
         load_dataset("tiny")
 
 
-def test_corrupt_file_in_data_dir_is_never_used(server, monkeypatch):
+def test_corrupt_cached_file_is_replaced_by_a_fetch(server):
+    bad = server / "cache" / "test" / "tiny.data.gz"
+    bad.parent.mkdir(parents=True)
+    bad.write_bytes(_gz(b"9 9\n" * 4))
+    assert verify_datasets(["tiny"])["tiny"].startswith(f"{bad} is corrupt or truncated (cache")
+    assert load_dataset("tiny").X.tolist()[3] == [11, 11]
+    assert hashlib.sha256(bad.read_bytes()).hexdigest() == datasets.catalogue()["datasets"]["tiny"]["sha256"]["data"]
+    assert _Handler.requests.count("/test/tiny.data.gz") == 1
+    assert verify_datasets(["tiny"]) == {"tiny": "ok"}
+
+
+def _corrupt_data_dir(server, monkeypatch) -> Path:
     bad = server / "mirror" / "test"
     bad.mkdir(parents=True)
     (bad / "tiny.data.gz").write_bytes(_gz(b"9 9\n" * 4))
     (bad / "tiny.labels0.gz").write_bytes(_gz(LABELS))
     monkeypatch.setenv("CLUVAL_DATA_DIR", str(server / "mirror"))
-    with pytest.raises(CluvalError, match="corrupt or truncated"):
-        load_dataset("tiny")
-    assert verify_datasets(["tiny"])["tiny"].startswith(str(bad / "tiny.data.gz"))
+    return bad / "tiny.data.gz"
+
+
+def test_corrupt_file_in_data_dir_is_reported_and_a_download_used(server, monkeypatch):
+    bad = _corrupt_data_dir(server, monkeypatch)
+    with pytest.warns(CluvalWarning, match=f"{bad} \\(in CLUVAL_DATA_DIR\\) is corrupt or truncated: its sha256 "
+                                           "differs from the catalogue's. It is skipped; a good copy will be "
+                                           "downloaded into the cache"):
+        ds = load_dataset("tiny")
+    assert ds.X.tolist()[3] == [11, 11]
+    assert _Handler.requests == ["/test/tiny.data.gz"]  # the good labels in the data folder are used
+    assert verify_datasets(["tiny"])["tiny"] == (f"{bad} is corrupt or truncated (CLUVAL_DATA_DIR: sha256 differs "
+                                                 "from the catalogue's); a good copy is used instead")
+
+
+def test_corrupt_file_in_data_dir_gives_way_to_the_cache(server, monkeypatch):
+    fetch_dataset("tiny")
+    bad = _corrupt_data_dir(server, monkeypatch)
+    _Handler.files = {}
+    with pytest.warns(CluvalWarning, match=f"It is skipped; using {server / 'cache' / 'test' / 'tiny.data.gz'} "
+                                           "instead"):
+        assert load_dataset("tiny", download=False).X.tolist()[3] == [11, 11]
+    assert bad.read_bytes() == _gz(b"9 9\n" * 4)  # the data folder is never written
+
+
+def test_corrupt_file_in_data_dir_without_any_good_copy(server, monkeypatch):
+    _corrupt_data_dir(server, monkeypatch)
+    with pytest.warns(CluvalWarning, match="It is skipped"), \
+            pytest.raises(DatasetUnavailable, match="'tiny' is not available locally"):
+        load_dataset("tiny", download=False)
+    assert verify_datasets(["tiny"])["tiny"].endswith("fetch it again with 'cluval datasets fetch tiny'")
+    assert datasets.available_datasets() == []
 
 
 def test_fetch_reports_paths(server):
     paths = fetch_dataset("tiny")
-    assert set(paths) == {"data", "labels0"}
+    assert paths == {"data": server / "cache" / "test" / "tiny.data.gz",
+                     "labels0": server / "cache" / "test" / "tiny.labels0.gz"}
+
+
+def test_cache_is_the_users_cache_folder_or_cluval_cache_dir(monkeypatch, tmp_path):
+    monkeypatch.delenv("CLUVAL_CACHE_DIR", raising=False)
+    assert datasets.cache_dir() == Path(pooch.os_cache("cluval")).expanduser()
+    assert "site-packages" not in str(datasets.cache_dir()) and ROOT not in datasets.cache_dir().parents
+    monkeypatch.setenv("CLUVAL_CACHE_DIR", str(tmp_path / "elsewhere"))
+    assert datasets.cache_dir() == tmp_path / "elsewhere"
+    assert not (tmp_path / "elsewhere").exists()  # created only when a file is downloaded
+
+
+def test_unwritable_cache_gives_a_clear_error(server, monkeypatch):
+    blocker = server / "a file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("CLUVAL_CACHE_DIR", str(blocker / "cache"))
+    with pytest.raises(DatasetUnavailable, match=f"cannot be stored in the download cache {blocker / 'cache'} .*"
+                                                 "Set CLUVAL_CACHE_DIR to a writable folder"):
+        load_dataset("tiny")
+
+
+# ---------------------------------------------------------------------- read-only home
+def _read_only_home(tmp_path) -> dict:
+    """An environment whose home folder cannot be created nor written, even by root."""
+    blocker = tmp_path / "blocker"
+    blocker.write_text("a regular file: nothing can be created below it")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("XDG_", "CLUVAL_CACHE"))}
+    env["HOME"] = str(blocker / "home")
+    return env
+
+
+@pytest.mark.data
+def test_read_only_home_works_from_the_data_dir(tmp_path):
+    script = """
+import sys
+from cluval_core import datasets
+from cluval_core.cli import main
+assert datasets.load_dataset("iris", download=False).n == 150
+assert datasets.load_dataset("iris").n == 150
+assert "iris" in datasets.available_datasets()
+assert main(["datasets", "list"]) == 0
+assert main(["datasets", "verify", "iris"]) == 0
+"""
+    result = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=_read_only_home(tmp_path),
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert "iris             150   4    3  ok" in result.stdout
+    assert result.stderr == ""
+
+
+@pytest.mark.data
+@pytest.mark.slow
+def test_read_only_home_app_starts(tmp_path):
+    script = f"""
+from streamlit.testing.v1 import AppTest
+at = AppTest.from_file({str(ROOT / "app.py")!r}, default_timeout=120)
+at.run()
+assert not at.exception, [e.message for e in at.exception]
+assert "Iris (n=150, k=3)" in at.selectbox(key="dataset").options, at.selectbox(key="dataset").options
+"""
+    result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=_read_only_home(tmp_path),
+                            capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr
