@@ -1,25 +1,34 @@
 """The ``cluval`` command line.
 
-    cluval app                              start the Streamlit app
+    cluval app                              start the Streamlit app (from a checkout, with cluval[app])
     cluval datasets list                    the catalogue, and which sets are available here
     cluval datasets fetch [NAME ...]        download (and verify) sets into the cache
     cluval datasets verify                  check every local file against its checksum
     cluval compare FILE --true COL --pred COL [--json]
-                                            every index for two label columns of a CSV file
+                                            every index for two label columns of a CSV/Parquet file
     cluval experiments list                 the papers' tables and figures cluval reproduces
     cluval experiments run NAME [--full] --out DIR
                                             run one (or "all"): CSV of values and checks, HTML figure
+
+Exit status: 0 on success; 1 when ``datasets verify`` or ``datasets fetch`` finds a problem or
+``experiments run`` computes a claim that differs from the paper; 2 on an error, reported
+as one line on stderr (never a traceback).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import importlib.util
+import os
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 from ._validation import CluvalError
+
+APP_HELP = ('the app runs from a checkout of the cluval repository: clone it, then run '
+            'python -m pip install -e ".[app]" && python -m streamlit run app.py')
 
 
 def _progress_bar(fraction: float, message: str) -> None:
@@ -40,6 +49,8 @@ def _datasets(args) -> int:
         for name, entry in datasets.catalogue()["datasets"].items():
             state = status[name] if status[name] in ("ok", "missing") else "CORRUPT"
             print(f"{name:<12} {entry['n']:>7} {entry['d']:>3} {entry['k']:>4}  {state:<8} {entry['description']}")
+        data_dir = os.environ.get("CLUVAL_DATA_DIR") or "unset"
+        print(f"Files are read from CLUVAL_DATA_DIR ({data_dir}), then the download cache ({datasets.cache_dir()}).")
         return 0
     if args.action == "verify":
         failures = 0
@@ -60,18 +71,17 @@ def _datasets(args) -> int:
 
 
 def _compare(args) -> int:
-    import pandas as pd
-
     from .comparison import compare
+    from .export import to_json
     from .registry import INDICES
+    from .userdata import label_column, read_table
 
-    frame = pd.read_csv(args.file, sep=None, engine="python")
-    for col in (args.true, args.pred):
-        if col not in frame.columns:
-            raise CluvalError(f"column {col!r} is not in {args.file}; columns: {', '.join(map(str, frame.columns))}")
-    scores = compare(frame[args.true], frame[args.pred]).scores()
+    frame = read_table(args.file)
+    labels_true, _ = label_column(frame, args.true)
+    labels_pred, _ = label_column(frame, args.pred)
+    scores = compare(labels_true, labels_pred).scores()
     if args.json:
-        print(json.dumps(scores, indent=1))
+        print(to_json(scores))
     else:
         for index_id, value in scores.items():
             print(f"{INDICES[index_id].name:<45} {index_id:<16} {value:.6g}")
@@ -95,8 +105,13 @@ def _experiments(args) -> int:
         return 0
     if not args.name:
         raise CluvalError("name the experiment to run (or 'all'); see 'cluval experiments list'")
+    if args.name != "all" and args.name not in EXPERIMENTS:
+        raise CluvalError(f"unknown experiment {args.name!r}; known: all, {', '.join(EXPERIMENTS)}")
     names = list(EXPERIMENTS) if args.name == "all" else [args.name]
     out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise CluvalError(f"--out {out} is an existing file, not a folder: give a folder for the CSV and HTML "
+                          "results (it is created if missing)")
     out.mkdir(parents=True, exist_ok=True)
     differs = 0
     for name in names:
@@ -115,13 +130,18 @@ def _experiments(args) -> int:
                   f"{row['why']}")
         for note in result.notes:
             print(f"  note: {note}")
-    return 0
+    if differs:
+        print(f"{differs} claim(s) differ from the published values (exit status 1)")
+    return 1 if differs else 0
 
 
 def _app(args) -> int:
     app = Path(__file__).resolve().parents[1] / "app.py"
     if not app.is_file():
-        raise CluvalError(f"the app is not next to this installation ({app}); run from the repository")
+        raise CluvalError(f"the app is not part of this installation ({app} does not exist); {APP_HELP}")
+    if importlib.util.find_spec("streamlit") is None:
+        raise CluvalError('the app needs Streamlit, which is not installed: run python -m pip install -e ".[app]" '
+                          "in the checkout")
     return subprocess.call([sys.executable, "-m", "streamlit", "run", str(app), *args.streamlit_args],
                            cwd=app.parent)
 
@@ -135,11 +155,11 @@ def build_parser() -> argparse.ArgumentParser:
     ds.add_argument("action", choices=["list", "fetch", "verify"])
     ds.add_argument("names", nargs="*", help="data set names (default: all)")
     ds.set_defaults(func=_datasets)
-    cmp_ = sub.add_parser("compare", help="every index for two label columns of a CSV file")
+    cmp_ = sub.add_parser("compare", help="every index for two label columns of a CSV or Parquet file")
     cmp_.add_argument("file")
     cmp_.add_argument("--true", required=True, help="column of the reference labels")
     cmp_.add_argument("--pred", required=True, help="column of the candidate labels")
-    cmp_.add_argument("--json", action="store_true", help="print JSON")
+    cmp_.add_argument("--json", action="store_true", help="print strict JSON (an undefined index is null)")
     cmp_.set_defaults(func=_compare)
     ex = sub.add_parser("experiments", help="reproduce the papers' tables and figures")
     ex.add_argument("action", choices=["list", "run"])
@@ -150,6 +170,10 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    print(f"cluval: warning: {message}", file=sys.stderr)
+
+
 def main(argv=None) -> int:
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
@@ -157,11 +181,20 @@ def main(argv=None) -> int:
         args.streamlit_args = extra
     elif extra:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
-    try:
-        return args.func(args)
-    except (CluvalError, FileNotFoundError) as exc:
-        print(f"cluval: error: {exc}", file=sys.stderr)
-        return 2
+    with warnings.catch_warnings():
+        warnings.showwarning = _show_warning  # one line each, without the source line
+        try:
+            return args.func(args)
+        except (CluvalError, OSError) as exc:
+            print(f"cluval: error: {exc}", file=sys.stderr)
+            return 2
+        except KeyboardInterrupt:
+            print("cluval: interrupted", file=sys.stderr)
+            return 130
+        except Exception as exc:  # noqa: BLE001 - a bug: still one line, never a traceback
+            detail = str(exc).splitlines()[0] if str(exc) else ""
+            print(f"cluval: unexpected error ({type(exc).__name__}: {detail}); please report it", file=sys.stderr)
+            return 2
 
 
 if __name__ == "__main__":
