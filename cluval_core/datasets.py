@@ -39,12 +39,7 @@ from typing import Callable
 
 import numpy as np
 
-from ._validation import CluvalError
-
-try:
-    from ._validation import CluvalWarning
-except ImportError:  # pragma: no cover - older _validation without the warning class
-    CluvalWarning = UserWarning
+from ._validation import CluvalError, CluvalWarning
 
 __all__ = ["Dataset", "catalogue", "dataset_names", "load_dataset", "fetch_dataset", "verify_datasets",
            "locate", "cache_dir", "DatasetUnavailable", "available_datasets"]

@@ -252,3 +252,25 @@ def test_library_and_cli_never_import_streamlit(tmp_path):
                             text=True, timeout=300, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert result.stdout.endswith("no streamlit\n")
+
+
+# ---------------------------------------------------------------------- strict JSON in the app's downloads
+def test_to_json_writes_null_for_nan_and_infinities():
+    import numpy as np
+
+    from cluval_core.export import to_json
+
+    text = to_json({"psi": float("nan"), "vi": np.float64(np.inf), "k": np.int64(3), "row": np.array([1.5, -np.inf]),
+                    "nested": [{"x": -float("inf")}]})
+    assert _strict(text) == {"psi": None, "vi": None, "k": 3, "row": [1.5, None], "nested": [{"x": None}]}
+
+
+def test_pages_write_json_only_through_to_json():
+    import ast
+
+    for page in sorted((ROOT / "pages").glob("*.py")):
+        tree = ast.parse(page.read_text())
+        dumps = [node for node in ast.walk(tree) if isinstance(node, ast.Attribute) and node.attr == "dumps"]
+        assert not dumps, f"{page.name} writes JSON without cluval_core.export.to_json"
+        if "application/json" in page.read_text():
+            assert "to_json" in {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}, page.name

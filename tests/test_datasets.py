@@ -19,13 +19,8 @@ import numpy as np
 import pooch
 import pytest
 
-from cluval_core import CluvalError, datasets
+from cluval_core import CluvalError, CluvalWarning, datasets
 from cluval_core.datasets import DatasetUnavailable, fetch_dataset, load_dataset, verify_datasets
-
-try:
-    from cluval_core import CluvalWarning
-except ImportError:
-    CluvalWarning = UserWarning
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "datasets"
