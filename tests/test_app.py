@@ -250,8 +250,8 @@ ESCAPED_FILE = r"\!\[f\]\(http\://evil\.example/f\.png\)\.csv"
 
 
 def hostile_csv() -> bytes:
-    """Two label columns (LaTeX, HTML) with hostile labels, then two coordinates (image, bold)."""
-    header = ",".join(HOSTILE[c] for c in ("latex", "html", "image", "bold"))
+    """Two label columns (image, HTML) with hostile labels, then two numeric columns (LaTeX, bold)."""
+    header = ",".join(HOSTILE[c] for c in ("image", "html", "latex", "bold"))
     rows = [(HOSTILE_LABELS[0], HOSTILE_LABELS[1], 0.1, 0.2), (HOSTILE_LABELS[0], HOSTILE_LABELS[1], 0.2, 0.1),
             (HOSTILE_LABELS[0], HOSTILE_LABELS[2], 0.15, 0.12), (HOSTILE_LABELS[3], HOSTILE_LABELS[2], 5.0, 5.1),
             (HOSTILE_LABELS[3], HOSTILE_LABELS[2], 5.2, 4.9), (HOSTILE_LABELS[3], HOSTILE_LABELS[1], 5.1, 5.0)]
@@ -282,19 +282,20 @@ def test_user_strings_are_shown_escaped_never_as_markdown():
     _assert_nothing_raw(at)
 
     at.radio(key="upload_mode").set_value("two label columns").run()
-    at.selectbox(key="upload_truth").set_value(HOSTILE["latex"]).run()
-    at.selectbox(key="upload_pred").set_value(HOSTILE["html"]).run()
-    _assert_nothing_raw(at)
-    assert _has(at, "subheader", f"{ESCAPED['latex']} vs {ESCAPED['html']}")
+    at.selectbox(key="upload_truth").set_value(HOSTILE["image"]).run()
+    for other in ("latex", "bold"):  # numbers are labels too
+        at.selectbox(key="upload_pred").set_value(HOSTILE[other]).run()
+        _assert_nothing_raw(at)
+        assert _has(at, "subheader", f"{ESCAPED['image']} vs {ESCAPED[other]}")
 
     at.radio(key="upload_mode").set_value("points with label columns").run()
-    at.multiselect(key="upload_coordinates").set_value([HOSTILE["html"], HOSTILE["image"]]).run()
-    at.multiselect(key="upload_labels").set_value([HOSTILE["latex"]]).run()
-    _assert_nothing_raw(at)  # the error names the label column that is not a coordinate
+    at.multiselect(key="upload_coordinates").set_value([HOSTILE["html"], HOSTILE["bold"]]).run()
+    at.multiselect(key="upload_labels").set_value([HOSTILE["image"]]).run()
+    _assert_nothing_raw(at)  # the error names the label column chosen as a coordinate
     assert _has(at, "error", ESCAPED["html"])
 
-    at.multiselect(key="upload_coordinates").set_value([HOSTILE["image"], HOSTILE["bold"]]).run()
-    at.multiselect(key="upload_labels").set_value([HOSTILE["latex"], HOSTILE["html"]]).run()
+    at.multiselect(key="upload_coordinates").set_value([HOSTILE["latex"], HOSTILE["bold"]]).run()
+    at.multiselect(key="upload_labels").set_value([HOSTILE["image"], HOSTILE["html"]]).run()
     _assert_nothing_raw(at)
     assert not at.error and _has(at, "success", "labels0, " + ESCAPED["html"])
     at.button(key="use_upload").click().run()
@@ -302,7 +303,7 @@ def test_user_strings_are_shown_escaped_never_as_markdown():
     at.switch_page("pages/compare.py").run()
     at.selectbox(key="reference").set_value(HOSTILE["html"]).run()
     _assert_nothing_raw(at)
-    assert _has(at, "caption", f"your data \\({ESCAPED_FILE}\\)", f"column '{ESCAPED['latex']}'",
+    assert _has(at, "caption", f"your data \\({ESCAPED_FILE}\\)", f"column '{ESCAPED['image']}'",
                 f"Reference: ground truth \\({ESCAPED['html']}\\)")
     titles = [json.loads(chart.proto.spec)["layout"]["title"]["text"] for chart in at.get("plotly_chart")[:2]]
     assert titles[0].startswith("Reference: ground truth (&lt;img src=x onerror=alert(1)&gt;)")

@@ -1,8 +1,10 @@
 """End to end in a real browser: headless Chromium (Debian's) driven by Playwright.
 
-Starts the app on a free loopback port, waits for the Compare page's charts and index table,
-switches the algorithm and checks that the shown ARI changes, goes to another page and back
-and checks the sidebar kept its selection, and saves screenshots to tests/artifacts/.
+Starts the app on a free loopback port (one server and one browser for the module), waits for
+the Compare page's charts and index table, switches the algorithm and checks that the shown ARI
+changes, goes to another page and back and checks the sidebar kept its selection; visits every
+page and uploads a CSV file with hostile names while recording every request the browser makes
+(only the local server may be contacted); saves screenshots to tests/artifacts/.
 Reported as skipped only where no Chromium is installed; .ci/run installs it, so CI runs it.
 """
 
@@ -17,6 +19,7 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
+from urllib.parse import urlparse
 
 import pytest
 
@@ -46,6 +49,17 @@ def fresh_server():
     yield from _serve()
 
 
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        yield chromium
+        chromium.close()
+
+
 def _serve():
     port = _free_port()
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
@@ -53,7 +67,8 @@ def _serve():
     log = open(ARTIFACTS / "server.log", "w")  # noqa: SIM115 - closed in the teardown
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.port", str(port),
-         "--server.headless", "true", "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"],
+         "--server.headless", "true", "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
+         "--server.fileWatcherType", "none"],
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     deadline = time.time() + 60
@@ -93,64 +108,160 @@ def _choose(page, label: str, option: str):
     page.get_by_role("option", name=re.compile(rf"^{re.escape(option)}")).first.click()
 
 
-def _browser(p):
-    return p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+def _multiselect(page, label: str, values):
+    """Replace the choice of a multiselect by `values`, one option at a time."""
+    box = page.get_by_role("combobox", name=label, exact=True)
+    widget = page.locator("[data-testid=stMultiSelect]").filter(has=box)
+    clear = widget.get_by_role("button", name="Clear all")
+    if clear.count():
+        clear.click()
+        _settle(page)
+    for value in values:
+        box.click()
+        page.get_by_role("option", name=value, exact=True).click()
+        page.keyboard.press("Escape")
+        _settle(page)
 
 
-def test_deep_link_on_a_fresh_server_opens_the_page_with_its_sidebar(fresh_server):
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1600, "height": 1200})
+    yield context.new_page()
+    context.close()
+
+
+def test_deep_link_on_a_fresh_server_opens_the_page_with_its_sidebar(fresh_server, page):
     """A fresh server would run pages/soft.py on its own (the pages-folder mode) until app.py
     has run once; the page must still come up inside the frame, with the shared sidebar."""
-    from playwright.sync_api import sync_playwright
-
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as p:
-        browser = _browser(p)
-        page = browser.new_page(viewport={"width": 1400, "height": 1000})
-        page.goto(f"{fresh_server}/soft", wait_until="domcontentloaded")
-        page.get_by_role("heading", name="Soft partitions").wait_for(timeout=90_000)
-        page.wait_for_selector(".js-plotly-plot .main-svg", timeout=90_000)
-        _settle(page)
-        assert page.get_by_role("combobox", name="Algorithm", exact=True).count() == 1
-        assert page.get_by_text("Traceback").count() == 0
-        page.screenshot(path=str(ARTIFACTS / "deep_link_soft.png"))
-        browser.close()
+    page.set_viewport_size({"width": 1400, "height": 1000})
+    page.goto(f"{fresh_server}/soft", wait_until="domcontentloaded")
+    page.get_by_role("heading", name="Soft partitions").wait_for(timeout=90_000)
+    page.wait_for_selector(".js-plotly-plot .main-svg", timeout=90_000)
+    _settle(page)
+    assert page.get_by_role("combobox", name="Algorithm", exact=True).count() == 1
+    assert page.get_by_text("Traceback").count() == 0
+    page.screenshot(path=str(ARTIFACTS / "deep_link_soft.png"))
 
 
-def test_compare_page_switch_algorithm_and_keep_sidebar(server):
-    from playwright.sync_api import sync_playwright
+def test_compare_page_switch_algorithm_and_keep_sidebar(server, page):
+    page.goto(server, wait_until="domcontentloaded")
+    page.wait_for_selector(".js-plotly-plot .main-svg", timeout=90_000)
+    page.wait_for_selector("[data-testid=stDataFrame]", timeout=60_000)
+    _settle(page)
+    assert page.locator(".js-plotly-plot").count() >= 4  # two scatters, the table, the mapping
+    assert page.get_by_text("Every index").count() >= 1
+    before = _metric(page, "Adjusted Rand index")
+    page.screenshot(path=str(ARTIFACTS / "compare_kmeans.png"), full_page=False)
 
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as p:
-        browser = _browser(p)
-        page = browser.new_page(viewport={"width": 1600, "height": 1200})
-        page.goto(server, wait_until="domcontentloaded")
-        page.wait_for_selector(".js-plotly-plot .main-svg", timeout=90_000)
-        page.wait_for_selector("[data-testid=stDataFrame]", timeout=60_000)
-        _settle(page)
-        assert page.locator(".js-plotly-plot").count() >= 4  # two scatters, the table, the mapping
-        assert page.get_by_text("Every index").count() >= 1
-        before = _metric(page, "Adjusted Rand index")
-        page.screenshot(path=str(ARTIFACTS / "compare_kmeans.png"), full_page=False)
+    _choose(page, "Algorithm", "Agglomerative, single link")
+    page.wait_for_function(
+        "before => { const m = [...document.querySelectorAll('[data-testid=stMetric]')]"
+        ".find(e => e.innerText.includes('Adjusted Rand index'));"
+        " return m && !m.innerText.includes(before); }", arg=before, timeout=90_000)
+    _settle(page)
+    after = _metric(page, "Adjusted Rand index")
+    assert after != before
+    page.screenshot(path=str(ARTIFACTS / "compare_single_link.png"), full_page=False)
 
-        _choose(page, "Algorithm", "Agglomerative, single link")
-        page.wait_for_function(
-            "before => { const m = [...document.querySelectorAll('[data-testid=stMetric]')]"
-            ".find(e => e.innerText.includes('Adjusted Rand index'));"
-            " return m && !m.innerText.includes(before); }", arg=before, timeout=90_000)
-        _settle(page)
-        after = _metric(page, "Adjusted Rand index")
-        assert after != before
-        page.screenshot(path=str(ARTIFACTS / "compare_single_link.png"), full_page=False)
+    page.get_by_role("link", name="Index reference").click()
+    page.get_by_role("heading", name="Index reference").wait_for(timeout=60_000)
+    _settle(page)
+    page.screenshot(path=str(ARTIFACTS / "index_reference.png"))
+    page.get_by_role("link", name="Compare").click()
+    page.wait_for_selector(".js-plotly-plot .main-svg", timeout=90_000)
+    _settle(page)
+    algorithm = page.get_by_role("combobox", name="Algorithm", exact=True).input_value()
+    assert "single link" in algorithm  # the shared sidebar kept its state across pages
+    assert _metric(page, "Adjusted Rand index") == after
+    page.screenshot(path=str(ARTIFACTS / "compare_back.png"), full_page=True)
 
-        page.get_by_role("link", name="Index reference").click()
-        page.get_by_role("heading", name="Index reference").wait_for(timeout=60_000)
-        _settle(page)
-        page.screenshot(path=str(ARTIFACTS / "index_reference.png"))
-        page.get_by_role("link", name="Compare").click()
-        page.wait_for_selector(".js-plotly-plot .main-svg", timeout=90_000)
-        _settle(page)
-        algorithm = page.get_by_role("combobox", name="Algorithm", exact=True).input_value()
-        assert "single link" in algorithm  # the shared sidebar kept its state across pages
-        assert _metric(page, "Adjusted Rand index") == after
-        page.screenshot(path=str(ARTIFACTS / "compare_back.png"), full_page=True)
-        browser.close()
+
+# A CSV file whose column names, labels and file name Markdown or HTML would turn into an image
+# from another host, a tag, LaTeX or bold text.
+HOSTILE = ["![x](http://evil.example/pixel.png)", "<img src=x onerror=alert(1)>", "$\\LaTeX$", "**bold**"]
+HOSTILE_CSV = ",".join(HOSTILE) + """
+![a](http://evil.example/a.png),<b>u</b>,0.1,0.2
+![a](http://evil.example/a.png),<b>u</b>,0.2,0.1
+![a](http://evil.example/a.png),$x^2$,0.15,0.12
+**b**,$x^2$,5.0,5.1
+**b**,$x^2$,5.2,4.9
+**b**,<b>u</b>,5.1,5.0
+"""
+HOSTILE_FILE = "**f** <b>f</b> $y$ [g](x).csv"
+PAGES = ["Why indices disagree", "PSI vs ARI on imbalanced data", "Soft partitions", "Reproduce the papers",
+         "Index reference", "Your data"]
+LOCAL = {"127.0.0.1", "localhost"}
+
+
+def _host(url: str) -> str | None:
+    """The host a request goes to; None for data: URLs (no request leaves the page)."""
+    if url.startswith("data:"):
+        return None
+    return urlparse(url.removeprefix("blob:")).hostname
+
+
+def _visit(page, title: str):
+    page.get_by_role("link", name=title).click()
+    page.get_by_role("heading", name=title).first.wait_for(timeout=90_000)
+    _settle(page, timeout=180_000)
+
+
+def _main_text(page) -> str:
+    return page.locator("[data-testid=stMain]").inner_text()
+
+
+def test_every_page_and_a_hostile_upload_contact_only_the_local_server(server, page):
+    requests = []
+    page.context.on("request", lambda request: requests.append(request.url))
+    page.goto(server, wait_until="domcontentloaded")
+    page.wait_for_selector(".js-plotly-plot .main-svg", timeout=90_000)
+    _settle(page)
+    favicon = page.locator("link[rel='shortcut icon']").get_attribute("href")
+    assert favicon.startswith("data:"), favicon  # drawn by the browser, not fetched
+    for title in PAGES:
+        _visit(page, title)
+        assert page.get_by_text("Traceback").count() == 0, title
+
+    # Your data: the hostile file, as two label columns, then as points used by the app
+    page.locator("input[type=file]").set_input_files(
+        {"name": HOSTILE_FILE, "mimeType": "text/csv", "buffer": HOSTILE_CSV.encode()})
+    page.wait_for_selector("[data-testid=stDataFrame]", timeout=60_000)
+    _settle(page)
+    page.get_by_test_id("stRadioGroup").get_by_text("two label columns", exact=True).click()
+    page.wait_for_selector(".js-plotly-plot .main-svg", timeout=90_000)
+    _settle(page)
+    _choose(page, "Candidate labels", HOSTILE[2])
+    _settle(page)
+    heading = page.locator("[data-testid=stMain] h3").first.inner_text()
+    assert heading == f"{HOSTILE[0]} vs {HOSTILE[2]}"  # as written: no image, no LaTeX
+    assert page.locator("[data-testid=stMain] .katex").count() == 0
+    page.screenshot(path=str(ARTIFACTS / "your_data_hostile_labels.png"), full_page=True)
+
+    page.get_by_test_id("stRadioGroup").get_by_text("points with label columns", exact=True).click()
+    _settle(page)
+    _multiselect(page, "Coordinate columns", HOSTILE[2:])  # the numeric columns
+    _multiselect(page, "Reference label column(s): the first is the default reference", HOSTILE[:2])
+    assert f"partitions: labels0, {HOSTILE[1]}." in _main_text(page)
+    page.get_by_role("button", name="Use these points in the app").click()
+    _settle(page)
+    page.screenshot(path=str(ARTIFACTS / "your_data_hostile_points.png"), full_page=True)
+
+    page.get_by_role("link", name="Compare").click()
+    page.wait_for_selector(".js-plotly-plot .main-svg", timeout=90_000)
+    _settle(page)
+    _choose(page, "Reference partition", f"ground truth {HOSTILE[1]}")
+    page.get_by_text(f"Reference: ground truth ({HOSTILE[1]})").first.wait_for(timeout=90_000)
+    _settle(page)
+    shown = _main_text(page)
+    assert f"your data ({HOSTILE_FILE})" in shown and f"labels0 is column '{HOSTILE[0]}'" in shown
+    titles = page.locator(".js-plotly-plot .gtitle").all_text_contents()
+    assert any(t.startswith(f"Reference: ground truth ({HOSTILE[1]})") for t in titles), titles
+    assert page.get_by_text("Traceback").count() == 0
+    page.screenshot(path=str(ARTIFACTS / "compare_hostile.png"), full_page=True)
+
+    images = page.eval_on_selector_all("img", "elements => elements.map(e => e.src)")
+    assert all(_host(src) in LOCAL | {None} for src in images), images
+    hosts = {_host(url) for url in requests} - {None}
+    assert hosts and hosts <= LOCAL, sorted(url for url in requests if _host(url) not in LOCAL | {None})
+    # the navigation icons are drawn with Streamlit's own Material Symbols font, served locally
+    assert any("MaterialSymbols" in url and _host(url) in LOCAL for url in requests)
