@@ -236,9 +236,10 @@ class _Downloader:
                     raise _DownloadRefused(f"{url} is {announced:,} bytes, more than the {self.max_bytes:,} "
                                            "expected: refused")
                 done = 0
+                read = getattr(response.raw, "read1", response.raw.read)  # read1: whatever has arrived (urllib3 2)
                 with open(output_file, "wb") as out:
                     while True:
-                        block = response.raw.read1(1 << 16, decode_content=True)
+                        block = read(1 << 16, decode_content=True)
                         if not block:
                             break
                         done += len(block)
