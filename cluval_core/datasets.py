@@ -290,8 +290,10 @@ def _download(key: str, entry: dict, kind: str, progress: Progress | None, timeo
         raise DatasetUnavailable(f"data set {key!r} is not available offline and could not be downloaded: {exc}. "
                                  f"{offline}") from None
     except requests.exceptions.RequestException as exc:
+        inner = exc.args[0] if exc.args else exc
+        reason = getattr(inner, "reason", None) or inner  # urllib3's cause, without its retry wrapper
         raise DatasetUnavailable(f"data set {key!r} is not available offline and could not be downloaded from "
-                                 f"{url} ({exc}). {offline}") from None
+                                 f"{url} ({reason}). {offline}") from None
     except ValueError as exc:  # pooch: the downloaded file's hash differs
         raise CluvalError(f"the download of {url} does not match its sha256 checksum, even after "
                           f"{DOWNLOAD_RETRIES} retries: the file was not kept ({str(exc).splitlines()[0]})") from None
