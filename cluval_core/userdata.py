@@ -194,8 +194,12 @@ def _missing(series: pd.Series) -> np.ndarray:
     return missing
 
 
-def label_column(frame: pd.DataFrame, column: str) -> tuple[np.ndarray, list]:
-    """A label column as codes 1..k (in sorted label order) and the label names as written."""
+def label_column(frame: pd.DataFrame, column: str, noise=None) -> tuple[np.ndarray, list]:
+    """A label column as codes 1..k (in sorted label order) and the label names as written.
+
+    With `noise` (a label as written), the objects carrying it get code 0, the app's noise
+    code, and the other clusters 1..k; a column without that label has no noise.
+    """
     series = _column(frame, column)
     missing = _missing(series)
     if missing.any():
@@ -206,7 +210,19 @@ def label_column(frame: pd.DataFrame, column: str) -> tuple[np.ndarray, list]:
     if values.dtype.kind == "O":
         values = values.astype(str)
     codes, uniques = factorize(values, column)
-    return codes + 1, [v.item() if isinstance(v, np.generic) else v for v in uniques]
+    names = [v.item() if isinstance(v, np.generic) else v for v in uniques]
+    if noise is not None and noise in names:
+        position = names.index(noise)
+        codes = np.where(codes == position, -1, codes - (codes > position))
+        del names[position]
+    return codes + 1, names
+
+
+def distinct_labels(frame: pd.DataFrame, column: str, limit: int = 200) -> list:
+    """The first `limit` distinct labels of a column as written, in sorted order (for a noise choice)."""
+    values = _column(frame, column).to_numpy()
+    uniques = pd.unique(values.astype(str) if values.dtype.kind == "O" else values)
+    return sorted((v.item() if isinstance(v, np.generic) else v for v in uniques[:limit]), key=str)
 
 
 def numeric_columns(frame: pd.DataFrame, rows: int = 1000) -> list[str]:
@@ -220,8 +236,8 @@ def numeric_columns(frame: pd.DataFrame, rows: int = 1000) -> list[str]:
     return found
 
 
-def points_and_labels(frame: pd.DataFrame, coordinates, label: str):
-    """Coordinates as a float matrix and one label column as codes 1..k with their names."""
+def points_and_labels(frame: pd.DataFrame, coordinates, label: str, noise=None):
+    """Coordinates as a float matrix and one label column as codes 1..k (0 = `noise`) with their names."""
     if not coordinates:
         raise CluvalError("choose at least one coordinate column")
     columns = [_column(frame, c) for c in coordinates]
@@ -234,5 +250,5 @@ def points_and_labels(frame: pd.DataFrame, coordinates, label: str):
             raise CluvalError(f"coordinate column {name!r} is not numeric: data row {row + 1} holds "
                               f"{col.iloc[row]!r}. Choose numeric columns as coordinates")
         X[:, j] = numeric
-    labels, names = label_column(frame, label)
+    labels, names = label_column(frame, label, noise)
     return X, labels, names

@@ -362,7 +362,7 @@ def soft_comparison(reference: np.ndarray, memberships: np.ndarray):
 
 @st.cache_data(show_spinner="Reading the file…", max_entries=4)
 def read_upload(data: bytes, name: str):
-    return userdata.read_csv_bytes(data, name)
+    return userdata.read_table_bytes(data, name)
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -373,13 +373,14 @@ def labels_report(frame, truth: str, pred: str):
 
 
 @st.cache_data(show_spinner=False, max_entries=4)
-def user_points_from(frame, coordinates: tuple, labels: tuple, name: str) -> Points:
-    X, first, names = userdata.points_and_labels(frame, list(coordinates), labels[0])
+def user_points_from(frame, coordinates: tuple, labels: tuple, name: str, noise=None) -> Points:
+    X, first, names = userdata.points_and_labels(frame, list(coordinates), labels[0], noise)
     partitions = {"labels0": first}
     for column in labels[1:]:
-        partitions[f"{column}"] = userdata.label_column(frame, column)[0]
+        partitions[f"{column}"] = userdata.label_column(frame, column, noise)[0]
+    marked = "" if noise is None else f"; label '{noise}' marks noise"
     return Points(USER_DATA, f"your data ({name})", X, partitions,
-                  f"{len(X):,} points from {name}; labels0 is column '{labels[0]}' with {len(names)} clusters",
+                  f"{len(X):,} points from {name}; labels0 is column '{labels[0]}' with {len(names)} clusters{marked}",
                   "your upload")
 
 

@@ -4,6 +4,7 @@ import streamlit as st
 
 from cluval_core.export import to_json
 from cluval_core.plots import contingency_heatmap, mapping_diagram
+from cluval_core import userdata
 from cluval_core.userdata import MAX_BYTES, numeric_columns
 from pages import _shared as ui
 
@@ -57,8 +58,15 @@ labels = st.multiselect("Reference label column(s): the first is the default ref
 if not coordinates or not labels:
     st.warning("Choose at least one coordinate column and one label column.")
     st.stop()
+NO_NOISE = "(none: every label is a cluster)"
+with ui.guarded("Reading the labels"):
+    noise_choices = [NO_NOISE] + userdata.distinct_labels(frame, labels[0])
+noise = st.selectbox("Noise label", noise_choices, key="upload_noise", format_func=str,
+                     help="The label that marks noise in your label columns (for example -1 from DBSCAN or 0 in "
+                          "benchmark files). The sidebar's noise policy then applies to it.")
 with ui.guarded("Preparing your data"):
-    points = ui.user_points_from(frame, tuple(coordinates), tuple(labels), upload.name)
+    points = ui.user_points_from(frame, tuple(coordinates), tuple(labels), upload.name,
+                                 None if noise == NO_NOISE else noise)
 st.success(f"{len(points.X):,} points in {points.X.shape[1]} dimension(s), partitions: "
            f"{', '.join(ui.plain(name) for name in points.partitions)}.")
 

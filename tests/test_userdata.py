@@ -224,6 +224,18 @@ def test_missing_column_non_numeric_and_missing_labels():
         points_and_labels(frame, [], "truth")
 
 
+def test_a_chosen_noise_label_becomes_code_zero():
+    frame = read_table_bytes(b"truth,found\nb,-1\n-1,x\na,x\nb,-1\n-1,y\n")
+    # sorted labels as written: "-1", "a", "b"; with noise "-1" the clusters are a = 1, b = 2
+    assert label_column(frame, "truth", "-1")[0].tolist() == [2, 0, 1, 2, 0]
+    assert label_column(frame, "truth", "-1")[1] == ["a", "b"]
+    assert label_column(frame, "found", "-1")[0].tolist() == [0, 1, 1, 0, 2]
+    # a column without that label has no noise; without a noise label every label is a cluster
+    assert label_column(frame, "truth", "zz")[0].tolist() == [3, 1, 2, 3, 1]
+    assert label_column(frame, "truth")[0].tolist() == [3, 1, 2, 3, 1]
+    assert userdata.distinct_labels(frame, "truth") == ["-1", "a", "b"]
+
+
 # ---------------------------------------------------------------------- in the app
 @pytest.fixture
 def page():
@@ -259,6 +271,25 @@ def test_upload_points_then_use_them(page):
     page.switch_page("pages/compare.py").run()
     assert not page.exception, [e.message for e in page.exception]
     assert page.number_input(key="k").value == 3
+
+
+@pytest.mark.slow
+def test_upload_with_a_noise_label_then_drop_it(page):
+    data = b"x,y,truth\n0,0,a\n0,1,a\n5,5,b\n6,5,b\n9,9,-1\n3,3,-1\n"
+    page.file_uploader(key="upload").set_value(("noisy.csv", data, "text/csv"))
+    page.run()
+    page.multiselect(key="upload_coordinates").set_value(["x", "y"]).run()
+    page.multiselect(key="upload_labels").set_value(["truth"]).run()
+    assert page.selectbox(key="upload_noise").options == ["(none: every label is a cluster)", "-1", "a", "b"]
+    page.selectbox(key="upload_noise").set_value("-1").run()
+    assert not page.exception and not page.error
+    page.button(key="use_upload").click().run()
+    assert page.session_state["user_points"].partitions["labels0"].tolist() == [1, 1, 2, 2, 0, 0]
+    page.switch_page("pages/compare.py").run()
+    page.selectbox(key="noise").set_value("drop reference noise").run()
+    assert not page.exception and not page.error
+    assert page.number_input(key="k").value == 2  # the reference has two clusters besides noise
+    assert not any("does not occur" in w.value for w in page.warning)
 
 
 @pytest.mark.slow
