@@ -21,7 +21,7 @@ import streamlit as st
 from cluval_core import CluvalError, CluvalWarning, Noise, compare
 from cluval_core import datasets as ds
 from cluval_core import experiments, userdata
-from cluval_core.clustering import ALGORITHMS, cluster
+from cluval_core.clustering import ALGORITHMS, INTERACTIVE_BUDGET, MAX_SEED, cluster, k_range, parameter_range
 from cluval_core.plots import partition_scatter, project_2d
 from cluval_core.report import build_report
 from cluval_core.synthetic import SCENARIOS, SYNTHETIC_SETS, make_synthetic
@@ -196,14 +196,42 @@ def reference_k(points: Points, reference: str) -> int:
     return max(int(len(np.unique(labels[labels > 0]))), 1)
 
 
-def _param_widget(algorithm: str, name: str, default, help_text: str):
+@st.cache_data(show_spinner=False, max_entries=64)
+def largest_k(X: np.ndarray) -> int:
+    return k_range(X).high
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def control_range(X: np.ndarray, algorithm: str, name: str, k: int, chosen: tuple):
+    return parameter_range(X, algorithm, name, k, dict(chosen))
+
+
+def _bounded(key: str, low, high, default=None) -> None:
+    """Keep a widget's remembered value within [low, high] (the range changes with the data set)."""
+    value = st.session_state.get(key)
+    if value is not None and not low <= value <= high:
+        st.session_state[key] = min(max(value, low), high) if default is None else default
+
+
+def _param_widget(algorithm: str, name: str, parameter, X: np.ndarray, k: int, chosen: dict):
+    """One algorithm parameter, offered within the range the library gives for this data and k."""
     key = f"param_{algorithm}_{name}"
-    if isinstance(default, str):
-        options = ["full", "tied", "diag", "spherical"] if name == "covariance" else [default]
-        return st.sidebar.selectbox(name, options, key=key, help=help_text)
-    if isinstance(default, float):
-        return st.sidebar.number_input(name, value=default, min_value=1e-6, key=key, help=help_text, format="%.4g")
-    return int(st.sidebar.number_input(name, value=default, min_value=1, step=1, key=key, help=help_text))
+    if parameter.choices:
+        return st.sidebar.selectbox(name, list(parameter.choices), key=key, help=parameter.description)
+    bounds = control_range(X, algorithm, name, k, tuple(chosen.items()))
+    previous = st.session_state.get(f"_range_{key}")
+    st.session_state[f"_range_{key}"] = bounds
+    if key not in st.session_state or (previous is not None and previous != bounds
+                                       and st.session_state[key] == previous.default):
+        st.session_state[key] = bounds.default  # untouched: follow the new data set's default
+    _bounded(key, bounds.low, bounds.high, bounds.default)
+    help_text = (f"{parameter.description}: {bounds.low:g} to {bounds.high:g} on this data set, so that a run "
+                 f"stays within about {INTERACTIVE_BUDGET.seconds:g} s.")
+    if isinstance(parameter.default, float):
+        return float(st.sidebar.number_input(name, min_value=float(bounds.low), max_value=float(bounds.high),
+                                             step=float(bounds.step), key=key, help=help_text, format="%.4g"))
+    return int(st.sidebar.number_input(name, min_value=int(bounds.low), max_value=int(bounds.high), step=1,
+                                       key=key, help=help_text))
 
 
 def sidebar() -> Selection:
@@ -232,9 +260,12 @@ def sidebar() -> Selection:
     if reference == SECOND_CLUSTERING:
         ref_algorithm = st.sidebar.selectbox("Reference algorithm", list(ALGORITHMS), index=0,
                                              format_func=lambda a: ALGORITHMS[a].name, key="ref_algorithm")
-        ref_k = int(st.sidebar.number_input("Reference k", min_value=1, max_value=max(len(points.X), 1),
-                                            value=reference_k(points, "labels0"), key="ref_k"))
-        ref_seed = int(st.sidebar.number_input("Reference seed", min_value=0, value=1, key="ref_seed"))
+        if st.session_state.get("ref_k") is None:
+            st.session_state["ref_k"] = min(reference_k(points, "labels0"), largest_k(points.X))
+        _bounded("ref_k", 1, largest_k(points.X))
+        ref_k = int(st.sidebar.number_input("Reference k", min_value=1, max_value=largest_k(points.X), key="ref_k"))
+        ref_seed = int(st.sidebar.number_input("Reference seed", min_value=0, max_value=MAX_SEED, value=1,
+                                               key="ref_seed"))
     natural_k = ref_k if reference == SECOND_CLUSTERING else reference_k(points, reference)
 
     st.sidebar.subheader("Candidate clustering")
@@ -244,13 +275,17 @@ def sidebar() -> Selection:
     k_source = (dataset, reference, ref_k)
     if st.session_state.get("_k_source") != k_source:  # a new reference: k follows its number of clusters
         st.session_state["_k_source"] = k_source
-        st.session_state["k"] = min(natural_k, len(points.X))
-    k = int(st.sidebar.number_input("k (clusters)", min_value=1, max_value=max(len(points.X), 1), key="k",
+        st.session_state["k"] = min(natural_k, largest_k(points.X))
+    _bounded("k", 1, largest_k(points.X))
+    k = int(st.sidebar.number_input("k (clusters)", min_value=1, max_value=largest_k(points.X), key="k",
                                     disabled=not ALGORITHMS[algorithm].needs_k,
-                                    help="Defaults to the reference's number of clusters."))
-    seed = int(st.sidebar.number_input("Seed", min_value=0, value=0, key="seed"))
-    params = tuple((name, _param_widget(algorithm, name, default, text))
-                   for name, (default, text) in ALGORITHMS[algorithm].params.items())
+                                    help="Defaults to the reference's number of clusters "
+                                         f"(at most {largest_k(points.X)} here)."))
+    seed = int(st.sidebar.number_input("Seed", min_value=0, max_value=MAX_SEED, value=0, key="seed"))
+    chosen = {}
+    for name, parameter in ALGORITHMS[algorithm].params.items():
+        chosen[name] = _param_widget(algorithm, name, parameter, points.X, k, chosen)
+    params = tuple(chosen.items())
     st.sidebar.subheader("Noise")
     noise = st.sidebar.selectbox("Noise label 0", list(NOISE_OPTIONS), key="noise",
                                  help="How objects labelled 0 (noise) are compared: as a cluster "
