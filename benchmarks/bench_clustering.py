@@ -7,10 +7,15 @@
   Delaunay triangulation) against scikit-learn's AgglomerativeClustering(linkage="single");
   target at least 10x faster, and the same partition as scikit-learn on S1-S4, Unbalance
   and Aggregate.
+* Cost estimates (issue 8): for ordinary runs, the time cluster() estimated beforehand
+  against the time measured (target: measured / estimated between 0.05 and 2, so the
+  budget neither lets a slow run through nor blocks a quick one by much); for the hostile
+  requests of issue 8, the time to refuse (target: under 0.5 s each).
 
 Needs the data sets (CLUVAL_DATA_DIR or the cache).
 
     python benchmarks/bench_clustering.py [--seeds 5] [--peer-iterations 5000] [--skip-sklearn-birch]
+                                          [--only estimates]
 """
 
 from __future__ import annotations
@@ -21,8 +26,8 @@ import time
 import numpy as np
 from sklearn.cluster import AgglomerativeClustering
 
-from cluval_core import compare
-from cluval_core.clustering import cluster
+from cluval_core import CluvalError, compare
+from cluval_core.clustering import DEFAULT_BUDGET, cluster, estimate_cost
 from cluval_core.datasets import load_dataset
 
 
@@ -92,15 +97,53 @@ def bench_single_link(skip_birch):
     print(f"  scikit-learn: {theirs:.1f} s; speed-up {theirs / ours:.0f}x (target: at least 10x)")
 
 
+ORDINARY_RUNS = [("s1", "kmeans", {}), ("s1", "kmeans++", {}), ("s1", "random_swap", {}), ("s1", "single", {}),
+                 ("s1", "ward", {}), ("s1", "gmm", {}), ("s1", "fcm", {}), ("s1", "dbscan", {"eps": 15300.0}),
+                 ("unbalance", "random_swap", {}), ("aggregation", "dbscan", {"eps": 1.2}),
+                 ("birch2", "kmeans", {}), ("birch2", "kmeans++", {}), ("birch2", "single", {}),
+                 ("birch2", "random_swap", {"iterations": 100}), ("birch2", "dbscan", {"eps": 426.0})]
+
+
+def bench_estimates():
+    print("\nCost estimates: measured / estimated time for ordinary runs (target 0.05 .. 2)")
+    for name, algorithm, params in ORDINARY_RUNS:
+        ds = load_dataset(name)
+        k = ds.k if algorithm != "dbscan" else None
+        estimate = estimate_cost(ds.X, algorithm, k, **params)
+        result = cluster(ds.X, algorithm, k, seed=0, **params)
+        print(f"  {name:<12} {algorithm:<12} estimated {estimate.seconds:8.2f} s, measured {result.seconds:7.2f} s, "
+              f"ratio {result.seconds / estimate.seconds:5.2f}; memory estimate {estimate.memory / 2**20:7.1f} MiB")
+    rng = np.random.default_rng(0)
+    birch2 = load_dataset("birch2").X
+    hostile = [("k-means++, k = n = 100 000", lambda: cluster(rng.random((100_000, 2)), "kmeans++", 100_000)),
+               ("DBSCAN, eps = 1e9, 30 000 points", lambda: cluster(rng.random((30_000, 2)), "dbscan", eps=1e9)),
+               ("random swap defaults on Birch2", lambda: cluster(birch2, "random_swap", 100)),
+               ("Ward on Birch2", lambda: cluster(birch2, "ward", 100))]
+    print(f"\nHostile requests: time to refuse (budget {DEFAULT_BUDGET}; target under 0.5 s)")
+    for label, request in hostile:
+        start = time.perf_counter()
+        try:
+            request()
+            outcome = "NOT REFUSED"
+        except CluvalError as exc:
+            outcome = str(exc)[:90] + "..."
+        print(f"  {label:<34} {time.perf_counter() - start:6.3f} s  {outcome}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seeds", type=int, default=5)
     parser.add_argument("--peer-iterations", type=int, default=5000,
                         help="swaps to run the straightforward version for (scaled to 5000)")
     parser.add_argument("--skip-sklearn-birch", action="store_true")
+    parser.add_argument("--only", choices=["random_swap", "single_link", "estimates"])
     args = parser.parse_args()
-    bench_random_swap(args.seeds, args.peer_iterations)
-    bench_single_link(args.skip_sklearn_birch)
+    if args.only in (None, "random_swap"):
+        bench_random_swap(args.seeds, args.peer_iterations)
+    if args.only in (None, "single_link"):
+        bench_single_link(args.skip_sklearn_birch)
+    if args.only in (None, "estimates"):
+        bench_estimates()
 
 
 if __name__ == "__main__":
