@@ -46,7 +46,7 @@ from ._validation import CluvalError, as_data
 
 __all__ = ["ClusteringResult", "ALGORITHMS", "Algorithm", "Parameter", "Cost", "Budget", "ParameterRange",
            "DEFAULT_BUDGET", "INTERACTIVE_BUDGET", "INTERACTIVE_MAX_K", "MAX_SEED", "EXPECTED_ITERATIONS",
-           "cluster", "estimate_cost", "parameter_range", "k_range", "sse", "kmeans_iterations", "random_swap",
+           "cluster", "estimate_cost", "parameter_range", "interactive_defaults", "k_range", "sse", "kmeans_iterations", "random_swap",
            "single_linkage", "fuzzy_c_means"]
 
 NOISE_LABEL = -1
@@ -992,6 +992,23 @@ def _eps_range(X, min_samples: int, budget: Budget) -> ParameterRange:
     low, high, default = _round(low * unit), _round(high * unit, down=True), _round(default * unit)
     high = max(high, low)
     return ParameterRange(low, high, min(max(default, low), high), _round_step(default))
+
+
+def interactive_defaults(X, algorithm: str, k: int | None = None, chosen: dict | None = None,
+                         budget: Budget = INTERACTIVE_BUDGET) -> dict:
+    """The parameters of `algorithm` for a front end: `chosen` ones kept, every other numeric
+    one at the default of its :func:`parameter_range` (the algorithm's, lowered to fit `budget`).
+
+    >>> import numpy as np
+    >>> X = np.random.default_rng(0).random((100_000, 2))
+    >>> interactive_defaults(X, "fcm", k=100)["max_iter"] < ALGORITHMS["fcm"].params["max_iter"].default
+    True
+    """
+    params = dict(chosen or {})
+    for name, parameter in _algorithm(algorithm).params.items():
+        if name not in params and not parameter.choices:
+            params[name] = parameter_range(X, algorithm, name, k, params, budget).default
+    return params
 
 
 def parameter_range(X, algorithm: str, name: str, k: int | None = None, chosen: dict | None = None,

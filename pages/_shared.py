@@ -21,7 +21,8 @@ import streamlit as st
 from cluval_core import CluvalError, CluvalWarning, Noise, compare
 from cluval_core import datasets as ds
 from cluval_core import experiments, userdata
-from cluval_core.clustering import ALGORITHMS, INTERACTIVE_BUDGET, MAX_SEED, cluster, k_range, parameter_range
+from cluval_core.clustering import (ALGORITHMS, INTERACTIVE_BUDGET, MAX_SEED, cluster, interactive_defaults, k_range,
+                                   parameter_range)
 from cluval_core.plots import partition_scatter, project_2d
 from cluval_core.report import build_report
 from cluval_core.synthetic import SCENARIOS, SYNTHETIC_SETS, make_synthetic
@@ -202,6 +203,12 @@ def largest_k(X: np.ndarray) -> int:
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
+def default_params(X: np.ndarray, algorithm: str, k: int) -> tuple:
+    """The algorithm's parameters at the defaults the app offers (they fit its time budget)."""
+    return tuple(interactive_defaults(X, algorithm, k).items())
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
 def control_range(X: np.ndarray, algorithm: str, name: str, k: int, chosen: tuple):
     return parameter_range(X, algorithm, name, k, dict(chosen))
 
@@ -327,7 +334,8 @@ def partitions(sel: Selection | None = None) -> Partitions:
     points = current_points(sel.dataset)
     with guarded("Clustering"):
         if sel.reference == SECOND_CLUSTERING:
-            ref_run = clustering_with_spinner(points.X, sel.ref_algorithm, sel.ref_k, sel.ref_seed, ())
+            ref_run = clustering_with_spinner(points.X, sel.ref_algorithm, sel.ref_k, sel.ref_seed,
+                                              default_params(points.X, sel.ref_algorithm, sel.ref_k))
             reference, ref_name = ref_run["labels"], f"{ALGORITHMS[sel.ref_algorithm].name} (seed {sel.ref_seed})"
         else:
             reference, ref_name = points.partitions[sel.reference], f"ground truth ({sel.reference})"

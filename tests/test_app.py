@@ -179,6 +179,18 @@ def test_soft_page():
     assert len(at.get("plotly_chart")) == 3
 
 
+def test_soft_page_runs_the_interactive_defaults(monkeypatch):
+    # the soft page has no iteration control: it runs the parameters the library says fit the
+    # app's budget (on Birch2, fuzzy c-means' 300 iterations at k = 100 would be refused)
+    import pages._shared
+
+    monkeypatch.setattr(pages._shared, "interactive_defaults", lambda X, algorithm, k: {"m": 2.0, "max_iter": 3})
+    at = _app()
+    at.switch_page("pages/soft.py").run()
+    assert not at.exception and not at.error
+    assert 1 <= int(re.search(r"\((\d+) iterations", at.caption[0].value).group(1)) <= 3
+
+
 def test_your_data_page_without_a_file():
     at = _app()
     at.switch_page("pages/your_data.py").run()

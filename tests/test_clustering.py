@@ -12,6 +12,7 @@ from sklearn.cluster import AgglomerativeClustering
 from cluval_core import CluvalError, compare
 from cluval_core import clustering
 from cluval_core.clustering import (ALGORITHMS, DEFAULT_BUDGET, INTERACTIVE_BUDGET, INTERACTIVE_MAX_K, MAX_SEED,
+                                   interactive_defaults,
                                     Budget, cluster, estimate_cost, fuzzy_c_means, k_range, parameter_range,
                                     random_swap, single_linkage, sse)
 from cluval_core.datasets import load_dataset
@@ -374,6 +375,19 @@ def test_iteration_ranges_fit_the_interactive_budget():
     n_init = parameter_range(X, "kmeans++", "n_init", k=300, chosen={"max_iter": 300})
     assert estimate_cost(X, "kmeans++", 300, n_init=n_init.high).fits(INTERACTIVE_BUDGET)
     assert not estimate_cost(X, "kmeans++", 300, n_init=n_init.high + 1).fits(INTERACTIVE_BUDGET)
+
+
+@pytest.mark.parametrize("algorithm", sorted(ALGORITHMS))
+def test_interactive_defaults_fit_the_interactive_budget(algorithm):
+    # what the app runs when a page offers no controls (the soft page, a second clustering)
+    X = np.random.default_rng(0).random((100_000, 2))
+    params = interactive_defaults(X, algorithm, k=100)
+    assert set(params) == {n for n, p in ALGORITHMS[algorithm].params.items() if not p.choices}
+    if estimate_cost(X, algorithm, 100).fits(INTERACTIVE_BUDGET):  # the algorithm's own defaults fit
+        assert params == {n: p.default for n, p in ALGORITHMS[algorithm].params.items() if not p.choices}
+    elif algorithm not in ("ward", "average", "complete"):  # their n x n matrix fits no iteration count
+        assert estimate_cost(X, algorithm, 100, **params).fits(INTERACTIVE_BUDGET)
+    assert interactive_defaults(X, algorithm, k=100, chosen=params) == params
 
 
 def test_eps_range_follows_the_data_scale_and_fits_the_budget():
