@@ -214,6 +214,7 @@ class Algorithm:
     remedy: str
     soft: bool = False
     needs_k: bool = True
+    reports_progress: bool = False  # run() takes progress=callable(fraction, message)
 
 
 @dataclass(frozen=True, eq=False)
@@ -849,7 +850,7 @@ ALGORITHMS = {a.key: a for a in [
               "Fränti & Kivijärvi (2000): T trial swaps of one centroid to a random point, each followed by two "
               "k-means iterations and kept only if the SSE falls.",
               _random_swap, {"iterations": Parameter(5000, "trial swaps T", low=1, widget=(1, 100_000))},
-              _random_swap_cost, "choose fewer iterations or a smaller k"),
+              _random_swap_cost, "choose fewer iterations or a smaller k", reports_progress=True),
     Algorithm("ward", "Agglomerative, Ward", "Hierarchical clustering merging the pair that least increases SSE.",
               _agglomerative("ward"), {}, _linkage_cost, _LINKAGE_REMEDY),
     Algorithm("single", "Agglomerative, single link",
@@ -899,7 +900,7 @@ def cluster(X, algorithm: str, k: int | None = None, *, seed: int = 0, progress=
     seed : int
         From 0 to ``MAX_SEED`` (2**32 - 1).
     progress : callable(fraction, message), optional
-        Called during long runs (random swap).
+        Called during long runs by the algorithms that report progress (``reports_progress``).
     budget : Budget
         The most time and memory the run may take (:data:`DEFAULT_BUDGET`: 60 s, 2 GiB).
     **params
@@ -915,7 +916,7 @@ def cluster(X, algorithm: str, k: int | None = None, *, seed: int = 0, progress=
     kwargs = dict(params)
     if algo.key == "dbscan" and e:
         kwargs["eps"] = min(math.ldexp(params["eps"], -e), 1e300)
-    if algo.key == "random_swap":
+    if algo.reports_progress:
         kwargs["progress"] = progress
     start = time.perf_counter()
     labels, centroids, iterations, extra = algo.run(X, k, seed, budget, **kwargs)

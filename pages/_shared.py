@@ -130,8 +130,8 @@ def load_points(key: str, seed: int = 0) -> Points:
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def run_clustering(X: np.ndarray, algorithm: str, k: int, seed: int, params: tuple) -> dict:
-    result = cluster(X, algorithm, k, seed=seed, **dict(params))
+def run_clustering(X: np.ndarray, algorithm: str, k: int, seed: int, params: tuple, _progress=None) -> dict:
+    result = cluster(X, algorithm, k, seed=seed, progress=_progress, **dict(params))
     return {"labels": _shift_to_one(result.labels), "centroids": result.centroids,
             "memberships": result.memberships, "objective": result.objective, "iterations": result.iterations,
             "seconds": result.seconds, "k": result.k, "params": result.params}
@@ -153,8 +153,18 @@ def clustering_with_spinner(X, algorithm, k, seed, params):
     name = ALGORITHMS[algorithm].name
     slow = algorithm == "random_swap" or len(X) > 20_000
     label = f"Clustering {len(X):,} points with {name}" + (" (this can take several seconds)…" if slow else "…")
-    with st.spinner(label):
-        return run_clustering(X, algorithm, k, seed, params)
+    if not ALGORITHMS[algorithm].reports_progress:
+        with st.spinner(label):
+            return run_clustering(X, algorithm, k, seed, params)
+    bar = st.progress(0.0, text=label)
+
+    def progress(fraction, message):
+        bar.progress(min(max(fraction, 0.0), 1.0), text=f"{label} {message}")
+
+    try:
+        return run_clustering(X, algorithm, k, seed, params, progress)
+    finally:
+        bar.empty()
 
 
 # ---------------------------------------------------------------------- data set choice

@@ -191,6 +191,27 @@ def test_soft_page_runs_the_interactive_defaults(monkeypatch):
     assert 1 <= int(re.search(r"\((\d+) iterations", at.caption[0].value).group(1)) <= 3
 
 
+def test_random_swap_reports_its_progress_on_the_page(monkeypatch):
+    import pages._shared
+
+    reported = []
+
+    def cluster_and_report(*args, progress=None, **kwargs):
+        reported.append(progress)
+        if progress is not None:
+            progress(0.5, "swap 1/2")  # draws the bar; a failure here would surface as an error
+        return cluster(*args, progress=progress, **kwargs)
+
+    monkeypatch.setattr(pages._shared, "cluster", cluster_and_report)
+    at = _app()
+    at.selectbox(key="dataset").set_value("lei_g2_dens6").run()
+    at.selectbox(key="algorithm").set_value("random_swap").run()
+    assert not at.exception and not at.error
+    assert callable(reported[-1])
+    at.selectbox(key="algorithm").set_value("ward").run()
+    assert reported[-1] is None  # algorithms without progress keep the spinner
+
+
 def test_your_data_page_without_a_file():
     at = _app()
     at.switch_page("pages/your_data.py").run()
