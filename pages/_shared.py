@@ -129,9 +129,38 @@ def load_points(key: str, seed: int = 0) -> Points:
     return Points(key, data.title, np.asarray(data.X), dict(data.partitions), data.description, data.citation)
 
 
+@contextmanager
+def progress_bar(text: str):
+    """A progress callback ``(fraction, message)`` that draws a bar, removed when the block ends.
+
+    Open it *inside* the st.cache_data function that does the work. Streamlit records what a
+    cached function draws and replays it on every cache hit; a bar created outside the function
+    cannot be replayed (CacheReplayClosureError on any rerun), one created inside is replayed
+    ending removed. The bar moves by whole percents only, which keeps the replay short.
+    """
+    bar = st.progress(0.0, text=text)
+    shown = [-1]
+
+    def update(fraction, message=""):
+        percent = int(100 * min(max(fraction, 0.0), 1.0))
+        if percent != shown[0]:
+            shown[0] = percent
+            bar.progress(percent / 100, text=f"{text} {message}".strip())
+
+    try:
+        yield update
+    finally:
+        bar.empty()
+
+
 @st.cache_data(show_spinner=False, max_entries=64)
-def run_clustering(X: np.ndarray, algorithm: str, k: int, seed: int, params: tuple, _progress=None) -> dict:
-    result = cluster(X, algorithm, k, seed=seed, progress=_progress, **dict(params))
+def run_clustering(X: np.ndarray, algorithm: str, k: int, seed: int, params: tuple,
+                   progress_text: str | None = None) -> dict:
+    if progress_text is None:
+        result = cluster(X, algorithm, k, seed=seed, progress=None, **dict(params))
+    else:
+        with progress_bar(progress_text) as progress:
+            result = cluster(X, algorithm, k, seed=seed, progress=progress, **dict(params))
     return {"labels": _shift_to_one(result.labels), "centroids": result.centroids,
             "memberships": result.memberships, "objective": result.objective, "iterations": result.iterations,
             "seconds": result.seconds, "k": result.k, "params": result.params}
@@ -156,15 +185,7 @@ def clustering_with_spinner(X, algorithm, k, seed, params):
     if not ALGORITHMS[algorithm].reports_progress:
         with st.spinner(label):
             return run_clustering(X, algorithm, k, seed, params)
-    bar = st.progress(0.0, text=label)
-
-    def progress(fraction, message):
-        bar.progress(min(max(fraction, 0.0), 1.0), text=f"{label} {message}")
-
-    try:
-        return run_clustering(X, algorithm, k, seed, params, progress)
-    finally:
-        bar.empty()
+    return run_clustering(X, algorithm, k, seed, params, label)
 
 
 # ---------------------------------------------------------------------- data set choice
@@ -443,21 +464,15 @@ NEEDS_BENCHMARKS = {"unbalance_table6": ["unbalance"], "yeast_table7": ["yeast"]
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
-def _experiment_result(name: str, _progress=None):
-    return experiments.run_experiment(name, progress=_progress)
+def _experiment_result(name: str):
+    with progress_bar("Running the experiment…") as progress:
+        return experiments.run_experiment(name, progress=progress)
 
 
 def experiment_result(name: str):
-    """Run an experiment's reduced form once per session (cached), with a progress bar."""
-    bar = st.progress(0.0, text="Running the experiment…")
-
-    def progress(fraction, message):
-        bar.progress(fraction, text=message)
-
+    """Run an experiment's reduced form once (cached), with a progress bar."""
     with guarded(f"Experiment {name}"):
-        result = _experiment_result(name, progress)
-    bar.empty()
-    return result
+        return _experiment_result(name)
 
 
 @st.cache_data(show_spinner=False, max_entries=32)

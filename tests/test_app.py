@@ -368,3 +368,23 @@ def test_an_unexpected_failure_shows_a_short_error_not_a_traceback(monkeypatch, 
     message = re.sub(r"\\(.)", r"\1", at.error[0].value)  # the text shown, without Markdown escapes
     assert "failed unexpectedly" in message and "RuntimeError: simulated failure" in message
     assert "Traceback" not in message and "File " not in message and len(message) < 500
+
+
+def test_work_with_a_progress_bar_is_shown_again_from_the_cache():
+    """Random swap and the experiments draw a progress bar from inside cached work; the next run
+    replays it from the cache instead of failing (it used to: CacheReplayClosureError)."""
+    at = _app()
+    at.selectbox(key="dataset").set_value("lei_g2_dens6").run()
+    at.selectbox(key="algorithm").set_value("random_swap").run()
+    assert not at.exception and not at.error
+    first = _shown_scores(at)
+    at.run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert _shown_scores(at) == first
+
+    at.switch_page("pages/reproduce.py").run()
+    at.selectbox(key="experiment").set_value("rand_table1").run()
+    checks = at.dataframe[0].value
+    at.run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert at.dataframe[0].value.equals(checks)
