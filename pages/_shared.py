@@ -67,6 +67,10 @@ class Selection:
 # The ASCII punctuation that Markdown, LaTeX, HTML or Streamlit's directives give a meaning to:
 # all of it but quotes, comma, semicolon, question mark, percent sign and slash.
 _MARKDOWN_PUNCTUATION = re.compile(r"([!#$&()*+\-.:<=>@\[\\\]^_`{|}~])")
+# GitHub's "autolink literals" (http://..., www...., a@b.c) are found in the text after escapes
+# are resolved: an invisible word joiner after the scheme, "www" or "@" keeps them plain text.
+_AUTOLINK_START = re.compile(r"(https?(?=:)|www(?=\.)|@)", re.IGNORECASE)
+WORD_JOINER = "\u2060"
 
 
 def plain(text) -> str:
@@ -76,10 +80,12 @@ def plain(text) -> str:
     st.caption, st.error, headers, ... as GitHub-flavoured Markdown with LaTeX and raw HTML. A
     backslash before every ASCII punctuation character that could start one (CommonMark shows an
     escaped punctuation character as itself) leaves no link, image, emphasis, code, math, HTML,
-    table or directive syntax: ``**b**`` becomes ``\\*\\*b\\*\\*``. Line breaks become spaces,
-    so that no block can start.
+    table or directive syntax: ``**b**`` becomes ``\\*\\*b\\*\\*``. A word joiner (invisible)
+    after ``http``, ``www`` and ``@`` stops bare addresses from becoming links. Line breaks become
+    spaces, so that no block can start.
     """
-    return _MARKDOWN_PUNCTUATION.sub(r"\\\1", " ".join(str(text).splitlines()))
+    text = _AUTOLINK_START.sub(r"\1" + WORD_JOINER, " ".join(str(text).splitlines()))
+    return _MARKDOWN_PUNCTUATION.sub(r"\\\1", text)
 
 
 def plot_text(text) -> str:

@@ -274,12 +274,13 @@ def test_reproduce_page_without_data_explains(monkeypatch, tmp_path):
 # from another host), a tag, LaTeX or bold text; each must be shown as written.
 HOSTILE = {"image": "![x](http://evil.example/pixel.png)", "html": "<img src=x onerror=alert(1)>",
            "latex": "$\\LaTeX$", "bold": "**bold**"}
-ESCAPED = {"image": r"\!\[x\]\(http\://evil\.example/pixel\.png\)",
+WJ = "\u2060"  # an invisible word joiner keeps "http://..." from becoming a link
+ESCAPED = {"image": r"\!\[x\]\(http" + WJ + r"\://evil\.example/pixel\.png\)",
            "html": r"\<img src\=x onerror\=alert\(1\)\>",
            "latex": r"\$\\LaTeX\$", "bold": r"\*\*bold\*\*"}
 HOSTILE_LABELS = ["![a](http://evil.example/a.png)", "<b>u</b>", "$x^2$", "**b**"]
 HOSTILE_FILE = "![f](http://evil.example/f.png).csv"
-ESCAPED_FILE = r"\!\[f\]\(http\://evil\.example/f\.png\)\.csv"
+ESCAPED_FILE = r"\!\[f\]\(http" + WJ + r"\://evil\.example/f\.png\)\.csv"
 
 
 def hostile_csv() -> bytes:

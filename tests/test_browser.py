@@ -207,7 +207,12 @@ def _visit(page, title: str):
 
 
 def _main_text(page) -> str:
-    return page.locator("[data-testid=stMain]").inner_text()
+    """The main area's text as read, without the invisible word joiners that keep addresses plain."""
+    return page.locator("[data-testid=stMain]").inner_text().replace("\u2060", "")
+
+
+def _links_to(page, host: str) -> list[str]:
+    return page.eval_on_selector_all(f"[data-testid=stMain] a[href*='{host}']", "links => links.map(a => a.href)")
 
 
 def test_every_page_and_a_hostile_upload_contact_only_the_local_server(server, page):
@@ -232,8 +237,9 @@ def test_every_page_and_a_hostile_upload_contact_only_the_local_server(server, p
     _settle(page)
     _choose(page, "Candidate labels", HOSTILE[2])
     _settle(page)
-    heading = page.locator("[data-testid=stMain] h3").first.inner_text()
+    heading = page.locator("[data-testid=stMain] h3").first.inner_text().replace("\u2060", "")
     assert heading == f"{HOSTILE[0]} vs {HOSTILE[2]}"  # as written: no image, no LaTeX
+    assert _links_to(page, "evil.example") == []  # nor a link
     assert page.locator("[data-testid=stMain] .katex").count() == 0
     page.screenshot(path=str(ARTIFACTS / "your_data_hostile_labels.png"), full_page=True)
 
@@ -256,7 +262,7 @@ def test_every_page_and_a_hostile_upload_contact_only_the_local_server(server, p
     assert f"your data ({HOSTILE_FILE})" in shown and f"labels0 is column '{HOSTILE[0]}'" in shown
     titles = page.locator(".js-plotly-plot .gtitle").all_text_contents()
     assert any(t.startswith(f"Reference: ground truth ({HOSTILE[1]})") for t in titles), titles
-    assert page.get_by_text("Traceback").count() == 0
+    assert page.get_by_text("Traceback").count() == 0 and _links_to(page, "evil.example") == []
     page.screenshot(path=str(ARTIFACTS / "compare_hostile.png"), full_page=True)
 
     images = page.eval_on_selector_all("img", "elements => elements.map(e => e.src)")
