@@ -99,6 +99,8 @@ def as_labels(labels, name: str) -> np.ndarray:
             arr = np.fromiter(seq, dtype=object, count=len(seq))  # tuples are hashable labels
         if arr.dtype.kind in "USO" and arr.ndim == 1 and not all(isinstance(v, str) for v in seq):
             arr = np.fromiter(seq, dtype=object, count=len(seq))
+        elif arr.dtype.kind == "U" and any(v.endswith("\0") for v in seq):
+            arr = np.fromiter(seq, dtype=object, count=len(seq))  # numpy strings drop trailing NULs
         elif arr.dtype.kind == "f" and any(isinstance(v, (int, np.integer)) and abs(int(v)) > 2**53 for v in seq):
             arr = np.fromiter(seq, dtype=object, count=len(seq))  # ints that floats would merge
     if arr.ndim != 1:

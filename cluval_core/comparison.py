@@ -241,7 +241,8 @@ class Comparison:
         if np.array_equal(U, U.astype(bool)) and np.array_equal(V, V.astype(bool)):
             a, b = U.argmax(axis=1), V.argmax(axis=1)  # one-hot: crisp labels, compared as such
             table, rows, cols = contingency_table(a, b)
-            return cls._build(table, row_labels[rows], col_labels[cols], labels=(a, b))
+            codes = (np.searchsorted(rows, a), np.searchsorted(cols, b))  # the clusters that occur
+            return cls._build(table, row_labels[rows], col_labels[cols], codes=codes)
         return cls._build(U.T @ V, row_labels, col_labels)
 
     # ------------------------------------------------------------------ basic facts
@@ -513,9 +514,9 @@ class Comparison:
             dd = cdist(cent, cent, "sqeuclidean")
             np.fill_diagonal(dd, np.inf)
             own.append(np.sqrt(dd.min(axis=1)))
-        denominator = own[0][rows] * own[1][cols]
         pair_d2 = d2[rows, cols]
-        with np.errstate(divide="ignore", invalid="ignore"):
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # 0 * inf: a lone centroid
+            denominator = own[0][rows] * own[1][cols]
             ratio = np.where(pair_d2 == 0, 0.0, pair_d2 / denominator)
         unpaired = max(self.k_true, self.k_pred) - len(rows)
         return CentroidRatio(rows, cols, ratio, ratio > 1 + TIE_TOLERANCE, unpaired, tie)

@@ -30,11 +30,16 @@ import math
 import numpy as np
 from scipy.special import gammaln
 
-__all__ = ["expected_mutual_information"]
+from ._validation import CluvalError
+
+__all__ = ["expected_mutual_information", "MAX_TERMS"]
 
 _LOG_INV_EPS = math.log(1e17)
 _TERMS_PER_CHUNK = 1 << 21
-_TABLE_LIMIT = 50_000_000  # beyond this N, log-factorials are computed on demand
+_TABLE_LIMIT = 50_000_000  # beyond this N, log-factorials (and logs) are computed on demand
+# The most terms one expected mutual information may sum (about half a minute here): beyond,
+# it is refused rather than left to run for hours (N = 10^15 with two clusters needs 10^9).
+MAX_TERMS = 10**9
 
 
 def _bennett_width(mu: np.ndarray) -> np.ndarray:
@@ -52,7 +57,7 @@ def _bennett_width(mu: np.ndarray) -> np.ndarray:
 
 
 def _window(a: np.ndarray, b: np.ndarray, n: int):
-    mu = a * b / n
+    mu = a.astype(np.float64) * b / n  # in floats: a * b overflows int64 beyond N = 3e9
     lo = np.maximum(np.maximum(1, a + b - n), np.floor(mu - np.sqrt(2 * _LOG_INV_EPS * mu))).astype(np.int64)
     hi = np.minimum(np.minimum(a, b), np.ceil(mu + _bennett_width(mu))).astype(np.int64)
     return lo, hi
@@ -99,10 +104,20 @@ def expected_mutual_information(row_sizes, col_sizes) -> float:
     keep = hi >= lo
     ai, bj, lo, hi = ai[keep], bj[keep], lo[keep], hi[keep]
     counts = hi - lo + 1
+    total_terms = int(counts.sum())
+    if total_terms > MAX_TERMS:
+        raise CluvalError(f"the expected mutual information of these cluster sizes (N = {n}) needs "
+                          f"{total_terms:.3g} terms, more than the {MAX_TERMS:.0e} cluval sums")
     # per pair: the part of log P(n) and of the MI term that does not depend on n
     const = lfact(ai) + lfact(bj) + lfact(n - ai) + lfact(n - bj) - lfact(n)
     log_ratio = math.log(n) - np.log(ai) - np.log(bj)
-    log_table = np.log(np.arange(1, int(hi.max()) + 1, dtype=np.float64))  # log(k) at k - 1
+    if hi.max() <= _TABLE_LIMIT:
+        log_table = np.log(np.arange(1, int(hi.max()) + 1, dtype=np.float64))  # log(k) at k - 1
+
+        def log(k):
+            return log_table[k - 1]
+    else:
+        log = np.log
     total = 0.0
     ends = np.cumsum(counts)
     start = 0
@@ -115,7 +130,7 @@ def expected_mutual_information(row_sizes, col_sizes) -> float:
         nij = np.arange(int(c.sum())) - np.repeat(np.cumsum(c) - c - lo[start:stop], c)
         A, B = ai[pair], bj[pair]
         log_p = const[pair] - lfact(nij) - lfact(A - nij) - lfact(B - nij) - lfact(n - A - B + nij)
-        mi_term = nij * (log_table[nij - 1] + log_ratio[pair])
+        mi_term = nij * (log(nij) + log_ratio[pair])
         total += float(np.dot(mi_term, np.exp(log_p))) / n
         start = stop
     return max(total, 0.0)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 
-from ._validation import SOFT_TOLERANCE
+from ._validation import SOFT_TOLERANCE, CluvalError, warn
 from .emi import expected_mutual_information
 
 __all__ = ["mutual_information", "normalized_mutual_information", "variation_of_information",
@@ -82,7 +82,11 @@ def adjusted_mutual_information(c) -> float:
     if c.is_soft:
         return math.nan
     e = c.entropies
-    emi = expected_mutual_information(c.row_sizes, c.col_sizes)
+    try:
+        emi = expected_mutual_information(c.row_sizes, c.col_sizes)
+    except CluvalError as exc:
+        warn(f"AMI is not computed: {exc}", stacklevel=5)
+        return math.nan
     denominator = (e.true + e.pred) / 2 - emi
     eps = 2.220446049250313e-16
     denominator = min(denominator, -eps) if denominator < 0 else max(denominator, eps)

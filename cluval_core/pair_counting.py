@@ -61,8 +61,13 @@ def fowlkes_mallows(c) -> float:
 
 def adjusted_fowlkes_mallows(c) -> float:
     p = c.pair_counts
-    fm = fowlkes_mallows(c)
-    if math.isnan(fm) or (p.a + p.b) * (p.a + p.c) >= p.total * p.total:
+    product, total = (p.a + p.b) * (p.a + p.c), p.total
+    if math.isnan(fowlkes_mallows(c)) or product >= total * total:
         return math.nan
-    expected = math.sqrt(p.a + p.b) * math.sqrt(p.a + p.c) / p.total
-    return (fm - expected) / (1 - expected)
+    # (FM - E) / (1 - E) with FM = a / sqrt(P), E = sqrt(P) / M, rearranged so that the two
+    # differences are exact (integers for crisp counts) even when E rounds to 1:
+    # AFM = (a M - P) / (M^2 - P) * (M + sqrt(P)) / sqrt(P)
+    if p.b == 0 and p.c == 0:
+        return 1.0  # FM = 1 exactly
+    root = math.sqrt(product)
+    return min((p.a * total - product) / (total * total - product) * (total / root + 1), 1.0)

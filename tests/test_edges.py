@@ -229,7 +229,7 @@ ABSENT_NOISE = [
     (np.array(["2", "2", "a", "a", "b", "b"]), 2),  # str(2) == "2"
     (np.array([True, True, False, False, True, False]), -1),  # bool(-1) is True
     (np.array([255, 255, 0, 0, 1, 1], dtype=np.uint8), -1),  # uint8(-1) wraps to 255
-    (np.array([0, 0, 1, 1, 2, 2]), 7),  # simply absent
+    (np.array([0, 0, 1, 1, 2, 2]), 9),  # simply absent (from the candidate too)
 ]
 
 
@@ -248,20 +248,17 @@ def test_noise_label_is_matched_exactly(labels, label, policy):
     assert c.scores() == plain.scores()
 
 
-@pytest.mark.parametrize("labels, label", [
-    ([1, 1, 0, 0, 2, 2], True),  # int64(True) == 1
-    (np.array([True, True, False, False, True, False]), 1),  # bool(1) is True
+@pytest.mark.parametrize("labels, label, kept", [
+    ([1, 1, 0, 0, 2, 2], True, 4),  # the two objects labelled 1 are dropped
+    (np.array([True, True, False, False, True, False]), 1, 3),  # the three labelled True
 ], ids=["True-vs-int", "1-vs-bool"])
-def test_noise_label_true_never_matches_one(labels, label):
-    # As asked for this suite: True is never the noise label 1 (nor 1 the label True), so
-    # nothing is dropped and a warning says the label does not occur. NOTE: this is a choice
-    # between two readings. True == 1 as Python values, and the issue matches noise "by the
-    # same rule that tells labels apart in the table"; if the table counts True and 1 as one
-    # label, this test should expect them to match instead.
-    CluvalWarning = _warning_class()
-    with pytest.warns(CluvalWarning):
-        c = compare(labels, NOISE_PRED, noise=Noise(label, "drop_reference_noise"))
-    assert c.n == 6
+def test_noise_label_true_matches_one_as_the_table_does(labels, label, kept):
+    # The noise label is matched by the rule that tells labels apart in the table: equal Python
+    # values are one label, and True == 1 (compare([1, True, 0], ...) has two reference
+    # clusters), so the objects labelled 1 (or True) are dropped and no warning is given.
+    assert compare(np.array([1, True, 0], dtype=object), [0, 1, 2]).k_true == 2
+    c = compare(labels, NOISE_PRED, noise=Noise(label, "drop_reference_noise"))
+    assert c.n == kept
 
 
 PRESENT_NOISE = [
