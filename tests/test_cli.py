@@ -36,7 +36,7 @@ def _labels(tmp_path, content: bytes) -> str:
 
 # ---------------------------------------------------------------------- compare: the files it refuses
 def test_compare_refuses_dev_zero_at_once():
-    # in a child process with a time limit: today's bug grew without bound instead of failing
+    # in a child process with a time limit: the old reader grew without bound instead of failing
     result = subprocess.run([sys.executable, "-m", "cluval_core.cli", "compare", "/dev/zero", "--true", "a",
                              "--pred", "b"], capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert result.returncode == 2

@@ -438,7 +438,7 @@ def test_below_2_62_a_huge_table_is_counted_exactly():
 
 
 @pytest.mark.parametrize("table", [
-    np.array([[1, -2], [3, 4]]),  # RI 0.43 today (1.83 in the version)
+    np.array([[1, -2], [3, 4]]),  # unvalidated, it gave RI 0.43 (1.83 in an earlier version)
     np.array([[1.0, np.nan], [1.0, 1.0]]),
     np.array([[1.0, np.inf], [1.0, 1.0]]),
     np.array([[-0.5, 2.0], [1.0, 1.0]]),
@@ -468,8 +468,8 @@ def _assert_soft_scores_in_range(c):
 def test_soft_table_of_independent_memberships_stays_in_range():
     # U = identity (100 singletons), V = 0.01 everywhere: N* has every cell 0.01, margins 1,
     # N = 100. The partitions are independent: MI = sum 1e-4 log(100 * 0.01 / 1) = 0, so every
-    # NMI is 0, VI = H_a + H_b = 2 ln 100 and NVI = 1. Today ARI's denominator (a+b)(b+d) +
-    # (a+c)(c+d) is 0 up to rounding and ARI is -3.5e15.
+    # NMI is 0, VI = H_a + H_b = 2 ln 100 and NVI = 1. Unguarded, ARI's denominator (a+b)(b+d) +
+    # (a+c)(c+d) is 0 up to rounding and ARI came out as -3.5e15.
     c = Comparison.from_memberships(np.eye(100), np.full((100, 100), 0.01))
     scores = _assert_soft_scores_in_range(c)
     assert scores["mi"] == pytest.approx(0, abs=1e-12)
@@ -482,7 +482,7 @@ def test_soft_table_of_independent_memberships_stays_in_range():
 def test_soft_table_with_negative_pair_counts_stays_in_range():
     # U: two objects, each 1/3 in three clusters; V: both in cluster 0. N* = [[2/3, 0]] * 3, the
     # empty column is dropped: K_a = 3, K_b = 1, N = 2. "Pairs" a = 3 (2/3)(-1/3)/2 = -1/3 < 0,
-    # so sqrt((a+b)(a+c)) had a negative argument ("math domain error" today).
+    # so sqrt((a+b)(a+c)) had a negative argument (it raised "math domain error").
     # One side has one cluster: MI = 0, every NMI is 0 and NVI is 1; VI = H_a = ln 3.
     c = Comparison.from_memberships([[1 / 3] * 3] * 2, [[1, 0], [1, 0]])
     assert (c.k_true, c.k_pred) == (3, 1)
@@ -545,7 +545,7 @@ def test_criterion_h_breaks_ties_by_first_occurrence():
     # P1 = {0,1}, P2 = {2}; table [[1, 0], [1, 1]]. Three cells tie at 1; the row that occurs
     # first (G1) wins, then the first column: (G1, P1). Then (G2, P2) = 1. Sum 2: CH = 1 - 2/3.
     # [1,0,0] vs [1,1,2] is the same partition with label 1 -> 1, 2 -> 0: the same value
-    # (today 0.333 and 0.667).
+    # (they used to give 0.333 and 0.667).
     first = criterion_h([1, 2, 2], [1, 1, 2])
     assert first == pytest.approx(1 / 3, abs=1e-15)
     assert criterion_h([1, 0, 0], [1, 1, 2]) == first
