@@ -236,6 +236,21 @@ def numeric_columns(frame: pd.DataFrame, rows: int = 1000) -> list[str]:
     return found
 
 
+def default_coordinates(frame: pd.DataFrame) -> list[str]:
+    """The coordinate columns to offer first: the first two numeric ones, leaving at least one
+    column for the labels (numeric labels included).
+
+    >>> default_coordinates(read_table_bytes(b"x,y,truth\\n0,1,a\\n2,3,b\\n"))
+    ['x', 'y']
+    >>> default_coordinates(read_table_bytes(b"x,y,truth\\n0,1,1\\n2,3,2\\n"))
+    ['x', 'y']
+    >>> default_coordinates(read_table_bytes(b"x,truth\\n0,1\\n2,2\\n"))
+    ['x']
+    """
+    numeric = numeric_columns(frame)
+    return numeric[:min(2, frame.shape[1] - 1)]
+
+
 def points_and_labels(frame: pd.DataFrame, coordinates, label: str, noise=None):
     """Coordinates as a float matrix and one label column as codes 1..k (0 = `noise`) with their names."""
     if not coordinates:

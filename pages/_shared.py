@@ -180,7 +180,8 @@ def comparison_report(labels_true: np.ndarray, labels_pred: np.ndarray, X: np.nd
         c = compare(labels_true, labels_pred, X=X, noise=None if policy is None else Noise(0, policy))
     for warning in caught:
         if issubclass(warning.category, CluvalWarning):
-            st.warning(plain(str(warning.message)))
+            message = str(warning.message)
+            st.warning(plain(message[:1].upper() + message[1:]))
     return build_report(c)
 
 

@@ -10,12 +10,12 @@ from pages import _shared as ui
 
 ui.require_frame("pages/compare.py")
 
+st.title("Compare two partitions")
 sel = ui.selection()
 parts = ui.partitions(sel)
-report = ui.report_for(parts, sel.noise)
+report = ui.report_for(parts, sel.noise)  # below the title: its progress and warnings
 points = parts.points
 
-st.title("Compare two partitions")
 st.caption(f"**{ui.plain(points.title)}** — {ui.plain(points.description)}  \n"
            f"Reference: {ui.plain(parts.reference_name)}; "
            f"candidate: {ui.plain(parts.candidate_name)} (seed {sel.seed}, {parts.candidate_run['seconds']:.2f} s, "

@@ -5,7 +5,7 @@ import streamlit as st
 from cluval_core.export import to_json
 from cluval_core.plots import contingency_heatmap, mapping_diagram
 from cluval_core import userdata
-from cluval_core.userdata import MAX_BYTES, numeric_columns
+from cluval_core.userdata import MAX_BYTES
 from pages import _shared as ui
 
 ui.require_frame("pages/your_data.py")
@@ -49,8 +49,7 @@ if mode == "two label columns":
                        "application/json", key="upload_download")
     st.stop()
 
-numeric = numeric_columns(frame)
-coordinates = st.multiselect("Coordinate columns", columns, default=numeric[:2] if len(numeric) > 2 else numeric[:1],
+coordinates = st.multiselect("Coordinate columns", columns, default=userdata.default_coordinates(frame),
                              key="upload_coordinates")
 rest = [c for c in columns if c not in coordinates] or columns
 labels = st.multiselect("Reference label column(s): the first is the default reference", rest,

@@ -103,7 +103,7 @@ def test_second_clustering_as_reference_and_noise_policy():
     at.selectbox(key="noise").set_value("noise points as singletons").run()
     assert not at.exception
     # two clusterings have no noise: the page says the policy had nothing to act on
-    assert any("noise label 0 occurs in neither partition" in w.value for w in at.warning), \
+    assert any("The noise label 0 occurs in neither partition" in w.value for w in at.warning), \
         [w.value for w in at.warning]
 
 
