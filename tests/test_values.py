@@ -226,11 +226,23 @@ def test_agrees_with_scikit_learn(index_id, case):
 
 
 def test_vi_and_v_measure_agree_with_scikit_learn():
+    from scipy.stats import entropy as scipy_entropy
+
+    def entropy(labels):
+        return scipy_entropy(np.unique(labels, return_counts=True)[1])
+
     for a, b in PAIRS:
         c = compare(a, b)
+        mi = skm.mutual_info_score(a, b)
+        assert c.entropies.mutual_information == pytest.approx(mi, abs=1e-12)
+        # VI = H_a + H_b - 2 MI with scikit-learn's MI and SciPy's entropies; NVI divides by H_a + H_b
+        vi = entropy(a) + entropy(b) - 2 * mi
+        assert c.score("vi") == pytest.approx(vi, abs=1e-12)
+        assert c.score("nvi") == pytest.approx(vi / (entropy(a) + entropy(b)), abs=1e-12)
         assert c.score("nmi_sum") == pytest.approx(skm.v_measure_score(a, b), abs=1e-9)
-        h, _, _ = skm.homogeneity_completeness_v_measure(a, b)
-        assert c.entropies.mutual_information == pytest.approx(skm.mutual_info_score(a, b), abs=1e-12)
+        h, completeness, _ = skm.homogeneity_completeness_v_measure(a, b)
+        assert mi / c.entropies.true == pytest.approx(h, abs=1e-12)
+        assert mi / c.entropies.pred == pytest.approx(completeness, abs=1e-12)
 
 
 def _codes(labels):
