@@ -21,7 +21,8 @@ import pandas as pd
 from scipy.spatial.distance import cdist
 
 from ._numeric import order_free_sum
-from ._validation import SOFT_TOLERANCE, CluvalError, as_data, as_labels, as_memberships, as_table, check_choice, warn
+from ._validation import (SOFT_TOLERANCE, CluvalError, _item, as_data, as_labels, as_memberships, as_table,
+                          check_choice, warn)
 from .contingency import contingency_table, factorize, first_occurrence_order, table_from_codes
 from .matching import (TIE_TOLERANCE, Mapping, Pairing, greedy_pairing, nearest_mapping, optimal_pairing,
                        optimal_pairing_is_tied)
@@ -115,10 +116,9 @@ def _labels_of_table(values, n: int, name: str) -> np.ndarray:
     if len(labels) != n:
         raise CluvalError(f"{name} has {len(labels)} labels but the table has {n} "
                           f"{'rows' if name == 'row_labels' else 'columns'}")
-    codes, uniques = pd.factorize(labels)
-    if len(uniques) < n:
-        repeated = labels[np.flatnonzero(np.bincount(codes) > 1)[0] == codes][0]
-        raise CluvalError(f"{name} repeats the label {repeated!r}: each cluster needs its own label")
+    repeated = pd.Index(labels, dtype=object, tupleize_cols=False).duplicated()
+    if repeated.any():
+        raise CluvalError(f"{name} repeats the label {_item(labels[repeated.argmax()])!r}: each cluster needs its own label")
     return labels
 
 
