@@ -6,6 +6,7 @@ from cluval_core import FAMILIES, INDICES
 from cluval_core.export import to_json
 from cluval_core.plots import contingency_heatmap, mapping_diagram, partition_scatter
 from cluval_core.report import format_value
+from pages import _cache as data
 from pages import _shared as ui
 
 ui.require_frame("pages/compare.py")
@@ -27,7 +28,7 @@ for column, index_id in zip(st.columns(len(headline)), headline):
     column.metric(INDICES[index_id].name, format_value(index_id, scores[index_id]), help=INDICES[index_id].caveat)
 
 # ---------------------------------------------------------------------- scatter plots
-X2, axes, (cent_true, cent_pred) = ui.projection(points.X, report.centroids_true, report.centroids_pred)
+X2, axes, (cent_true, cent_pred) = data.projection(points.X, report.centroids_true, report.centroids_pred)
 partition_maps = report.mappings["partition"]
 mapping = report.mappings.get("centroid", partition_maps)
 left, right = st.columns(2)

@@ -4,10 +4,52 @@ import pandas as pd
 import streamlit as st
 
 from cluval_core import INDICES
-from cluval_core.plots import index_curves, score_bars
+from cluval_core.plots import index_curves, partition_scatter, score_bars
+from cluval_core import experiments
+from pages import _cache as data
 from pages import _shared as ui
 
 ui.require_frame("pages/psi_vs_ari.py")
+
+
+def unbalance_points() :
+    """The Unbalance benchmark when available, else its synthetic look-alike."""
+    with ui.guarded("Loading Unbalance"):
+        return data.load_points("unbalance" if "unbalance" in data.available_benchmarks() else "unbalance_like")
+
+
+FOUR_ALGORITHMS = (("RS (random swap)", "random_swap", ()), ("AC (Ward)", "ward", ()),
+                   ("SL (single link)", "single", ()), ("KM (k-means, random start)", "kmeans", ()))
+
+
+@st.cache_data(show_spinner="Clustering Unbalance four ways (random swap takes a few seconds)…")
+def four_algorithms(X, truth):
+    return experiments.algorithms_on(X, truth, 8, [(n, a, dict(p)) for n, a, p in FOUR_ALGORITHMS], seed=0)
+
+
+@st.cache_data(show_spinner="Shrinking the sparse clusters…")
+def sparse_curve():
+    return experiments.sparse_cluster_curve([200, 150, 100, 80, 60, 50, 40, 30, 25, 20, 15, 12, 10])
+
+
+@st.cache_data(show_spinner="Removing Yeast's smallest classes…")
+def yeast_removal():
+    if "yeast" not in data.available_benchmarks():
+        return None
+    yeast = data.load_points("yeast")
+    labels = yeast.partitions["labels0"]
+    return (experiments.remove_smallest_classes(labels, seeds=20),
+            experiments.remove_smallest_classes(labels, X=yeast.X, mode="nearest"))
+
+
+def small_scatter(X, report, title):
+    X2, axes, _ = data.projection(X)
+    fig = partition_scatter(X2, report, "pred", title=title, axis_titles=axes)
+    fig.update_layout(height=300, margin=dict(l=0, r=0, t=30, b=0))
+    fig.update_yaxes(scaleanchor=None)  # a narrow column: let the points fill it
+    return fig
+
+
 
 IDS = ["ari", "nmi_sum", "nvd", "psi"]
 NAMES = {i: INDICES[i].name for i in IDS + ["ci_centroid", "ci_partition"]}
@@ -19,11 +61,11 @@ st.markdown("Pair-counting indices weigh a cluster of n objects like n² pairs, 
 
 # ---------------------------------------------------------------------- 1. four algorithms
 st.header("1. Four algorithms on Unbalance (k = 8)")
-unbalance = ui.unbalance_points()
+unbalance = unbalance_points()
 if unbalance.key != "unbalance":
     st.info("The Unbalance benchmark file is not available here, so its synthetic look-alike is used "
             "(three dense clusters of 2000, five sparse of 100). Set `CLUVAL_DATA_DIR` to use the real set.")
-frame, labels = ui.four_algorithms(unbalance.X, unbalance.partitions["labels0"])
+frame, labels = four_algorithms(unbalance.X, unbalance.partitions["labels0"])
 left, right = st.columns([2, 3])
 with left:
     st.dataframe(frame.rename(columns=NAMES), hide_index=True, key="algorithms_table",
@@ -35,13 +77,13 @@ with right:
 columns = st.columns(len(labels))
 for column, (name, candidate) in zip(columns, labels.items()):
     with column:
-        report = ui.comparison_report(unbalance.partitions["labels0"], candidate, unbalance.X,
+        report = data.comparison_report(unbalance.partitions["labels0"], candidate, unbalance.X,
                                       "noise is an ordinary cluster")
-        st.plotly_chart(ui.small_scatter(unbalance.X, report, name), key=f"scatter_{name}")
+        st.plotly_chart(small_scatter(unbalance.X, report, name), key=f"scatter_{name}")
 
 # ---------------------------------------------------------------------- 2. shrinking clusters
 st.header("2. The same small error on ever smaller clusters")
-curve = ui.sparse_curve()
+curve = sparse_curve()
 sizes = curve["sparse cluster size"].tolist()
 size = st.select_slider("Size of each sparse cluster", options=sizes, value=sizes[len(sizes) // 2],
                         key="sparse_size")
@@ -58,7 +100,7 @@ with right:
 
 # ---------------------------------------------------------------------- 3. Yeast
 st.header("3. Yeast: removing the smallest classes")
-yeast = ui.yeast_removal()
+yeast = yeast_removal()
 if yeast is None:
     st.info("The Yeast data set is not available here: set `CLUVAL_DATA_DIR` or run `cluval datasets fetch yeast`.")
 else:

@@ -4,9 +4,19 @@ import streamlit as st
 
 from cluval_core.clustering import ALGORITHMS, MAX_SEED
 from cluval_core.plots import contingency_heatmap, score_bars
+from cluval_core import experiments
+from pages import _cache as data
 from pages import _shared as ui
 
 ui.require_frame("pages/soft.py")
+
+
+@st.cache_data(show_spinner="Comparing soft and hardened tables…", max_entries=16)
+def soft_comparison(reference, memberships):
+    soft, hard, frame = experiments.soft_versus_crisp(reference, memberships)
+    return data.report_of(soft), data.report_of(hard), frame
+
+
 
 st.title("Soft partitions")
 st.markdown("A soft clustering gives every object a membership in each cluster. With the reference as one-hot "
@@ -21,17 +31,17 @@ soft_keys = [k for k, a in ALGORITHMS.items() if a.soft]
 left, middle, right = st.columns(3)
 algorithm = left.selectbox("Soft algorithm", soft_keys, index=soft_keys.index("fcm"),
                            format_func=lambda a: ALGORITHMS[a].name, key="soft_algorithm")
-k = int(middle.number_input("Clusters", min_value=1, max_value=ui.largest_k(points.X),
+k = int(middle.number_input("Clusters", min_value=1, max_value=data.largest_k(points.X),
                             value=min(ui.reference_k(points, sel.reference if sel.reference in points.partitions
-                                                     else "labels0"), ui.largest_k(points.X)),
+                                                     else "labels0"), data.largest_k(points.X)),
                             key="soft_k"))
 seed = int(right.number_input("Seed", min_value=0, max_value=MAX_SEED, value=0, key="soft_seed"))
 if len(points.X) > 50_000:
     st.warning(f"{len(points.X):,} points: soft clustering needs a few seconds per run here.")
 
 with ui.guarded("Soft clustering"):
-    run = ui.clustering_with_spinner(points.X, algorithm, k, seed, ui.default_params(points.X, algorithm, k))
-    soft, hard, frame = ui.soft_comparison(reference, run["memberships"])
+    run = data.clustering_with_spinner(points.X, algorithm, k, seed, data.default_params(points.X, algorithm, k))
+    soft, hard, frame = soft_comparison(reference, run["memberships"])
 
 st.caption(f"Reference: {ui.plain(sel.reference)} of **{ui.plain(points.title)}**; "
            f"candidate: {ALGORITHMS[algorithm].name} with "

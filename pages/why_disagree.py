@@ -5,9 +5,23 @@ import streamlit as st
 from cluval_core import INDICES
 from cluval_core.plots import contingency_heatmap, index_curves
 from cluval_core.synthetic import SCENARIOS
+from cluval_core import experiments
+from pages import _cache as data
 from pages import _shared as ui
 
 ui.require_frame("pages/why_disagree.py")
+
+
+@st.cache_data(show_spinner="Computing every index along the scenario…", max_entries=32)
+def scenario_curve(key: str, seed: int = 0):
+    return experiments.scenario_curve(key, seed=seed)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def scenario_pair(key: str, value, seed: int = 0):
+    return SCENARIOS[key].make(value, seed)[:2]
+
+
 
 st.title("Why indices disagree")
 st.caption("The synthetic experiments of Rezaei & Fränti (2016), section 7: the reference G has three clusters "
@@ -27,14 +41,14 @@ if not ids:
     st.warning("Choose at least one index to draw.")
     st.stop()
 
-curve = ui.scenario_curve(key)
+curve = scenario_curve(key)
 with right:
     st.plotly_chart(index_curves(curve, scenario.parameter, ids, current=value,
                                  names={i: INDICES[i].name for i in ids}), key="scenario_curves")
     st.caption("Distances (NVD, CH, VI, ...) are drawn as they are: lower is better for them.")
 
-labels_true, labels_pred = ui.scenario_pair(key, value)
-report = ui.comparison_report(labels_true, labels_pred, None, "noise is an ordinary cluster")
+labels_true, labels_pred = scenario_pair(key, value)
+report = data.comparison_report(labels_true, labels_pred, None, "noise is an ordinary cluster")
 st.subheader(f"At {scenario.parameter} = {value}")
 left, right = st.columns([3, 2])
 with left:

@@ -6,9 +6,36 @@ from cluval_core.export import to_json
 from cluval_core.plots import contingency_heatmap, mapping_diagram
 from cluval_core import userdata
 from cluval_core.userdata import MAX_BYTES
+from pages import _cache as data
 from pages import _shared as ui
 
 ui.require_frame("pages/your_data.py")
+
+
+@st.cache_data(show_spinner="Reading the file…", max_entries=4)
+def read_upload(data: bytes, name: str):
+    return userdata.read_table_bytes(data, name)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def labels_report(frame, truth: str, pred: str):
+    a, _ = userdata.label_column(frame, truth)
+    b, _ = userdata.label_column(frame, pred)
+    return data.comparison_report(a, b, None, "noise is an ordinary cluster")
+
+
+@st.cache_data(show_spinner=False, max_entries=4)
+def user_points_from(frame, coordinates: tuple, labels: tuple, name: str, noise=None) :
+    X, first, names = userdata.points_and_labels(frame, list(coordinates), labels[0], noise)
+    partitions = {"labels0": first}
+    for column in labels[1:]:
+        partitions[f"{column}"] = userdata.label_column(frame, column, noise)[0]
+    marked = "" if noise is None else f"; label '{noise}' marks noise"
+    return data.Points(ui.USER_DATA, f"your data ({name})", X, partitions,
+                  f"{len(X):,} points from {name}; labels0 is column '{labels[0]}' with {len(names)} clusters{marked}",
+                  "your upload")
+
+
 
 st.title("Your data")
 st.markdown("Upload a CSV file (UTF-8, with a header row) or a Parquet file, one row per object: either **points "
@@ -22,7 +49,7 @@ if upload is None:
     st.stop()
 
 with ui.guarded(f"Reading {upload.name}"):
-    frame = ui.read_upload(upload.getvalue(), upload.name)
+    frame = read_upload(upload.getvalue(), upload.name)
 st.dataframe(frame.head(20), key="upload_preview")
 st.caption(f"{len(frame):,} rows, {frame.shape[1]} columns.")
 
@@ -34,7 +61,7 @@ if mode == "two label columns":
     truth = left.selectbox("Reference labels", columns, index=0, key="upload_truth")
     pred = right.selectbox("Candidate labels", columns, index=min(1, len(columns) - 1), key="upload_pred")
     with ui.guarded("Comparing the two columns"):
-        report = ui.labels_report(frame, truth, pred)
+        report = labels_report(frame, truth, pred)
     st.subheader(f"{ui.plain(truth)} vs {ui.plain(pred)}")
     left, right = st.columns([3, 2])
     left.plotly_chart(contingency_heatmap(report), key="upload_table")
@@ -64,7 +91,7 @@ noise = st.selectbox("Noise label", noise_choices, key="upload_noise", format_fu
                      help="The label that marks noise in your label columns (for example -1 from DBSCAN or 0 in "
                           "benchmark files). The sidebar's noise policy then applies to it.")
 with ui.guarded("Preparing your data"):
-    points = ui.user_points_from(frame, tuple(coordinates), tuple(labels), upload.name,
+    points = user_points_from(frame, tuple(coordinates), tuple(labels), upload.name,
                                  None if noise == NO_NOISE else noise)
 st.success(f"{len(points.X):,} points in {points.X.shape[1]} dimension(s), partitions: "
            f"{', '.join(ui.plain(name) for name in points.partitions)}.")

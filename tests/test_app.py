@@ -184,9 +184,9 @@ def test_soft_page():
 def test_soft_page_runs_the_interactive_defaults(monkeypatch):
     # the soft page has no iteration control: it runs the parameters the library says fit the
     # app's budget (on Birch2, fuzzy c-means' 300 iterations at k = 100 would be refused)
-    import pages._shared
+    import pages._cache
 
-    monkeypatch.setattr(pages._shared, "interactive_defaults", lambda X, algorithm, k: {"m": 2.0, "max_iter": 3})
+    monkeypatch.setattr(pages._cache, "interactive_defaults", lambda X, algorithm, k: {"m": 2.0, "max_iter": 3})
     at = _app()
     at.switch_page("pages/soft.py").run()
     assert not at.exception and not at.error
@@ -194,7 +194,7 @@ def test_soft_page_runs_the_interactive_defaults(monkeypatch):
 
 
 def test_random_swap_reports_its_progress_on_the_page(monkeypatch):
-    import pages._shared
+    import pages._cache
 
     reported = []
 
@@ -204,7 +204,7 @@ def test_random_swap_reports_its_progress_on_the_page(monkeypatch):
             progress(0.5, "swap 1/2")  # draws the bar; a failure here would surface as an error
         return cluster(*args, progress=progress, **kwargs)
 
-    monkeypatch.setattr(pages._shared, "cluster", cluster_and_report)
+    monkeypatch.setattr(pages._cache, "cluster", cluster_and_report)
     at = _app()
     at.selectbox(key="dataset").set_value("lei_g2_dens6").run()
     at.selectbox(key="algorithm").set_value("random_swap").run()

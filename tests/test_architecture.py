@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-CORE = sorted((ROOT / "cluval_core").glob("*.py"))
+CORE = sorted((ROOT / "cluval_core").rglob("*.py"))
 PAGES = sorted((ROOT / "pages").glob("*.py"))
 PAGE_BODIES = [p for p in PAGES if not p.name.startswith("_")]
 # the modules where indices are computed: a page reaching into them would be computing

@@ -1,4 +1,4 @@
-"""Plotly figure builders for comparisons (no Streamlit here: the app only renders them).
+"""Figures of one comparison (no Streamlit here: the app only renders them).
 
 Colours follow the Hungarian pairing: a candidate cluster takes the colour of its reference
 partner, so a glance shows which clusters correspond; unpaired clusters are dark grey and
@@ -8,15 +8,13 @@ Centroid Index orphans are drawn in red.
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 import plotly.graph_objects as go
 from plotly.colors import qualitative
 from plotly.subplots import make_subplots
 
-from .report import ComparisonReport
+from ..report import ComparisonReport
 
-__all__ = ["PALETTE", "project_2d", "partition_scatter", "contingency_heatmap", "mapping_diagram",
-           "index_curves", "score_bars"]
+__all__ = ["PALETTE", "project_2d", "partition_scatter", "contingency_heatmap", "mapping_diagram"]
 
 PALETTE = qualitative.Dark24 + qualitative.Light24 + qualitative.Alphabet
 UNPAIRED = "#444444"
@@ -204,28 +202,4 @@ def mapping_diagram(report: ComparisonReport, basis: str = "partition") -> go.Fi
     fig.update_yaxes(visible=False, range=[-0.08, 1.08])
     height = max(300, min(1200, 22 * max(report.k_true, report.k_pred) + 120))
     fig.update_layout(height=height, margin=dict(l=10, r=10, t=40, b=10))
-    return fig
-
-
-def index_curves(frame: pd.DataFrame, parameter: str, ids, *, current=None, names=None) -> go.Figure:
-    """One line per index over a scenario's parameter, the current position marked."""
-    fig = go.Figure()
-    for index_id in ids:
-        fig.add_trace(go.Scatter(x=frame[parameter], y=frame[index_id], mode="lines+markers",
-                                 name=(names or {}).get(index_id, index_id), marker=dict(size=4)))
-    if current is not None:
-        fig.add_vline(x=current, line=dict(color=ORPHAN, dash="dash"))
-    fig.update_layout(height=430, margin=dict(l=10, r=10, t=30, b=10), xaxis_title=parameter,
-                      yaxis_title="index value", legend=dict(orientation="h", y=-0.2))
-    return fig
-
-
-def score_bars(frame: pd.DataFrame, group: str, ids, *, names=None) -> go.Figure:
-    """Grouped bars: one group per row of `frame` (e.g. algorithms), one bar per index."""
-    fig = go.Figure()
-    for index_id in ids:
-        fig.add_trace(go.Bar(x=frame[group], y=frame[index_id], name=(names or {}).get(index_id, index_id),
-                             text=[f"{v:.2f}" for v in frame[index_id]], textposition="outside"))
-    fig.update_layout(barmode="group", height=380, margin=dict(l=10, r=10, t=30, b=10),
-                      yaxis=dict(range=[0, 1.12], title="index value"))
     return fig
