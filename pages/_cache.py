@@ -25,7 +25,11 @@ from pages import _shared as ui
 
 @dataclass(frozen=True)
 class Points:
-    """A loaded data set: coordinates, reference partitions (1..k, 0 = noise) and provenance."""
+    """A loaded data set: coordinates, reference partitions and provenance.
+
+    `noise` is the label that marks noise in the partitions (0 for benchmark and synthetic
+    sets, whose clusters are 1..k; an uploaded file's own noise label, or None).
+    """
 
     key: str
     title: str
@@ -33,6 +37,7 @@ class Points:
     partitions: dict
     description: str
     citation: str
+    noise: object = 0
 
 
 def _shift_to_one(labels: np.ndarray) -> np.ndarray:
@@ -88,11 +93,12 @@ def run_clustering(X: np.ndarray, algorithm: str, k: int, seed: int, params: tup
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def comparison_report(labels_true: np.ndarray, labels_pred: np.ndarray, X: np.ndarray | None, noise: str):
-    policy = ui.NOISE_OPTIONS[noise]
+def comparison_report(labels_true: np.ndarray, labels_pred: np.ndarray, X: np.ndarray | None, noise: str,
+                      noise_label=0):
+    policy = None if noise_label is None else ui.NOISE_OPTIONS[noise]
     with warnings.catch_warnings(record=True) as caught:  # shown (and replayed on cache hits) as st.warning
         warnings.simplefilter("always", CluvalWarning)
-        c = compare(labels_true, labels_pred, X=X, noise=None if policy is None else Noise(0, policy))
+        c = compare(labels_true, labels_pred, X=X, noise=None if policy is None else Noise(noise_label, policy))
     for warning in caught:
         if issubclass(warning.category, CluvalWarning):
             message = str(warning.message)

@@ -150,7 +150,7 @@ def reference_k(points: data.Points, reference: str) -> int:
     labels = points.partitions.get(reference)
     if labels is None:
         return 2
-    return max(int(len(np.unique(labels[labels > 0]))), 1)
+    return max(int(len(np.unique(labels[labels != points.noise]))), 1)
 
 
 
@@ -292,7 +292,7 @@ def partitions(sel: Selection | None = None) -> Partitions:
 
 def report_for(parts: Partitions, noise: str):
     with guarded("Comparing the partitions"):
-        return data.comparison_report(parts.reference, parts.candidate, parts.points.X, noise)
+        return data.comparison_report(parts.reference, parts.candidate, parts.points.X, noise, parts.points.noise)
 
 
 
