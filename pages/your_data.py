@@ -2,12 +2,11 @@
 
 import streamlit as st
 
-from cluval_core.export import to_json
-from cluval_core.plots import contingency_heatmap, mapping_diagram
 from cluval_core import userdata
 from cluval_core.userdata import MAX_BYTES
 from pages import _cache as data
 from pages import _shared as ui
+from pages import _views as views
 
 ui.require_frame("pages/your_data.py")
 
@@ -17,11 +16,10 @@ def read_upload(data: bytes, name: str):
     return userdata.read_table_bytes(data, name)
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
-def labels_report(frame, truth: str, pred: str):
+def labels_model(frame, truth: str, pred: str):
     a, _ = userdata.label_column(frame, truth)
     b, _ = userdata.label_column(frame, pred)
-    return data.comparison_report(a, b, None, "noise is an ordinary cluster")
+    return data.comparison(a, b)
 
 
 @st.cache_data(show_spinner=False, max_entries=4)
@@ -61,19 +59,13 @@ if mode == "two label columns":
     truth = left.selectbox("Reference labels", columns, index=0, key="upload_truth")
     pred = right.selectbox("Candidate labels", columns, index=min(1, len(columns) - 1), key="upload_pred")
     with ui.guarded("Comparing the two columns"):
-        report = labels_report(frame, truth, pred)
+        model = labels_model(frame, truth, pred)
     st.subheader(f"{ui.plain(truth)} vs {ui.plain(pred)}")
-    left, right = st.columns([3, 2])
-    left.plotly_chart(contingency_heatmap(report), key="upload_table")
-    with right:
-        st.dataframe(report.pairing, hide_index=True, key="upload_pairing")
-        st.markdown(f"PSI: {report.psi_steps['formula']}  \nCI (partition-based): "
-                    f"{report.mappings['partition']['ci']}")
-    st.plotly_chart(mapping_diagram(report), key="upload_mapping")
-    st.dataframe(report.score_table.drop(columns=["formula"]), hide_index=True, key="upload_scores",
-                 column_config={"value": st.column_config.NumberColumn("value", format="%.6f")})
-    st.download_button("Index values (JSON)", to_json(report.scores), "cluval_indices.json",
-                       "application/json", key="upload_download")
+    views.headline(model.comparison)
+    views.table_pairing_mapping(model, key="upload")
+    scores = views.index_tables(model.comparison, key="upload")
+    views.downloads(model, scores, {"data set": upload.name, "reference": f"column {truth}",
+                                    "candidate": f"column {pred}"}, key="upload")
     st.stop()
 
 coordinates = st.multiselect("Coordinate columns", columns, default=userdata.default_coordinates(frame),
