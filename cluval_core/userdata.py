@@ -1,20 +1,27 @@
 """Reading a user's file of points and/or labels, with a clear error for every bad file.
 
-One reader serves the app's upload (:func:`read_table_bytes`) and ``cluval compare``
+One reader serves the app's upload (:func:`read_user_table`) and ``cluval compare``
 (:func:`read_table`): CSV or TSV text in UTF-8 (comma, semicolon, tab, bar or space
-separated, with a header row) or a Parquet file. Limits are checked before anything is
-parsed: at most :data:`MAX_BYTES` bytes and :data:`MAX_CELLS` cells.
+separated) or a Parquet file. Limits are checked before anything is parsed: at most
+:data:`MAX_BYTES` bytes and :data:`MAX_CELLS` cells.
 
 CSV fields are kept as written: ``01``, ``1.0`` and ``1`` are three different labels, and
 ``NA``, ``None`` or ``null`` are labels like any other (only an empty field is missing).
-Coordinates are converted to numbers when a column is used as coordinates.
+Coordinates are converted to numbers when a column is used as coordinates. A first row that
+looks like data (numbers where the other rows have numbers, text where they have text) is
+read as data, and the columns are named ``column 1``, ``column 2``, ...; a column of numbers
+written with decimal commas (``1,5`` in a ``;``-separated European export) is read with
+decimal points. Rows are counted from 1 after the header: "data row 7" is the seventh
+object, as :func:`preview` numbers it.
 
->>> frame = read_table_bytes(b"x,y,truth\\n0,0,a\\n0,1,a\\n5,5,b\\n")
+>>> frame = read_table_bytes(b"x,y,truth\\n0,0,cat\\n0,1,cat\\n5,5,dog\\n")
 >>> X, labels, names = points_and_labels(frame, ["x", "y"], "truth")
 >>> X.shape, labels.tolist(), names
-((3, 2), [1, 1, 2], ['a', 'b'])
+((3, 2), ['cat', 'cat', 'dog'], ['cat', 'dog'])
 >>> label_column(read_table_bytes(b"t,p\\n01,a\\n1.0,a\\n1,b\\nNA,b\\n"), "t")[1]
 ['01', '1', '1.0', 'NA']
+>>> read_user_table(b"1,5;2,25;a\\n3,0;4,5;b\\n").frame.to_dict("list")
+{'column 1': ['1.5', '3.0'], 'column 2': ['2.25', '4.5'], 'column 3': ['a', 'b']}
 """
 
 from __future__ import annotations
@@ -23,7 +30,9 @@ import codecs
 import csv
 import io
 import os
+import re
 import stat
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -32,13 +41,22 @@ import pandas as pd
 from ._validation import CluvalError
 from .contingency import factorize
 
-__all__ = ["MAX_BYTES", "MAX_CELLS", "ACCEPTED", "read_table", "read_table_bytes", "read_csv_bytes",
-           "points_and_labels", "label_column", "numeric_columns"]
+__all__ = ["MAX_BYTES", "MAX_CELLS", "ACCEPTED", "UserTable", "ColumnSummary", "Suggestion", "read_table",
+           "read_table_bytes", "read_user_table", "read_csv_bytes", "preview", "points_and_labels", "label_column",
+           "distinct_labels", "numeric_columns", "column_summaries", "suggest_columns", "default_coordinates",
+           "continuous_label_warning"]
 
 MAX_BYTES = 200 * 2**20
 MAX_CELLS = 20_000_000
-ACCEPTED = "a CSV or TSV text file in UTF-8 with a header row, or a Parquet file"
+ACCEPTED = "a CSV or TSV text file in UTF-8, or a Parquet file"
 _SNIFF_BYTES = 16384
+_DELIMITERS = (",", ";", "\t", "|", " ")  # in the order preferred when several fit equally well
+_DELIMITER_NAMES = {",": "commas", ";": "semicolons", "\t": "tabs", "|": "bars", " ": "spaces"}
+_HEADER_ROWS = 1000  # rows compared with the first one to decide whether it is a header
+# A number as written in a CSV field: decimal point or decimal comma, optional exponent.
+_NUMBER = re.compile(r"[+-]?(\d+([.,]\d+)?|[.,]\d+)([eE][+-]?\d+)?")
+_COMMA_NUMBER = re.compile(r"[+-]?(\d+(,\d+)?|,\d+)([eE][+-]?\d+)?")
+_LABEL_BYTES = 256 * 2**20  # the largest label array (n x the longest label, as fixed-width text)
 _DECODE_STEP = 1 << 24  # UTF-8 is checked in steps of this many bytes, without keeping a decoded copy
 # Formats recognised by their first bytes, to name them when they are refused.
 _MAGIC = {b"\x1f\x8b": "gzip-compressed", b"PK\x03\x04": "a zip archive (or an Excel .xlsx workbook)",
@@ -81,16 +99,67 @@ def read_table(path, *, max_bytes: int = MAX_BYTES) -> pd.DataFrame:
     return read_table_bytes(data, name, max_bytes=max_bytes)
 
 
-def read_table_bytes(data: bytes, name: str = "the file", *, max_bytes: int = MAX_BYTES) -> pd.DataFrame:
-    """Parse the bytes of a CSV/TSV or Parquet file into a DataFrame with a header."""
+@dataclass(frozen=True)
+class UserTable:
+    """A user's table as read, and how it was read (to tell the user).
+
+    `delimiter` is None for Parquet; `header` says whether the first row named the columns
+    (else they are named ``column 1``, ``column 2``, ...); `decimal_comma` lists the columns
+    whose numbers were written with decimal commas (read with decimal points).
+    """
+
+    frame: pd.DataFrame
+    delimiter: str | None = None
+    header: bool = True
+    decimal_comma: list = field(default_factory=list)
+
+    @property
+    def notes(self) -> list[str]:
+        """How the file was read, in sentences for the user (column names quoted)."""
+        if self.delimiter is None:
+            return ["Read as a Parquet table."]
+        notes = [f"Read as CSV with fields separated by {_DELIMITER_NAMES[self.delimiter]}."]
+        if not self.header:
+            columns = self.frame.shape[1]
+            notes.append("The first row holds data, not column names, so the columns are named 'column 1' to "
+                         f"'column {columns}'." if columns > 2 else
+                         "The first row holds data, not column names, so the columns are named 'column 1' and "
+                         "'column 2'.")
+        if self.decimal_comma:
+            quoted = ", ".join(repr(c) for c in self.decimal_comma)
+            notes.append(f"Decimal commas read as decimal points in {quoted} (1,5 is one and a half).")
+        return notes
+
+
+def read_table_bytes(data: bytes, name: str = "the file", *, max_bytes: int = MAX_BYTES,
+                     header: bool | None = None) -> pd.DataFrame:
+    """Parse the bytes of a CSV/TSV or Parquet file into a DataFrame (see :func:`read_user_table`)."""
+    return read_user_table(data, name, max_bytes=max_bytes, header=header).frame
+
+
+def read_user_table(data: bytes, name: str = "the file", *, max_bytes: int = MAX_BYTES,
+                    header: bool | None = None) -> UserTable:
+    """Parse the bytes of a CSV/TSV or Parquet file, and say how it was read.
+
+    CSV fields are kept as text, as written. `header`: None decides from the content (a first
+    row of numbers over columns of numbers is data), True or False forces it. The rows are
+    numbered 0, 1, ... in the frame; messages call row ``i`` "data row ``i + 1``".
+
+    >>> table = read_user_table(b"0.5,0.25,cat\\n1.5,2.0,dog\\n")
+    >>> table.header, list(table.frame.columns)
+    (False, ['column 1', 'column 2', 'column 3'])
+    >>> read_user_table(b"x;y\\n1,5;2\\n3;4,25\\n").decimal_comma
+    ['x', 'y']
+    """
     if len(data) > max_bytes:
         raise _too_large(name, len(data), max_bytes)
     if not data.strip():
         raise CluvalError(f"{name} is empty: give {ACCEPTED} and one row per object")
     if data[:4] == b"PAR1":
-        frame = _read_parquet(data, name)
+        table = UserTable(_read_parquet(data, name))
     else:
-        frame = _read_csv(data, name)
+        table = _read_csv(data, name, header)
+    frame = table.frame
     if frame.shape[1] < 2:
         raise CluvalError(f"{name} has a single column ({frame.columns[0]!r}): cluval needs at least two "
                           "(two label columns, or coordinates and a label column). Is the delimiter a comma, "
@@ -101,7 +170,7 @@ def read_table_bytes(data: bytes, name: str = "the file", *, max_bytes: int = MA
     duplicated = frame.columns[frame.columns.duplicated()]
     if len(duplicated):
         raise CluvalError(f"{name} has more than one column named {duplicated[0]!r}: give every column its own name")
-    return frame
+    return table
 
 
 def read_csv_bytes(data: bytes, name: str = "the file") -> pd.DataFrame:
@@ -141,24 +210,96 @@ def _text(data: bytes, name: str) -> tuple[bytes, str]:
     return data, "utf-8-sig"
 
 
-def _read_csv(data: bytes, name: str) -> pd.DataFrame:
+def _delimiter(sample: str) -> str:
+    """The delimiter that splits the sample's lines into the same number (> 1) of fields.
+
+    When several do (``1,5;2,25;a`` splits on both), the one whose fields are numbers more
+    often wins: ``;`` here, with decimal commas.
+    """
+    lines = [line for line in sample.splitlines() if line.strip()][:200]
+    best, best_score = ",", None
+    for preference, sep in enumerate(_DELIMITERS):
+        rows = list(csv.reader(lines, delimiter=sep, skipinitialspace=True))
+        counts = [len(row) for row in rows]
+        width = max(set(counts), key=counts.count) if counts else 0
+        if width < 2:
+            continue
+        fields = [f.strip() for row in rows for f in row]
+        numbers = sum(1 for f in fields if _NUMBER.fullmatch(f)) / len(fields)
+        score = (counts.count(width) / len(counts), numbers, -preference)
+        if best_score is None or score > best_score:
+            best, best_score = sep, score
+    return best
+
+
+def _is_number(text: str) -> bool:
+    return bool(_NUMBER.fullmatch(text.strip()))
+
+
+def _first_row_is_header(raw: pd.DataFrame) -> bool:
+    """Whether the first row names the columns: it does unless it has the data's pattern.
+
+    The first row is data when, column by column, it holds a number where the next rows hold
+    only numbers and text where they hold text, with at least one column of numbers.
+    """
+    if len(raw) < 2:
+        return True
+    first, rest = raw.iloc[0], raw.iloc[1:_HEADER_ROWS + 1]
+    numeric_columns = 0
+    for j in range(raw.shape[1]):
+        values = [v for v in rest.iloc[:, j] if v.strip()]
+        numeric = bool(values) and all(_is_number(v) for v in values)
+        head = first.iloc[j]
+        if not head.strip():
+            if numeric:
+                return True  # an unnamed column (e.g. an exported index) over numbers
+            continue
+        if _is_number(head) != numeric:
+            return True
+        numeric_columns += numeric
+    return numeric_columns == 0
+
+
+def _decimal_comma_columns(frame: pd.DataFrame) -> list[int]:
+    """The positions of the columns of numbers written with decimal commas (some ``1,5``, all
+    numbers or empty)."""
+    found = []
+    for j in range(frame.shape[1]):
+        values = frame.iloc[:, j]
+        if not values.str.contains(",", regex=False).any():
+            continue
+        written = values[values.str.strip() != ""].str.strip()
+        if len(written) and written.str.fullmatch(_COMMA_NUMBER.pattern).all():
+            found.append(j)
+    return found
+
+
+def _read_csv(data: bytes, name: str, header: bool | None = None) -> UserTable:
     data, encoding = _text(data, name)
     sample = data[:_SNIFF_BYTES].decode("utf-8-sig", errors="ignore")
     if len(data) > _SNIFF_BYTES and "\n" in sample:
         sample = sample[: sample.rindex("\n")]  # whole lines only
+    sep = _delimiter(sample)
+    first_line = sample.lstrip("\ufeff").split("\n", 1)[0]
+    _check_cells(name, max(data.count(b"\n"), data.count(b"\r")), max(1, len(first_line.split(sep))))
     try:
-        sep = csv.Sniffer().sniff(sample, delimiters=",;\t| ").delimiter
-    except csv.Error:
-        sep = ","
-    header = sample.lstrip("\ufeff").split("\n", 1)[0]
-    _check_cells(name, max(data.count(b"\n"), data.count(b"\r")), max(1, len(header.split(sep))))
-    try:
-        return pd.read_csv(io.BytesIO(data), sep=sep, encoding=encoding, skipinitialspace=True, dtype=str,
-                           keep_default_na=False)
+        raw = pd.read_csv(io.BytesIO(data), sep=sep, encoding=encoding, skipinitialspace=True, dtype=str,
+                          keep_default_na=False, header=None)
     except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError, UnicodeDecodeError) as exc:
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise CluvalError(f"{name} could not be read as CSV ({first}): check that every row has the same "
                           "number of fields") from None
+    if header is None:
+        header = _first_row_is_header(raw)
+    if header:
+        raw.columns = [str(v).strip() or f"column {j + 1}" for j, v in enumerate(raw.iloc[0])]
+        raw = raw.iloc[1:].reset_index(drop=True)
+    else:
+        raw.columns = [f"column {j + 1}" for j in range(raw.shape[1])]
+    decimal = _decimal_comma_columns(raw)
+    for j in decimal:
+        raw.isetitem(j, raw.iloc[:, j].str.replace(",", ".", regex=False))
+    return UserTable(raw, sep, bool(header), [raw.columns[j] for j in decimal])
 
 
 def _read_parquet(data: bytes, name: str) -> pd.DataFrame:
@@ -194,11 +335,59 @@ def _missing(series: pd.Series) -> np.ndarray:
     return missing
 
 
-def label_column(frame: pd.DataFrame, column: str, noise=None) -> tuple[np.ndarray, list]:
-    """A label column as codes 1..k (in sorted label order) and the label names as written.
+def preview(frame: pd.DataFrame, rows: int = 20) -> pd.DataFrame:
+    """The first `rows` rows, numbered from 1 as the messages number them ("data row 7").
 
-    With `noise` (a label as written), the objects carrying it get code 0, the app's noise
-    code, and the other clusters 1..k; a column without that label has no noise.
+    >>> preview(read_table_bytes(b"x,t\\n0,a\\n1,b\\n2,c\\n"), 2)
+         x  t
+    row
+    1    0  a
+    2    1  b
+    """
+    head = frame.head(rows).copy()
+    head.index = pd.RangeIndex(1, len(head) + 1, name="row")
+    return head
+
+
+def _labels_as_written(series: pd.Series, column: str) -> np.ndarray:
+    """The column's values as a label array: text as fixed-width strings, numbers as numbers.
+
+    Fixed-width strings (not Python objects) so that the array is hashed by its content; a
+    label so long that the array would exceed :data:`_LABEL_BYTES` is refused.
+    """
+    values = series.to_numpy()
+    if values.dtype.kind != "O":
+        return values
+    text = series.astype(str)
+    lengths = text.str.len().to_numpy()
+    longest = int(lengths.max())
+    if 4 * longest * len(text) > _LABEL_BYTES:
+        row = int(np.argmax(lengths))
+        raise CluvalError(f"column {column!r} has a label of {longest:,} characters (data row {row + 1}): with "
+                          f"{len(text):,} objects, labels of at most {_LABEL_BYTES // (4 * len(text)):,} characters "
+                          "are accepted. Is it a label column?")
+    return text.to_numpy(dtype=str)
+
+
+def _label_key(value):
+    """Numbers in numeric order, then text in alphabetical order (for lists shown to users)."""
+    if isinstance(value, str) and _is_number(value):
+        return (0, float(value.strip().replace(",", ".")), value)
+    if isinstance(value, (int, float, np.number)) and not isinstance(value, bool):
+        return (0, float(value), str(value))
+    return (1, 0.0, str(value))
+
+
+def label_column(frame: pd.DataFrame, column: str, noise=None) -> tuple[np.ndarray, list]:
+    """A label column as written (text from CSV; Parquet's numbers stay numbers) and its clusters.
+
+    Returns ``(labels, names)``: one label per object, and the distinct labels in sorted order
+    without `noise` (the label that marks noise, as written; None when there is none). Only an
+    empty field (or a null in Parquet) is a missing label, and it is refused with its data row.
+
+    >>> labels, names = label_column(read_table_bytes(b"t,p\\ncat,1\\n-1,2\\ndog,2\\n"), "t", noise="-1")
+    >>> labels.tolist(), names
+    (['cat', '-1', 'dog'], ['cat', 'dog'])
     """
     series = _column(frame, column)
     missing = _missing(series)
@@ -206,23 +395,32 @@ def label_column(frame: pd.DataFrame, column: str, noise=None) -> tuple[np.ndarr
         row = int(np.flatnonzero(missing)[0])
         raise CluvalError(f"column {column!r} has {int(missing.sum())} empty label(s), the first in data row "
                           f"{row + 1}: every object needs a label in both partitions")
-    values = series.to_numpy()
-    if values.dtype.kind == "O":
-        values = values.astype(str)
-    codes, uniques = factorize(values, column)
+    labels = _labels_as_written(series, column)
+    _, uniques = factorize(labels, column)
     names = [v.item() if isinstance(v, np.generic) else v for v in uniques]
-    if noise is not None and noise in names:
-        position = names.index(noise)
-        codes = np.where(codes == position, -1, codes - (codes > position))
-        del names[position]
-    return codes + 1, names
+    return labels, [v for v in names if noise is None or v != noise]
 
 
-def distinct_labels(frame: pd.DataFrame, column: str, limit: int = 200) -> list:
-    """The first `limit` distinct labels of a column as written, in sorted order (for a noise choice)."""
-    values = _column(frame, column).to_numpy()
-    uniques = pd.unique(values.astype(str) if values.dtype.kind == "O" else values)
-    return sorted((v.item() if isinstance(v, np.generic) else v for v in uniques[:limit]), key=str)
+def distinct_labels(frame: pd.DataFrame, columns, limit: int = 200) -> list:
+    """The distinct labels of one column (or of several), as written, numbers first in numeric
+    order, at most `limit` of them (for a choice of the noise label).
+
+    >>> distinct_labels(read_table_bytes(b"a,b\\n10,x\\n9,-1\\n10,y\\n"), ["a", "b"])
+    ['-1', '9', '10', 'x', 'y']
+    """
+    found = {}
+    for column in [columns] if isinstance(columns, str) else columns:
+        values = _column(frame, column)
+        values = values[~_missing(values)]
+        for v in pd.unique(values.astype(str) if values.dtype == object else values.to_numpy()):
+            found.setdefault(v.item() if isinstance(v, np.generic) else v, None)
+            if len(found) >= limit:
+                break
+    return sorted(found, key=_label_key)
+
+
+def _numbers(series: pd.Series) -> np.ndarray:
+    return pd.to_numeric(series, errors="coerce").to_numpy(dtype=float, na_value=np.nan)
 
 
 def numeric_columns(frame: pd.DataFrame, rows: int = 1000) -> list[str]:
@@ -230,35 +428,121 @@ def numeric_columns(frame: pd.DataFrame, rows: int = 1000) -> list[str]:
     head = frame.head(rows)
     found = []
     for column in head.columns:
-        values = pd.to_numeric(head[column], errors="coerce").to_numpy(dtype=float, na_value=np.nan)
+        values = _numbers(head[column])
         if len(values) and np.isfinite(values).all():
             found.append(column)
     return found
 
 
-def default_coordinates(frame: pd.DataFrame) -> list[str]:
-    """The coordinate columns to offer first: the first two numeric ones, leaving at least one
-    column for the labels (numeric labels included).
+@dataclass(frozen=True)
+class ColumnSummary:
+    """What a column holds, to suggest its use: coordinates, or labels.
 
-    >>> default_coordinates(read_table_bytes(b"x,y,truth\\n0,1,a\\n2,3,b\\n"))
+    A column is *continuous* when all its values are numbers and either some are not whole
+    numbers or it has more than two distinct values and more than half as many as rows (as
+    labels, most clusters would have one or two objects): such a column is taken for a
+    coordinate, never silently for labels.
+    """
+
+    name: str
+    rows: int
+    distinct: int
+    numeric: bool
+    whole: bool
+
+    @property
+    def continuous(self) -> bool:
+        return self.numeric and (not self.whole or (2 * self.distinct > self.rows and self.distinct > 2))
+
+
+def column_summaries(frame: pd.DataFrame) -> dict[str, ColumnSummary]:
+    """One :class:`ColumnSummary` per column, in the file's order.
+
+    >>> s = column_summaries(read_table_bytes(b"x,k,t\\n0.5,1,a\\n1.5,1,b\\n2.5,2,a\\n"))
+    >>> [(c.name, c.distinct, c.continuous) for c in s.values()]
+    [('x', 3, True), ('k', 2, False), ('t', 2, False)]
+    """
+    summaries = {}
+    for column in frame.columns:
+        series = frame[column]
+        values = _numbers(series) if series.dtype.kind in "OUSifu" or isinstance(series.dtype, pd.StringDtype) \
+            else np.full(len(series), np.nan)
+        numeric = bool(len(values)) and bool(np.isfinite(values).all())
+        whole = numeric and bool((values == np.round(values)).all())
+        distinct = int(series.astype(str).nunique() if series.dtype == object else series.nunique())
+        summaries[column] = ColumnSummary(column, len(series), distinct, numeric, whole)
+    return summaries
+
+
+def continuous_label_warning(summary: ColumnSummary) -> str | None:
+    """A warning for a continuous column chosen as labels (None for a label-like column)."""
+    if not summary.continuous:
+        return None
+    what = "decimal numbers" if not summary.whole else "whole numbers, most of them different"
+    return (f"column {summary.name!r} holds {what}: {summary.distinct:,} distinct values in {summary.rows:,} rows. "
+            "As labels, every distinct value is a cluster of its own; it looks like a coordinate.")
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """The columns to offer first: whether the file has coordinates, which, and which labels.
+
+    `labels` are the label-like columns (the first is the reference); `reference` and
+    `candidate` are the first two label columns, for a comparison of two label columns.
+    """
+
+    has_coordinates: bool
+    coordinates: list
+    labels: list
+    reference: str
+    candidate: str
+
+
+def suggest_columns(frame: pd.DataFrame, summaries: dict | None = None) -> Suggestion:
+    """Coordinates are the continuous numeric columns; labels the others (text, or few whole numbers).
+
+    A file without a continuous column holds only labels. At least one column is left for
+    the labels: when every column is continuous the last one is (its use shows a warning).
+
+    >>> suggest_columns(read_table_bytes(b"x,y,truth\\n0.1,1.5,a\\n2.2,3.1,b\\n"))
+    Suggestion(has_coordinates=True, coordinates=['x', 'y'], labels=['truth'], reference='truth', candidate='x')
+    >>> suggest_columns(read_table_bytes(b"truth,found\\n1,a\\n1,b\\n2,b\\n")).has_coordinates
+    False
+    """
+    summaries = summaries or column_summaries(frame)
+    columns = list(frame.columns)
+    continuous = [c for c in columns if summaries[c].continuous]
+    label_like = [c for c in columns if not summaries[c].continuous]
+    coordinates = continuous if label_like else continuous[:-1]
+    labels = label_like or [c for c in columns if c not in coordinates][:1]
+    order = labels + [c for c in columns if c not in labels]
+    return Suggestion(bool(continuous), coordinates, labels, order[0], order[1])
+
+
+def default_coordinates(frame: pd.DataFrame) -> list[str]:
+    """The coordinate columns to offer first (see :func:`suggest_columns`).
+
+    >>> default_coordinates(read_table_bytes(b"x,y,truth\\n0.5,1,a\\n2.5,3,b\\n1.5,7,a\\n"))
     ['x', 'y']
-    >>> default_coordinates(read_table_bytes(b"x,y,truth\\n0,1,1\\n2,3,2\\n"))
+    >>> default_coordinates(read_table_bytes(b"x,y,truth\\n0.5,1,1\\n2.5,3,1\\n1.5,2,2\\n"))
     ['x', 'y']
-    >>> default_coordinates(read_table_bytes(b"x,truth\\n0,1\\n2,2\\n"))
+    >>> default_coordinates(read_table_bytes(b"x,truth\\n0.5,1\\n2.5,2\\n"))
+    ['x']
+    >>> default_coordinates(read_table_bytes(b"x,truth\\n0.5,1.5\\n2.5,2.5\\n"))
     ['x']
     """
-    numeric = numeric_columns(frame)
-    return numeric[:min(2, frame.shape[1] - 1)]
+    return suggest_columns(frame).coordinates
 
 
 def points_and_labels(frame: pd.DataFrame, coordinates, label: str, noise=None):
-    """Coordinates as a float matrix and one label column as codes 1..k (0 = `noise`) with their names."""
+    """Coordinates as a float matrix, and one label column as written with its clusters' labels
+    (see :func:`label_column`)."""
     if not coordinates:
         raise CluvalError("choose at least one coordinate column")
     columns = [_column(frame, c) for c in coordinates]
     X = np.empty((len(frame), len(columns)))
     for j, (name, col) in enumerate(zip(coordinates, columns)):
-        numeric = pd.to_numeric(col, errors="coerce").to_numpy(dtype=float, na_value=np.nan)
+        numeric = _numbers(col)
         bad = ~np.isfinite(numeric)
         if bad.any():
             row = int(np.flatnonzero(bad)[0])

@@ -1,4 +1,6 @@
-"""Users' files: every kind of bad file gives a clear message, in the library and in the app."""
+"""Users' files: every kind of bad file gives a clear message; good files are read as written.
+
+The page that reads them is tested in tests/test_app_your_data.py."""
 
 from __future__ import annotations
 
@@ -7,15 +9,14 @@ import os
 import threading
 from pathlib import Path
 
+import numpy as np
 import pytest
-import streamlit as st
-from streamlit.testing.v1 import AppTest
 
-from cluval_core import CluvalError, compare, userdata
-from cluval_core.userdata import (ACCEPTED, MAX_BYTES, label_column, numeric_columns, points_and_labels, read_csv_bytes,
-                                  read_table, read_table_bytes)
+from cluval_core import CluvalError, Noise, compare, userdata
+from cluval_core.userdata import (ACCEPTED, MAX_BYTES, column_summaries, continuous_label_warning, distinct_labels,
+                                  label_column, numeric_columns, points_and_labels, preview, read_csv_bytes,
+                                  read_table, read_table_bytes, read_user_table, suggest_columns)
 
-APP = str(Path(__file__).resolve().parents[1] / "app.py")
 GOOD = b"x,y,truth,found\n0,0,a,1\n0,1,a,1\n5,5,b,2\n6,5,b,2\n9,9,c,2\n"
 
 
@@ -154,15 +155,34 @@ def test_read_csv_bytes_is_the_same_reader():
 # ---------------------------------------------------------------------- labels as written
 def test_labels_01_and_1_0_and_1_are_three_clusters(tmp_path):
     frame = read_table(_file(tmp_path, b"truth,found\n01,a\n1.0,a\n1,b\n1,b\n"))
-    codes, names = label_column(frame, "truth")
-    assert names == ["01", "1", "1.0"] and codes.tolist() == [1, 3, 2, 2]
-    assert compare(codes, label_column(frame, "found")[0]).k_true == 3
+    labels, names = label_column(frame, "truth")
+    assert names == ["01", "1", "1.0"] and labels.tolist() == ["01", "1.0", "1", "1"]
+    assert compare(labels, label_column(frame, "found")[0]).k_true == 3
 
 
 def test_na_none_null_are_labels_not_missing(tmp_path):
     frame = read_table(_file(tmp_path, b"truth,found\nNA,1\nNone,1\nnull,2\nNaN,2\nNA,3\n"))
-    codes, names = label_column(frame, "truth")
-    assert names == ["NA", "NaN", "None", "null"] and codes.tolist() == [1, 3, 4, 2, 1]
+    labels, names = label_column(frame, "truth")
+    assert names == ["NA", "NaN", "None", "null"] and labels.tolist() == ["NA", "None", "null", "NaN", "NA"]
+
+
+def test_original_labels_are_kept_and_compared_as_written():
+    frame = read_table_bytes(b"x,y,animal,found\n0,0,cat,1\n0,1,cat,1\n5,5,dog,2\n6,5,dog,2\n9,9,bird,3\n")
+    X, labels, names = points_and_labels(frame, ["x", "y"], "animal")
+    assert labels.tolist() == ["cat", "cat", "dog", "dog", "bird"] and names == ["bird", "cat", "dog"]
+    assert labels.dtype.kind == "U"  # fixed-width text: hashed by content in the app's caches
+    c = compare(labels, label_column(frame, "found")[0])
+    assert c.row_labels.tolist() == ["bird", "cat", "dog"] and c.col_labels.tolist() == ["1", "2", "3"]
+    assert c.scores()["ari"] == 1.0
+
+
+def test_a_label_too_long_for_the_label_array_is_refused(monkeypatch):
+    monkeypatch.setattr(userdata, "_LABEL_BYTES", 4 * 10 * 3)  # 3 objects: labels of at most 10 characters
+    frame = read_table_bytes(b"t,p\na,1\n" + b"b" * 11 + b",1\nc,2\n")
+    with pytest.raises(CluvalError, match=r"column 't' has a label of 11 characters \(data row 2\): with 3 objects, "
+                                          r"labels of at most 10 characters are accepted"):
+        label_column(frame, "t")
+    assert label_column(frame, "p")[0].tolist() == ["1", "1", "2"]
 
 
 def test_only_an_empty_field_is_a_missing_label():
@@ -198,8 +218,9 @@ def test_parquet_file(tmp_path):
     path = _file(tmp_path, buffer.getvalue(), "points.parquet")
     frame = read_table(path)
     X, labels, names = points_and_labels(frame, ["x"], "truth")
-    assert X.ravel().tolist() == [0.0, 1.0, 5.0] and labels.tolist() == [1, 1, 2] and names == ["a", "b"]
-    assert label_column(frame, "found")[1] == [1, 2]
+    assert X.ravel().tolist() == [0.0, 1.0, 5.0] and labels.tolist() == ["a", "a", "b"] and names == ["a", "b"]
+    found, names = label_column(frame, "found", noise=1)
+    assert found.dtype.kind == "i" and found.tolist() == [1, 2, 2] and names == [2]  # numbers stay numbers
     with pytest.raises(CluvalError, match="could not be read as Parquet"):
         read_table(_file(tmp_path, buffer.getvalue()[:40], "cut.parquet"))
 
@@ -207,7 +228,7 @@ def test_parquet_file(tmp_path):
 def test_points_and_labels():
     frame = read_table_bytes(GOOD)
     X, labels, names = points_and_labels(frame, ["x", "y"], "truth")
-    assert X.tolist()[2] == [5.0, 5.0] and labels.tolist() == [1, 1, 2, 2, 3] and names == ["a", "b", "c"]
+    assert X.tolist()[2] == [5.0, 5.0] and labels.tolist() == ["a", "a", "b", "b", "c"] and names == ["a", "b", "c"]
     found, _ = label_column(frame, "found")
     assert compare(labels, found).k_pred == 2
 
@@ -224,103 +245,134 @@ def test_missing_column_non_numeric_and_missing_labels():
         points_and_labels(frame, [], "truth")
 
 
-def test_a_chosen_noise_label_becomes_code_zero():
+def test_a_noise_label_is_kept_as_written_and_left_out_of_the_clusters():
     frame = read_table_bytes(b"truth,found\nb,-1\n-1,x\na,x\nb,-1\n-1,y\n")
-    # sorted labels as written: "-1", "a", "b"; with noise "-1" the clusters are a = 1, b = 2
-    assert label_column(frame, "truth", "-1")[0].tolist() == [2, 0, 1, 2, 0]
-    assert label_column(frame, "truth", "-1")[1] == ["a", "b"]
-    assert label_column(frame, "found", "-1")[0].tolist() == [0, 1, 1, 0, 2]
-    # a column without that label has no noise; without a noise label every label is a cluster
-    assert label_column(frame, "truth", "zz")[0].tolist() == [3, 1, 2, 3, 1]
-    assert label_column(frame, "truth")[0].tolist() == [3, 1, 2, 3, 1]
-    assert userdata.distinct_labels(frame, "truth") == ["-1", "a", "b"]
+    labels, names = label_column(frame, "truth", "-1")
+    assert labels.tolist() == ["b", "-1", "a", "b", "-1"] and names == ["a", "b"]
+    assert label_column(frame, "truth", "zz")[1] == ["-1", "a", "b"]  # a label not in the column: no noise
+    assert label_column(frame, "truth")[1] == ["-1", "a", "b"]
+    found = label_column(frame, "found")[0]
+    dropped = compare(labels, found, noise=Noise("-1", "drop_reference_noise"))
+    assert dropped.n == 3 and dropped.k_true == 2
+    assert distinct_labels(frame, "truth") == ["-1", "a", "b"]
+    assert distinct_labels(frame, ["truth", "found"]) == ["-1", "a", "b", "x", "y"]
 
 
-# ---------------------------------------------------------------------- in the app
-@pytest.fixture
-def page():
-    st.cache_data.clear()
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.run()
-    at.switch_page("pages/your_data.py").run()
-    return at
+def test_distinct_labels_put_numbers_in_numeric_order():
+    frame = read_table_bytes(b"t,p\n10,a\n9,a\n-1,b\n2.5,b\nz,c\n")
+    assert distinct_labels(frame, "t") == ["-1", "2.5", "9", "10", "z"]
 
 
-@pytest.mark.slow
-def test_upload_two_label_columns(page):
-    page.file_uploader(key="upload").set_value(("labels.csv", GOOD, "text/csv"))
-    page.run()
-    page.radio(key="upload_mode").set_value("two label columns").run()
-    page.selectbox(key="upload_truth").set_value("truth").run()
-    page.selectbox(key="upload_pred").set_value("found").run()
-    assert not page.exception and not page.error
-    scores = next(f.value for f in page.dataframe if "id" in f.value.columns)
-    expected = compare(["a", "a", "b", "b", "c"], [1, 1, 2, 2, 2]).scores()
-    assert dict(zip(scores["id"], scores["value"])) == expected
+# ---------------------------------------------------------------------- header, decimal commas, row numbers
+def test_a_file_without_header_is_detected_and_its_columns_named():
+    table = read_user_table(b"0.1,0.2,cat\n0.3,0.1,cat\n5.0,4.8,dog\n5.2,5.1,dog\n")
+    assert not table.header and len(table.frame) == 4  # the first row is an object
+    assert list(table.frame.columns) == ["column 1", "column 2", "column 3"]
+    assert table.frame["column 3"].tolist() == ["cat", "cat", "dog", "dog"]
+    assert table.notes[1] == ("The first row holds data, not column names, so the columns are named 'column 1' to "
+                              "'column 3'.")
+    X, labels, _ = points_and_labels(table.frame, ["column 1", "column 2"], "column 3")
+    assert X[0].tolist() == [0.1, 0.2] and labels.tolist() == ["cat", "cat", "dog", "dog"]
 
 
-@pytest.mark.slow
-def test_upload_points_then_use_them(page):
-    page.file_uploader(key="upload").set_value(("points.csv", GOOD, "text/csv"))
-    page.run()
-    page.multiselect(key="upload_coordinates").set_value(["x", "y"]).run()
-    page.multiselect(key="upload_labels").set_value(["truth", "found"]).run()
-    assert not page.exception and "5 points in 2 dimension(s)" in page.success[0].value
-    page.button(key="use_upload").click().run()
-    assert page.session_state["dataset"] == "your data"
-    page.switch_page("pages/compare.py").run()
-    assert not page.exception, [e.message for e in page.exception]
-    assert page.number_input(key="k").value == 3
+@pytest.mark.parametrize("data, header", [
+    (b"x,y,truth\n0.1,0.2,cat\n0.3,0.1,dog\n", True),     # names over numbers
+    (b"truth,found\na,1\nb,2\nb,2\n", True),              # text over numbers
+    (b"truth,found\na,b\nb,c\n", True),                    # text only: cannot tell, a header is assumed
+    (b",x,y\n0,0.5,1.5\n1,2.5,3.5\n", True),               # an unnamed index column over numbers
+    (b"1,2\n1,2\n2,1\n", False),                           # whole-number labels, no header
+    (b"0.5 1.5 a\n2.5 3.5 b\n", False),                     # space separated, numbers and text as below
+    (b"1,a\nb,c\nd,e\n", True),                                  # a number over text: the first row is different
+])
+def test_header_detection(data, header):
+    assert read_user_table(data).header is header
 
 
-@pytest.mark.slow
-def test_upload_with_a_noise_label_then_drop_it(page):
-    data = b"x,y,truth\n0,0,a\n0,1,a\n5,5,b\n6,5,b\n9,9,-1\n3,3,-1\n"
-    page.file_uploader(key="upload").set_value(("noisy.csv", data, "text/csv"))
-    page.run()
-    page.multiselect(key="upload_coordinates").set_value(["x", "y"]).run()
-    page.multiselect(key="upload_labels").set_value(["truth"]).run()
-    assert page.selectbox(key="upload_noise").options == ["(none: every label is a cluster)", "-1", "a", "b"]
-    page.selectbox(key="upload_noise").set_value("-1").run()
-    assert not page.exception and not page.error
-    page.button(key="use_upload").click().run()
-    assert page.session_state["user_points"].partitions["labels0"].tolist() == [1, 1, 2, 2, 0, 0]
-    page.switch_page("pages/compare.py").run()
-    page.selectbox(key="noise").set_value("drop reference noise").run()
-    assert not page.exception and not page.error
-    assert page.number_input(key="k").value == 2  # the reference has two clusters besides noise
-    assert not any("does not occur" in w.value for w in page.warning)
+def test_header_can_be_forced_either_way():
+    data = b"1,2\n1,2\n2,1\n"
+    assert list(read_table_bytes(data, header=True).columns) == ["1", "2"]
+    assert len(read_table_bytes(data, header=False)) == 3
+    assert list(read_table_bytes(b"x,y\n1,2\n3,4\n", header=False).columns) == ["column 1", "column 2"]
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("data, message", [
-    (b"", "is empty"), (b"x,y\n1,2\n3,4,5,6\n", "could not be read"), (b"v\n1\n2\n", "single column")])
-def test_bad_uploads_show_a_message(page, data, message):
-    page.file_uploader(key="upload").set_value(("bad.csv", data, "text/csv"))
-    page.run()
-    assert not page.exception
-    assert page.error and message in page.error[0].value
+def test_unnamed_header_fields_are_named_by_position():
+    assert list(read_table_bytes(b",x,\n0,0.5,a\n1,2.5,b\n").columns) == ["column 1", "x", "column 3"]
 
 
-@pytest.mark.slow
-def test_non_numeric_coordinates_show_a_message(page):
-    page.file_uploader(key="upload").set_value(("p.csv", b"x,y,t\n1,a,1\n2,b,2\n", "text/csv"))
-    page.run()
-    page.multiselect(key="upload_coordinates").set_value(["x", "y"]).run()
-    assert page.warning  # the label choice was reset: the page asks for one
-    page.multiselect(key="upload_labels").set_value(["t"]).run()
-    assert not page.exception
-    assert page.error and "coordinate column 'y' is not numeric" in page.error[0].value
+def test_decimal_commas_with_semicolons():
+    table = read_user_table(b"x;y;label\n1,5;2,25;a\n-3,0;4;b\n0,5;1e3;a\n")
+    assert table.delimiter == ";" and table.decimal_comma == ["x", "y"] and table.header
+    X, labels, _ = points_and_labels(table.frame, ["x", "y"], "label")
+    assert X.tolist() == [[1.5, 2.25], [-3.0, 4.0], [0.5, 1000.0]] and labels.tolist() == ["a", "b", "a"]
+    assert table.notes == ["Read as CSV with fields separated by semicolons.",
+                           "Decimal commas read as decimal points in 'x', 'y' (1,5 is one and a half)."]
 
 
-@pytest.mark.slow
-def test_upload_keeps_labels_as_written(page):
-    data = b"truth,found\n01,a\n1.0,a\n1,b\nNA,b\nnull,c\n"
-    page.file_uploader(key="upload").set_value(("labels.csv", data, "text/csv"))
-    page.run()
-    page.radio(key="upload_mode").set_value("two label columns").run()
-    assert not page.exception and not page.error
-    scores = next(f.value for f in page.dataframe if "id" in f.value.columns)
-    expected = compare(["01", "1.0", "1", "NA", "null"], ["a", "a", "b", "b", "c"]).scores()
-    assert dict(zip(scores["id"], scores["value"])) == pytest.approx(expected, nan_ok=True)
-    assert expected["ari"] == 0.0  # five singletons: ARI is zero, where merged labels gave more
+def test_decimal_commas_without_header():
+    table = read_user_table(b"1,5;2,25;a\n3,0;4,5;b\n")  # both , and ; split every line in three
+    assert table.delimiter == ";" and not table.header
+    assert table.frame.to_dict("list") == {"column 1": ["1.5", "3.0"], "column 2": ["2.25", "4.5"],
+                                           "column 3": ["a", "b"]}
+
+
+def test_text_with_commas_is_not_a_number():
+    table = read_user_table(b"x;name\n1,5;Smith, J\n2;Doe, A\n")
+    assert table.decimal_comma == ["x"] and table.frame["name"].tolist() == ["Smith, J", "Doe, A"]
+
+
+def test_comma_separated_files_with_spaces_after_the_commas():
+    table = read_user_table(b"x, y, t\n0.5, 1.5, New York\n2.5, 3.5, Paris\n")
+    assert table.delimiter == "," and table.frame["t"].tolist() == ["New York", "Paris"]
+
+
+def test_row_numbers_in_messages_match_the_preview():
+    rows = [f"{i}.5,{i}.5,{'' if i == 7 else 'a'}" for i in range(1, 11)]
+    for data in (("x,y,t\n" + "\n".join(rows)).encode(), "\n".join(rows).encode()):  # with and without header
+        frame = read_table_bytes(data)
+        column = frame.columns[2]
+        with pytest.raises(CluvalError, match=r"the first in data row 7:"):
+            label_column(frame, column)
+        shown = preview(frame)
+        assert shown.index[0] == 1 and shown.index.name == "row"
+        assert shown.loc[7].tolist() == ["7.5", "7.5", ""]  # the row the message names
+    frame = read_table_bytes(b"x,t\n1,a\n2,a\n3,b\n4,b\n5,b\noops,a\n")
+    with pytest.raises(CluvalError, match="data row 6 holds 'oops'"):
+        points_and_labels(frame, ["x"], "t")
+    assert preview(frame).loc[6, "x"] == "oops"
+
+
+# ---------------------------------------------------------------------- what the columns are for
+def test_column_summaries_and_suggestions():
+    data = b"id,x,y,animal,kmeans\n" + b"".join(
+        f"{i},{i * 0.37:.2f},{i % 7},{['cat', 'dog', 'bird'][i % 3]},{i % 2}\n".encode() for i in range(30))
+    frame = read_table_bytes(data)
+    s = column_summaries(frame)
+    assert [(c, s[c].distinct, s[c].continuous) for c in frame.columns] == [
+        ("id", 30, True), ("x", 30, True), ("y", 7, False), ("animal", 3, False), ("kmeans", 2, False)]
+    suggestion = suggest_columns(frame, s)
+    assert suggestion.has_coordinates and suggestion.coordinates == ["id", "x"]
+    assert suggestion.labels == ["y", "animal", "kmeans"] and suggestion.reference == "y"
+
+
+def test_a_label_only_file_has_no_coordinates():
+    suggestion = suggest_columns(read_table_bytes(b"truth,found\ncat,1\ncat,1\ndog,2\ndog,2\nbird,3\nbird,3\n"))
+    assert not suggestion.has_coordinates and suggestion.coordinates == []
+    assert (suggestion.reference, suggestion.candidate) == ("truth", "found")
+
+
+def test_two_numeric_columns_are_the_coordinates():
+    frame = read_table_bytes(b"a,b,c\n0.1,1.5,x\n0.2,2.5,x\n3.3,0.5,y\n")
+    assert suggest_columns(frame).coordinates == ["a", "b"] and suggest_columns(frame).labels == ["c"]
+
+
+def test_a_continuous_column_as_labels_is_named_with_its_distinct_values():
+    frame = read_table_bytes(b"x,n,t\n0.5,10,a\n1.5,11,a\n2.5,12,b\n2.5,13,b\n")
+    s = column_summaries(frame)
+    assert continuous_label_warning(s["x"]) == (
+        "column 'x' holds decimal numbers: 3 distinct values in 4 rows. As labels, every distinct value is a cluster "
+        "of its own; it looks like a coordinate.")
+    assert continuous_label_warning(s["n"]).startswith("column 'n' holds whole numbers, most of them different: 4 "
+                                                       "distinct values in 4 rows.")
+    assert continuous_label_warning(s["t"]) is None
+    # every column continuous: the last one is left for the labels
+    assert suggest_columns(frame[["x", "n"]]) .coordinates == ["x"]
