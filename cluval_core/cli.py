@@ -95,12 +95,13 @@ def _duration(seconds: float) -> str:
 def _experiments(args) -> int:
     import time
 
-    from .experiments import EXPERIMENTS, run_experiment
+    from .experiments import EXPERIMENTS, WITHIN, run_experiment
 
     if args.action == "list":
         print(f"{'name':<22} {'full run':>9}  title (reduced form: what the default run leaves out)")
         for e in EXPERIMENTS.values():
-            print(f"{e.name:<22} {_duration(e.full_seconds):>9}  {e.title} (reduced: {e.reduced})")
+            needs = f"; data: {', '.join(e.datasets)}" if e.datasets else ""
+            print(f"{e.name:<22} {_duration(e.full_seconds):>9}  {e.title} (reduced: {e.reduced}{needs})")
         print("Full-run (--full) times were measured on a 2-core machine; the reduced forms take seconds.")
         return 0
     if not args.name:
@@ -121,13 +122,13 @@ def _experiments(args) -> int:
         result.values.to_csv(out / f"{name}.csv", index=False)
         result.checks.to_csv(out / f"{name}_checks.csv", index=False)
         result.figure.write_html(out / f"{name}.html", include_plotlyjs="cdn")
-        within = int((result.checks["verdict"] == "within tolerance").sum())
+        within = int((result.checks["verdict"] == WITHIN).sum())
         differs += len(result.checks) - within
         print(f"{name}: {within} of {len(result.checks)} claims within tolerance ({seconds:.1f} s) -> "
               f"{out / name}.csv, {name}_checks.csv, {name}.html")
-        for _, row in result.checks[result.checks["verdict"] != "within tolerance"].iterrows():
-            print(f"  differs: {row['claim']}: published {row['published']}, computed {row['computed']}. "
-                  f"{row['why']}")
+        for _, row in result.checks[result.checks["verdict"] != WITHIN].iterrows():
+            print(f"  differs: {row['claim']}: published {row['published']}, computed {row['computed']} "
+                  f"(tolerance {row['tolerance']}). Likely reason: {row['likely reason']}")
         for note in result.notes:
             print(f"  note: {note}")
     if differs:
