@@ -16,7 +16,7 @@ from .comparison import CentroidRatio, Comparison, Entropies, Noise, PairCounts,
 from .contingency import contingency_table
 from .emi import expected_mutual_information
 from .matching import Mapping, Pairing
-from .registry import FAMILIES, INDICES, IndexInfo, get_index, index_table
+from .registry import FAMILIES, INDICES, IndexInfo, find_indices, get_index, index_table
 from .scores import *  # noqa: F401,F403
 from .scores import __all__ as _score_names
 
@@ -25,5 +25,5 @@ __version__ = "0.1.0"
 __all__ = [
     "CluvalError", "CluvalWarning", "Comparison", "compare", "Noise", "PairCounts", "Entropies", "CentroidRatio",
     "contingency_table", "expected_mutual_information", "Mapping", "Pairing",
-    "FAMILIES", "INDICES", "IndexInfo", "get_index", "index_table", *_score_names,
+    "FAMILIES", "INDICES", "IndexInfo", "get_index", "index_table", "find_indices", *_score_names,
 ]

@@ -1,7 +1,8 @@
 """One-line functions: ``f(labels_true, labels_pred, *, ...) -> float`` for each index.
 
 Each builds a :class:`~cluval_core.comparison.Comparison` and reads one index from it; to
-compute several indices, build the comparison once and call ``scores()``.
+compute several indices, build the comparison once and call ``scores()``. Each index's
+registry entry names its function and options (``INDICES[id].function``, ``INDICES[id].call``).
 
 >>> pair_sets_index([0, 0, 0, 1, 1, 2], [0, 0, 0, 1, 1, 2])
 1.0
