@@ -23,8 +23,9 @@ from scipy.spatial.distance import cdist
 from ._numeric import order_free_sum
 from ._validation import (SOFT_TOLERANCE, CluvalError, _item, as_data, as_labels, as_memberships, as_table,
                           check_choice, warn)
+from .set_matching import PsiSteps, pair_sets_index_steps
 from .contingency import contingency_table, factorize, first_occurrence_order, table_from_codes
-from .matching import (TIE_TOLERANCE, Mapping, Pairing, greedy_pairing, nearest_mapping, optimal_pairing,
+from .matching import (TIE_TOLERANCE, Mapping, Mappings, Pairing, greedy_pairing, nearest_mapping, optimal_pairing,
                        optimal_pairing_is_tied)
 
 __all__ = ["Comparison", "compare", "Noise", "PairCounts", "Entropies", "CentroidRatio"]
@@ -255,6 +256,11 @@ class Comparison:
         return self._X is not None
 
     @property
+    def data(self) -> np.ndarray | None:
+        """The objects' coordinates X (read-only), or None when compared without them."""
+        return self._X
+
+    @property
     def has_objects(self) -> bool:
         """True when built from labels, so per-object cluster indices (``codes``) exist."""
         return self._labels is not None or self._codes is not None
@@ -405,8 +411,13 @@ class Comparison:
         c = np.sort(self.col_sizes)[::-1][:k].astype(np.float64)
         return order_free_sum(r * c / self.n / np.maximum(r, c))
 
+    @cached_property
+    def psi_steps(self) -> PsiSteps:
+        """PSI worked out: S, E, max(K, K'), the value and its formula with the numbers."""
+        return pair_sets_index_steps(self)
+
     # ------------------------------------------------------------------ mappings
-    def _mappings(self, criterion: str, scores: np.ndarray, **options) -> tuple[Mapping, Mapping]:
+    def _mappings(self, criterion: str, scores: np.ndarray, **options) -> Mappings:
         """Nearest-neighbour mappings both ways on a rows x columns score matrix."""
         row_order, col_order = self.tie_order
         out = []
@@ -416,10 +427,10 @@ class Comparison:
             targets, in_degree, tie = nearest_mapping(matrix, order, **options)
             _read_only(targets, in_degree)
             out.append(Mapping(direction, criterion, targets, in_degree, src, dst, tie))
-        return tuple(out)
+        return Mappings(*out)
 
     @cached_property
-    def jaccard_mapping(self) -> tuple[Mapping, Mapping]:
+    def jaccard_mapping(self) -> Mappings:
         """Nearest neighbour by Jaccard, (reference -> candidate, candidate -> reference)."""
         return self._mappings("jaccard", self.jaccard)
 
@@ -489,7 +500,7 @@ class Comparison:
         return d
 
     @cached_property
-    def centroid_mapping(self) -> tuple[Mapping, Mapping]:
+    def centroid_mapping(self) -> Mappings:
         """Nearest centroid (squared Euclidean), (reference -> candidate, candidate -> reference).
 
         Distances equal to within rounding (a relative 1e-9) are ties, broken in tie order.

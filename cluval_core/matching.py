@@ -19,12 +19,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 from scipy.optimize import linear_sum_assignment
 
-__all__ = ["Pairing", "Mapping", "optimal_pairing", "greedy_pairing", "nearest_mapping"]
+__all__ = ["Pairing", "Mapping", "Mappings", "optimal_pairing", "greedy_pairing", "nearest_mapping"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -74,6 +75,61 @@ class Pairing:
             "overlap": self.overlap, "braun_banquet": self.braun_banquet, "jaccard": self.jaccard,
         })
 
+    # ------------------------------------------------------------------ for display
+    @cached_property
+    def shares_objects(self) -> np.ndarray:
+        """For each pair, whether its clusters share any object (overlap > 0).
+
+        A one-to-one pairing pairs min(K_a, K_b) clusters even when some pairs share nothing;
+        such a pair adds nothing and is no correspondence, so it is shown as unpaired.
+        """
+        return _read_only(self.overlap > 0)
+
+    @cached_property
+    def display_order(self) -> np.ndarray:
+        """The pairs that share objects, by decreasing overlap (ties in pairing order)."""
+        kept = np.flatnonzero(self.shares_objects)
+        return _read_only(kept[np.argsort(-self.overlap[kept], kind="stable")])
+
+    @property
+    def n_shown(self) -> int:
+        """The number of pairs shown as pairs: those that share objects."""
+        return len(self.display_order)
+
+    @cached_property
+    def row_order(self) -> np.ndarray:
+        """Reference clusters for display: paired ones in :attr:`display_order`, then the rest
+        (clusters of empty pairs, then the unpaired) in index order."""
+        return _read_only(_shown_first(self.rows[self.display_order], self.rows, self.unpaired_rows))
+
+    @cached_property
+    def col_order(self) -> np.ndarray:
+        """Candidate clusters for display, aligned with :attr:`row_order` for the shown pairs."""
+        return _read_only(_shown_first(self.cols[self.display_order], self.cols, self.unpaired_cols))
+
+    @cached_property
+    def row_partner(self) -> np.ndarray:
+        """For each reference cluster, its partner's column index, or -1 when it has none that
+        shares objects."""
+        return _read_only(_partners(self.rows, self.cols, self.shares_objects, len(self.rows) + len(self.unpaired_rows)))
+
+    @cached_property
+    def col_partner(self) -> np.ndarray:
+        """For each candidate cluster, its partner's row index, or -1 (see :attr:`row_partner`)."""
+        return _read_only(_partners(self.cols, self.rows, self.shares_objects, len(self.cols) + len(self.unpaired_cols)))
+
+    @cached_property
+    def shown_unpaired(self) -> tuple[np.ndarray, np.ndarray]:
+        """(reference, candidate) cluster indices shown as unpaired: left over, or in a pair that
+        shares no object."""
+        return (_read_only(self.row_order[self.n_shown:].copy()), _read_only(self.col_order[self.n_shown:].copy()))
+
+    def display_frame(self) -> pd.DataFrame:
+        """The shown pairs in display order, numbered from 1 (see :meth:`to_frame`)."""
+        frame = self.to_frame().iloc[self.display_order].reset_index(drop=True)
+        frame.insert(0, "pair", np.arange(1, len(frame) + 1))
+        return frame
+
 
 @dataclass(frozen=True, eq=False)
 class Mapping:
@@ -110,7 +166,45 @@ class Mapping:
         })
 
 
+class Mappings(NamedTuple):
+    """Both nearest-neighbour mappings of a comparison, and the Centroid Index they give.
+
+    Unpacks as ``(forward, backward)``: reference -> candidate, candidate -> reference.
+    """
+
+    forward: Mapping
+    backward: Mapping
+
+    @property
+    def ci(self) -> int:
+        """max(orphans of both directions): the number of clusters located differently."""
+        return max(self.forward.n_orphans, self.backward.n_orphans)
+
+    @property
+    def direction(self) -> str:
+        """Which direction gives CI: "both directions", "reference → candidate" or "candidate → reference"."""
+        if self.forward.n_orphans == self.backward.n_orphans:
+            return "both directions"
+        return "reference → candidate" if self.forward.n_orphans > self.backward.n_orphans else "candidate → reference"
+
+
 TIE_TOLERANCE = 1e-9
+
+
+def _read_only(array: np.ndarray) -> np.ndarray:
+    array.flags.writeable = False
+    return array
+
+
+def _shown_first(shown: np.ndarray, paired: np.ndarray, unpaired: np.ndarray) -> np.ndarray:
+    rest = np.setdiff1d(np.r_[paired, unpaired], shown)  # sorted: index order
+    return np.r_[shown, rest].astype(np.intp)
+
+
+def _partners(mine: np.ndarray, theirs: np.ndarray, keep: np.ndarray, k: int) -> np.ndarray:
+    partner = np.full(k, -1, dtype=np.intp)
+    partner[mine[keep]] = theirs[keep]
+    return partner
 
 
 def _identity(n: int, order) -> np.ndarray:

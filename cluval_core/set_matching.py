@@ -21,13 +21,15 @@ c_j (candidate), N objects, K_a rows and K_b columns:
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
 from ._numeric import order_free_sum
 
 __all__ = ["f_measure", "purity", "van_dongen", "criterion_h", "pivoted_accuracy",
-           "normalized_accuracy", "adjusted_asymmetric_accuracy", "pair_sets_index"]
+           "normalized_accuracy", "adjusted_asymmetric_accuracy", "pair_sets_index", "PsiSteps",
+           "pair_sets_index_steps"]
 
 
 def _cell_sum(c, cells):
@@ -86,3 +88,51 @@ def pair_sets_index(c, simplified: bool = False) -> float:
     if s < e:
         return 0.0
     return min((s - e) / (k - e), 1.0)
+
+
+@dataclass(frozen=True)
+class PsiSteps:
+    """PSI worked out (Rezaei & Fränti 2016, eqs. 14-20).
+
+    ``S`` is the total Braun-Banquet similarity of the Hungarian pairs, ``E`` its expectation
+    (the largest cluster paired with the largest, and so on), ``max_k`` = max(K, K'), ``psi``
+    the index and ``psi_simplified`` its E = 1 form; ``formula`` shows the case that applies
+    with the numbers put in.
+
+    >>> from cluval_core import compare
+    >>> compare([0, 0, 0, 0, 1, 1, 2, 2], [0, 0, 1, 1, 2, 2, 3, 3]).psi_steps.formula
+    'PSI = (S − E) / (max(K, K′) − E) = (2.5 − 0.75) / (4 − 0.75) = 0.5385'
+    >>> compare([0, 0, 0, 1], [0, 1, 1, 1]).psi_steps.formula
+    'S = 0.6667 < E = 1, so PSI = 0'
+    """
+
+    S: float
+    E: float
+    max_k: int
+    psi: float
+    psi_simplified: float
+    formula: str
+
+
+def _number(value: float) -> str:
+    """Up to 4 decimals, never rounded onto a different-looking value (1 - 1e-9 shows as 0.9999…)."""
+    shown = f"{value:.4f}".rstrip("0").rstrip(".")
+    if float(shown) != value and shown in {"0", "1", "-0"}:
+        shown = f"{value:.10g}"
+    return shown
+
+
+def pair_sets_index_steps(c) -> PsiSteps:
+    """The numbers behind :func:`pair_sets_index` and the formula that combines them."""
+    s = c.hungarian_pairing.total
+    e = c.psi_expected
+    k = max(c.k_true, c.k_pred)
+    psi = pair_sets_index(c)
+    if c.k_true == c.k_pred == 1:
+        formula = "K = K′ = 1, so PSI = 1"
+    elif s < e:
+        formula = f"S = {_number(s)} < E = {_number(e)}, so PSI = 0"
+    else:
+        formula = (f"PSI = (S − E) / (max(K, K′) − E) = ({_number(s)} − {_number(e)}) / ({k} − {_number(e)}) "
+                   f"= {_number(psi)}")
+    return PsiSteps(S=s, E=e, max_k=k, psi=psi, psi_simplified=pair_sets_index(c, simplified=True), formula=formula)

@@ -7,18 +7,20 @@ Page-specific wrappers live in their page.
 
 from __future__ import annotations
 
+import hashlib
 import warnings
 from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 import streamlit as st
 
-from cluval_core import CluvalWarning, Noise, compare
+from cluval_core import Comparison, CluvalWarning, Noise, compare
+from cluval_core import plots
 from cluval_core import datasets as ds
 from cluval_core.clustering import ALGORITHMS, cluster, interactive_defaults, k_range, parameter_range
 from cluval_core.plots import project_2d
-from cluval_core.report import build_report
 from cluval_core.synthetic import SYNTHETIC_SETS, make_synthetic
 from pages import _shared as ui
 
@@ -92,18 +94,66 @@ def run_clustering(X: np.ndarray, algorithm: str, k: int, seed: int, params: tup
             "seconds": result.seconds, "k": result.k, "params": result.params}
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
-def comparison_report(labels_true: np.ndarray, labels_pred: np.ndarray, X: np.ndarray | None, noise: str,
-                      noise_label=0):
-    policy = None if noise_label is None else ui.NOISE_OPTIONS[noise]
+@dataclass(frozen=True, eq=False)
+class Model:
+    """A comparison, the app's model, and the key its figures are cached under."""
+
+    comparison: Comparison
+    key: str
+
+
+def fingerprint(*parts) -> str:
+    """A short digest of arrays and plain values (labels of any type, coordinates, options)."""
+    digest = hashlib.blake2b(digest_size=16)
+    for part in parts:
+        if isinstance(part, np.ndarray):
+            digest.update(f"{part.dtype.str}{part.shape}".encode())
+            flat = part.ravel()
+            digest.update((pd.util.hash_array(flat) if flat.dtype.kind == "O" else np.ascontiguousarray(flat)).tobytes())
+        else:
+            digest.update(repr(part).encode())
+    return digest.hexdigest()
+
+
+def comparison(labels_true, labels_pred, X=None, policy: str | None = None, noise_label=0) -> Model:
+    """The comparison of two partitions, built once and kept across reruns (it is immutable).
+
+    `policy` is one of the library's noise policies (None: noise is an ordinary cluster) for
+    the objects labelled `noise_label`.
+    """
+    key = fingerprint(labels_true, labels_pred, X, policy, noise_label)
+    return Model(_comparison(key, labels_true, labels_pred, X, policy, noise_label), key)
+
+
+@st.cache_resource(show_spinner="Comparing the partitions…", max_entries=8)
+def _comparison(key: str, _labels_true, _labels_pred, _X, _policy, _noise_label) -> Comparison:
+    noise = None if _policy is None or _noise_label is None else Noise(_noise_label, _policy)
     with warnings.catch_warnings(record=True) as caught:  # shown (and replayed on cache hits) as st.warning
         warnings.simplefilter("always", CluvalWarning)
-        c = compare(labels_true, labels_pred, X=X, noise=None if policy is None else Noise(noise_label, policy))
+        c = compare(_labels_true, _labels_pred, X=_X, noise=noise)
     for warning in caught:
         if issubclass(warning.category, CluvalWarning):
             message = str(warning.message)
             st.warning(ui.plain(message[:1].upper() + message[1:]))
-    return build_report(c)
+    return c
+
+
+def model_of(c: Comparison, *key_parts) -> Model:
+    """A comparison built elsewhere (soft tables, experiments) under a key from its inputs."""
+    return Model(c, fingerprint("model_of", *key_parts))
+
+
+def figure(model: Model, builder: str, **options):
+    """A figure of ``cluval_core.plots`` built from the model once and kept across reruns.
+
+    Do not change the figure that is returned: it is shared by every rerun.
+    """
+    return _figure(model.key, builder, tuple(sorted(options.items())), model.comparison)
+
+
+@st.cache_resource(show_spinner=False, max_entries=64)
+def _figure(key: str, builder: str, options: tuple, _c):
+    return getattr(plots, builder)(_c, **dict(options))
 
 
 def clustering_with_spinner(X, algorithm, k, seed, params):
@@ -141,7 +191,3 @@ def control_range(X: np.ndarray, algorithm: str, name: str, k: int, chosen: tupl
 def projection(X: np.ndarray, *centroids):
     """2-D coordinates of the points (principal components when d > 2) and of the centroids."""
     return project_2d(X, *centroids)
-
-
-def report_of(c):
-    return build_report(c)

@@ -4,7 +4,7 @@ import pandas as pd
 import streamlit as st
 
 from cluval_core import INDICES
-from cluval_core.plots import index_curves, partition_scatter, score_bars
+from cluval_core.plots import index_curves, score_bars
 from cluval_core import experiments
 from pages import _cache as data
 from pages import _shared as ui
@@ -42,13 +42,6 @@ def yeast_removal():
             experiments.remove_smallest_classes(labels, X=yeast.X, mode="nearest"))
 
 
-def small_scatter(X, report, title):
-    X2, axes, _ = data.projection(X)
-    fig = partition_scatter(X2, report, "pred", title=title, axis_titles=axes)
-    fig.update_layout(height=300, margin=dict(l=0, r=0, t=30, b=0))
-    fig.update_yaxes(scaleanchor=None)  # a narrow column: let the points fill it
-    return fig
-
 
 
 IDS = ["ari", "nmi_sum", "nvd", "psi"]
@@ -77,9 +70,9 @@ with right:
 columns = st.columns(len(labels))
 for column, (name, candidate) in zip(columns, labels.items()):
     with column:
-        report = data.comparison_report(unbalance.partitions["labels0"], candidate, unbalance.X,
-                                      "noise is an ordinary cluster")
-        st.plotly_chart(small_scatter(unbalance.X, report, name), key=f"scatter_{name}")
+        model = data.comparison(unbalance.partitions["labels0"], candidate, unbalance.X)
+        st.plotly_chart(data.figure(model, "partition_scatter", side="pred", title=name, compact=True),
+                        key=f"scatter_{name}")
 
 # ---------------------------------------------------------------------- 2. shrinking clusters
 st.header("2. The same small error on ever smaller clusters")

@@ -3,7 +3,7 @@
 import streamlit as st
 
 from cluval_core.clustering import ALGORITHMS, MAX_SEED
-from cluval_core.plots import contingency_heatmap, score_bars
+from cluval_core.plots import score_bars
 from cluval_core import experiments
 from pages import _cache as data
 from pages import _shared as ui
@@ -11,10 +11,10 @@ from pages import _shared as ui
 ui.require_frame("pages/soft.py")
 
 
-@st.cache_data(show_spinner="Comparing soft and hardened tables…", max_entries=16)
+@st.cache_resource(show_spinner="Comparing soft and hardened tables…", max_entries=16)
 def soft_comparison(reference, memberships):
     soft, hard, frame = experiments.soft_versus_crisp(reference, memberships)
-    return data.report_of(soft), data.report_of(hard), frame
+    return soft, hard, frame
 
 
 
@@ -49,10 +49,10 @@ st.caption(f"Reference: {ui.plain(sel.reference)} of **{ui.plain(points.title)}*
 left, right = st.columns(2)
 with left:
     st.subheader("Soft table N* = Uᵀ V")
-    st.plotly_chart(contingency_heatmap(soft), key="soft_table")
+    st.plotly_chart(data.figure(data.model_of(soft, reference, run["memberships"], "soft"), "contingency_heatmap"), key="soft_table")
 with right:
     st.subheader("Hardened table")
-    st.plotly_chart(contingency_heatmap(hard), key="hard_table")
+    st.plotly_chart(data.figure(data.model_of(hard, reference, run["memberships"], "hard"), "contingency_heatmap"), key="hard_table")
 
 st.subheader("Soft indices beside their crisp counterparts")
 left, right = st.columns([2, 3])

@@ -3,7 +3,7 @@
 import streamlit as st
 
 from cluval_core import INDICES
-from cluval_core.plots import contingency_heatmap, index_curves
+from cluval_core.plots import index_curves
 from cluval_core.synthetic import SCENARIOS
 from cluval_core import experiments
 from pages import _cache as data
@@ -48,14 +48,14 @@ with right:
     st.caption("Distances (NVD, CH, VI, ...) are drawn as they are: lower is better for them.")
 
 labels_true, labels_pred = scenario_pair(key, value)
-report = data.comparison_report(labels_true, labels_pred, None, "noise is an ordinary cluster")
+model = data.comparison(labels_true, labels_pred)
 st.subheader(f"At {scenario.parameter} = {value}")
 left, right = st.columns([3, 2])
 with left:
-    st.plotly_chart(contingency_heatmap(report), key="scenario_table")
+    st.plotly_chart(data.figure(model, "contingency_heatmap"), key="scenario_table")
 with right:
-    st.dataframe(report.pairing, hide_index=True, key="scenario_pairing")
-    st.markdown(f"PSI: {report.psi_steps['formula']}")
+    st.dataframe(model.comparison.hungarian_pairing.display_frame(), hide_index=True, key="scenario_pairing")
+    st.markdown(model.comparison.psi_steps.formula)
     current = curve[curve[scenario.parameter] == value]
     st.dataframe(current[[scenario.parameter, *ids]].rename(columns={i: INDICES[i].name for i in ids}),
                  hide_index=True, key="scenario_values")

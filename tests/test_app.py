@@ -17,7 +17,7 @@ from streamlit.testing.v1 import AppTest
 from cluval_core import INDICES, compare
 from cluval_core.clustering import cluster
 from cluval_core.datasets import load_dataset
-from cluval_core.report import format_value
+from cluval_core.export import format_value
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 pytestmark = pytest.mark.slow
@@ -26,6 +26,7 @@ pytestmark = pytest.mark.slow
 @pytest.fixture(autouse=True)
 def fresh_cache():
     st.cache_data.clear()
+    st.cache_resource.clear()
     yield
 
 
@@ -37,7 +38,7 @@ def _app():
 
 
 def _shown_scores(at) -> dict:
-    """{index id: value} read back from the Compare page's index tables."""
+    """{index id: value as shown} read back from the Compare page's index tables."""
     values = {}
     for frame in at.dataframe:
         df = frame.value
@@ -62,7 +63,7 @@ def test_compare_page_shows_the_librarys_numbers():
     expected = c.scores()
     assert set(shown) == set(expected)
     for index_id in ("ari", "psi", "ci_partition", "ci_centroid", "ami", "nvd"):
-        assert shown[index_id] == expected[index_id], index_id  # full precision, not rounded
+        assert shown[index_id] == format_value(index_id, expected[index_id], 6), index_id
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["Adjusted Rand index"] == format_value("ari", expected["ari"])
     assert metrics["Centroid index"] == format_value("ci_centroid", expected["ci_centroid"])
@@ -70,7 +71,7 @@ def test_compare_page_shows_the_librarys_numbers():
     assert len(pairing) == min(c.k_true, c.k_pred)
     # the page may order the pairs its own way: the pairs themselves are the library's
     assert sorted(pairing["braun_banquet"].tolist()) == sorted(c.hungarian_pairing.braun_banquet.tolist())
-    assert len(at.get("plotly_chart")) >= 5  # two scatters, the table, two mapping diagrams
+    assert len(at.get("plotly_chart")) == 4  # the table, the mapping diagram, two scatters
 
 
 @pytest.mark.data
@@ -81,8 +82,9 @@ def test_changing_the_algorithm_changes_the_values():
     assert not at.exception
     after = _shown_scores(at)
     assert after["ari"] != before["ari"]
-    assert after["ari"] == _library_scores("s1", "single", 15).score("ari")
-    assert after["ci_partition"] == _library_scores("s1", "single", 15).score("ci_partition")
+    single = _library_scores("s1", "single", 15)
+    assert after["ari"] == format_value("ari", single.score("ari"), 6)
+    assert after["ci_partition"] == format_value("ci_partition", single.score("ci_partition"), 6)
 
 
 @pytest.mark.data
@@ -92,7 +94,8 @@ def test_changing_the_dataset_resets_k_and_the_values():
     assert not at.exception
     assert at.number_input(key="k").value == 7
     shown = _shown_scores(at)
-    assert shown["psi"] == _library_scores("aggregation", "kmeans++", 7, n_init=10, max_iter=300).score("psi")
+    expected = _library_scores("aggregation", "kmeans++", 7, n_init=10, max_iter=300).score("psi")
+    assert shown["psi"] == format_value("psi", expected, 6)
 
 
 def test_second_clustering_as_reference_and_noise_policy():
@@ -137,7 +140,7 @@ def test_opens_on_synthetic_data_without_benchmarks(monkeypatch, tmp_path):
     at = _app()
     assert at.selectbox(key="dataset").value == "unbalance_like"
     assert any("CLUVAL_DATA_DIR" in i.value for i in at.sidebar.info)
-    assert _shown_scores(at)["ari"] <= 1.0
+    assert float(_shown_scores(at)["ari"]) <= 1.0
 
 
 def test_why_indices_disagree_page():
@@ -253,10 +256,15 @@ def test_downloads_hold_the_values(monkeypatch):
     assert {"Index table (CSV)", "Index values (JSON)", "Contingency table (CSV)"} <= set(offered)
     shown = _shown_scores(at)
     downloaded = json.loads(offered["Index values (JSON)"])  # strict JSON: undefined values are null
-    assert downloaded == {k: (v if math.isfinite(v) else None) for k, v in shown.items()}
-    table = pd.read_csv(io.StringIO(offered["Index table (CSV)"]))
-    assert dict(zip(table["id"], table["value"])) == pytest.approx(shown, rel=1e-12, nan_ok=True)
-    contingency = pd.read_csv(io.StringIO(offered["Contingency table (CSV)"]), index_col=0)
+    assert downloaded["provenance"]["data set"].startswith("S1") and downloaded["provenance"]["cluval"]
+    values = downloaded["values"]
+    assert {k: format_value(k, math.nan if v is None else v, 6) for k, v in values.items()} == shown
+    expected = _library_scores("s1", "kmeans++", 15, n_init=10, max_iter=300).scores()
+    assert values == {k: (v if math.isfinite(v) else None) for k, v in expected.items()}  # full precision
+    table = pd.read_csv(io.StringIO(offered["Index table (CSV)"]), comment="#")
+    assert dict(zip(table["id"], table["value"])) == pytest.approx(expected, rel=1e-12, nan_ok=True)
+    assert offered["Index table (CSV)"].startswith("# cluval: ")
+    contingency = pd.read_csv(io.StringIO(offered["Contingency table (CSV)"]), index_col=0, comment="#")
     cells = contingency.drop(index="total", columns="total")
     assert cells.to_numpy().sum() == contingency.loc["total", "total"] == 5000  # S1's objects, each once
     assert cells.sum(axis=0).tolist() == contingency.loc["total"].drop("total").tolist()
@@ -357,9 +365,15 @@ def test_user_strings_are_shown_escaped_never_as_markdown():
     _assert_nothing_raw(at)
     assert _has(at, "caption", f"your data \\({ESCAPED_FILE}\\)", f"column '{ESCAPED['image']}'",
                 f"Reference: ground truth \\({ESCAPED['html']}\\)")
-    titles = [json.loads(chart.proto.spec)["layout"]["title"]["text"] for chart in at.get("plotly_chart")[:2]]
-    assert titles[0].startswith("Reference: ground truth (&lt;img src=x onerror=alert(1)&gt;)")
+    layouts = [json.loads(chart.proto.spec)["layout"] for chart in at.get("plotly_chart")]
+    titles = [layout["title"]["text"] for layout in layouts if "text" in layout.get("title", {})]
+    assert any(t.startswith("Reference: ground truth (&lt;img src=x onerror=alert(1)&gt;)") for t in titles)
     assert all("<" not in title for title in titles)
+    ticks = [t for layout in layouts for axis in ("xaxis", "yaxis") for t in layout.get(axis, {}).get("ticktext", [])]
+    categories = [y for chart in at.get("plotly_chart") for trace in json.loads(chart.proto.spec)["data"]
+                  if trace["type"] == "heatmap" for y in trace["y"]]
+    assert any("&lt;b&gt;" in y or "&lt;img" in y for y in categories) and not any("<" in y for y in categories)
+    assert not any("<" in t for t in ticks)
 
     at.switch_page("pages/soft.py").run()
     _assert_nothing_raw(at)

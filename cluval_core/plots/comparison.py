@@ -1,25 +1,58 @@
-"""Figures of one comparison (no Streamlit here: the app only renders them).
+"""Figures of one comparison, built from the :class:`~cluval_core.Comparison` itself.
 
 Colours follow the Hungarian pairing: a candidate cluster takes the colour of its reference
-partner, so a glance shows which clusters correspond; unpaired clusters are dark grey and
-Centroid Index orphans are drawn in red.
+partner, so a glance shows which clusters correspond. Pairs that share no object are no
+correspondence and are shown as unpaired. Two colours are reserved and never used for a
+cluster: dark grey (:data:`UNPAIRED`) and red (:data:`ORPHAN`, a Centroid Index orphan).
+
+>>> from cluval_core import compare
+>>> fig = contingency_heatmap(compare([0, 0, 1, 1, 2], [5, 5, 6, 6, 6]))
+>>> fig.data[0].z.tolist()
+[[2, 0], [0, 2], [0, 1]]
 """
 
 from __future__ import annotations
 
+import colorsys
+import html
+
 import numpy as np
 import plotly.graph_objects as go
-from plotly.colors import qualitative
+from plotly.colors import hex_to_rgb, qualitative
 from plotly.subplots import make_subplots
 
-from ..report import ComparisonReport
+__all__ = ["PALETTE", "UNPAIRED", "ORPHAN", "project_2d", "cluster_colour_index", "partition_scatter",
+           "contingency_heatmap", "mapping_diagram", "condensed_order", "MAX_SHOWN"]
 
-__all__ = ["PALETTE", "project_2d", "partition_scatter", "contingency_heatmap", "mapping_diagram"]
-
-PALETTE = qualitative.Dark24 + qualitative.Light24 + qualitative.Alphabet
-UNPAIRED = "#444444"
-ORPHAN = "#d62728"
+UNPAIRED = "#555555"
+ORPHAN = "#e0201b"
 WEBGL_FROM = 2000  # points; beyond this, scatter plots use WebGL
+MAX_SHOWN = 60  # clusters per side drawn one by one in the table and the mapping diagram; the rest are grouped
+MAX_LABELLED = 40  # clusters per side that get text labels
+
+
+def _is_cluster_colour(colour: str) -> bool:
+    """Not near-black, not grey and not red: those mean 'unpaired' and 'orphan'."""
+    r, g, b = (v / 255 for v in hex_to_rgb(colour))
+    hue, lightness, saturation = colorsys.rgb_to_hls(r, g, b)
+    luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    reddish = (hue < 0.04 or hue > 0.95) and saturation > 0.35
+    return luminance > 0.2 and saturation > 0.25 and not reddish
+
+
+def _palette() -> list[str]:
+    chosen: list[str] = []
+    for colour in qualitative.D3 + qualitative.Bold + qualitative.Set2 + qualitative.Light24 + qualitative.Alphabet:
+        colour = colour.lower()
+        if not colour.startswith("#") or not _is_cluster_colour(colour):
+            continue
+        rgb = np.array(hex_to_rgb(colour))
+        if all(np.abs(rgb - np.array(hex_to_rgb(c))).sum() > 60 for c in chosen):
+            chosen.append(colour)
+    return chosen
+
+
+PALETTE = _palette()
 
 
 def project_2d(X: np.ndarray, *others):
@@ -48,15 +81,92 @@ def project_2d(X: np.ndarray, *others):
     return project(X), axes, [None if A is None else project(A) for A in others]
 
 
-def _colour(i: int) -> str:
-    return PALETTE[i % len(PALETTE)]
+def cluster_colour_index(c, side: str) -> np.ndarray:
+    """For each cluster of one side, its colour's position in :data:`PALETTE`, or -1 (unpaired).
 
-
-def cluster_colours(report: ComparisonReport, side: str) -> list[str]:
-    """One colour per cluster: reference cluster i gets colour i, a candidate its partner's."""
+    Reference clusters are coloured in the pairing's display order (the largest pairs get
+    the first colours); a candidate cluster takes its partner's colour.
+    """
+    pairing = c.hungarian_pairing
+    rank = np.empty(c.k_true, dtype=np.intp)
+    rank[pairing.row_order] = np.arange(c.k_true)
+    colour = rank % len(PALETTE)
     if side == "true":
-        return [_colour(i) for i in range(report.k_true)]
-    return [_colour(p) if p >= 0 else UNPAIRED for p in report.partner_of_candidate]
+        return colour
+    partner = pairing.col_partner
+    return np.where(partner >= 0, colour[np.maximum(partner, 0)], -1)
+
+
+def _side(c, side: str):
+    if side == "true":
+        return c.row_labels, c.row_sizes, c.codes[0]
+    return c.col_labels, c.col_sizes, c.codes[1]
+
+
+def _mappings(c):
+    """The CI mapping the scatter plots mark: centroid-based when the data is known."""
+    return c.centroid_mapping if c.has_data else c.jaccard_mapping
+
+
+def partition_scatter(c, side: str, *, title: str = "", X2=None, centroids=None, axis_titles=None,
+                      max_points: int = 200_000, compact: bool = False) -> go.Figure:
+    """Scatter of one partition, coloured by cluster (candidates by their Hungarian partner).
+
+    Centroids are diamonds; hollow squares mark clusters shown as unpaired, and a large red
+    cross a cluster the Centroid Index mapping leaves orphaned (nobody maps to it). Overlays
+    are drawn after the points in the same rendering layer (WebGL when there are many
+    points), so they stay on top at any n. `X2` and `centroids` give 2-D coordinates
+    (default: :func:`project_2d` of the comparison's X and its centroids). A `compact` figure
+    is lower, has no cluster labels and lets the points fill a narrow column.
+    """
+    labels, sizes, codes = _side(c, side)
+    if X2 is None:
+        X2, axis_titles, (centroids,) = project_2d(c.data, c.centroids[0 if side == "true" else 1])
+    axis_titles = axis_titles or ("x1", "x2")
+    colour = cluster_colour_index(c, side)
+    n = len(codes)
+    idx = np.arange(n) if n <= max_points else np.arange(0, n, int(np.ceil(n / max_points)))
+    webgl = len(idx) > WEBGL_FROM
+    scatter = go.Scattergl if webgl else go.Scatter
+    # one trace, coloured through a discrete scale over the palette (+ grey for unpaired)
+    point_colour = colour[codes[idx]]
+    point_colour = np.where(point_colour < 0, len(PALETTE), point_colour).astype(np.uint8)
+    scale = PALETTE + [UNPAIRED]
+    cluster_text = np.array([_text(v) for v in labels], dtype=object)
+    fig = go.Figure(scatter(
+        x=X2[idx, 0].astype(np.float32), y=X2[idx, 1].astype(np.float32), mode="markers", name="points",
+        marker=dict(color=point_colour, colorscale=_discrete_colorscale(scale), cmin=-0.5, cmax=len(scale) - 0.5,
+                    size=3 if len(idx) > 20_000 else 5 if len(idx) > 2000 else 7, opacity=0.7),
+        hoverinfo="skip" if webgl else None,
+        customdata=None if webgl else cluster_text[codes[idx]],
+        hovertemplate=None if webgl else "cluster %{customdata}<extra></extra>", showlegend=False,
+    ))
+    if centroids is not None and len(centroids):
+        forward, backward = _mappings(c)
+        orphans = set((backward if side == "true" else forward).orphans.tolist())
+        unpaired = set(c.hungarian_pairing.shown_unpaired[0 if side == "true" else 1].tolist())
+        kinds = [("orphan" if i in orphans else "unpaired" if i in unpaired else "paired") for i in range(len(centroids))]
+        style = {"paired": ("diamond", 11, None), "unpaired": ("square-open", 13, UNPAIRED),
+                 "orphan": ("x", 18, ORPHAN)}
+        fills = [style[k][2] or (PALETTE[colour[i]] if colour[i] >= 0 else UNPAIRED) for i, k in enumerate(kinds)]
+        text = [f"{_text(labels[i])} ({kinds[i]}, n={sizes[i]:g})" for i in range(len(centroids))]
+        fig.add_trace(scatter(
+            x=centroids[:, 0], y=centroids[:, 1], mode="markers", name="centroids", text=text,
+            marker=dict(symbol=[style[k][0] for k in kinds], size=[style[k][1] for k in kinds], color=fills,
+                        line=dict(color=[ORPHAN if k == "orphan" else "#f5f5f5" for k in kinds], width=1.5),
+                        opacity=1),
+            hovertemplate="centroid of %{text}<extra></extra>", showlegend=False))
+        if len(centroids) <= MAX_LABELLED and not compact:  # annotations sit above every trace, WebGL included
+            for i, (x, y) in enumerate(centroids):
+                fig.add_annotation(x=x, y=y, text=_text(labels[i]) + (" (unpaired)" if kinds[i] == "unpaired" else ""),
+                                   showarrow=False, yshift=13, font=dict(size=11))
+    if compact:
+        fig.update_layout(title=title, margin=dict(l=0, r=0, t=30, b=0), height=300)
+        return fig
+    fig.update_layout(title=title, margin=dict(l=10, r=10, t=40, b=10), height=420,
+                      xaxis_title=axis_titles[0], yaxis_title=axis_titles[1])
+    fig.update_yaxes(scaleanchor="x", scaleratio=1)
+    return fig
 
 
 def _discrete_colorscale(colours: list[str]):
@@ -70,136 +180,150 @@ def _discrete_colorscale(colours: list[str]):
     return scale
 
 
-def partition_scatter(X2: np.ndarray, report: ComparisonReport, side: str, *, title: str = "",
-                      axis_titles=("x1", "x2"), orphans=(), centroids: np.ndarray | None = None,
-                      max_points: int = 200_000) -> go.Figure:
-    """Scatter of one partition, coloured by cluster (candidates by their Hungarian partner).
+def condensed_order(order: np.ndarray, max_shown: int = MAX_SHOWN) -> tuple[np.ndarray, np.ndarray]:
+    """The clusters drawn one by one and those grouped, for a side in display order.
 
-    `orphans` lists cluster indices of this side that the CI mapping leaves orphaned: their
-    centroids are drawn as large red crosses. Clusters left out of the Hungarian pairing have
-    hollow square centroids (and unpaired candidate clusters dark grey points). The points
-    are one trace coloured through a discrete colour scale, so 100 000 points stay light to
-    build and to send.
+    Up to `max_shown` clusters are all drawn; beyond that, the first ``max_shown - 1`` (the
+    largest pairs come first) and one group for the rest.
+
+    >>> condensed_order(np.arange(5), 3)
+    (array([0, 1]), array([2, 3, 4]))
     """
-    codes = report.row_codes if side == "true" else report.col_codes
-    labels = report.row_labels if side == "true" else report.col_labels
-    colours = cluster_colours(report, side)
-    n = len(codes)
-    idx = np.arange(n)
-    if n > max_points:  # keep the browser responsive: a deterministic thinning
-        idx = idx[:: int(np.ceil(n / max_points))]
-    scatter = go.Scattergl if len(idx) > WEBGL_FROM else go.Scatter
-    shown_labels = labels[codes[idx]]
-    if shown_labels.dtype.kind not in "iuf":
-        shown_labels = codes[idx]
-    fig = go.Figure(scatter(
-        x=X2[idx, 0], y=X2[idx, 1], mode="markers", name="points",
-        marker=dict(color=codes[idx], colorscale=_discrete_colorscale(colours), cmin=-0.5,
-                    cmax=len(colours) - 0.5, size=4 if len(idx) > 5000 else 6, opacity=0.75),
-        customdata=shown_labels, hovertemplate="cluster %{customdata}<extra></extra>", showlegend=False,
-    ))
-    if centroids is not None and len(centroids):
-        orphan_set = set(int(o) for o in orphans)
-        order = report.row_order if side == "true" else report.col_order
-        unpaired = set(int(i) for i in order[report.n_pairs:])
-        symbols = ["x" if i in orphan_set else "square-open" if i in unpaired else "diamond"
-                   for i in range(len(centroids))]
-        sizes = [18 if i in orphan_set else 11 for i in range(len(centroids))]
-        edge = [ORPHAN if i in orphan_set else "black" for i in range(len(centroids))]
-        fig.add_trace(go.Scatter(
-            x=centroids[:, 0], y=centroids[:, 1], mode="markers+text" if len(centroids) <= 40 else "markers",
-            name="centroids", text=[f"{v} (unpaired)" if i in unpaired else str(v) for i, v in enumerate(labels)],
-            textposition="top center",
-            marker=dict(symbol=symbols, size=sizes, color=[ORPHAN if i in orphan_set else c
-                                                           for i, c in enumerate(colours)],
-                        line=dict(color=edge, width=1.5)),
-            hovertemplate="centroid of %{text}<extra></extra>", showlegend=False,
-        ))
-    fig.update_layout(title=title, margin=dict(l=10, r=10, t=40, b=10), height=420,
-                      xaxis_title=axis_titles[0], yaxis_title=axis_titles[1])
-    fig.update_yaxes(scaleanchor="x", scaleratio=1)
-    return fig
+    if len(order) <= max_shown:
+        return order, order[:0]
+    return order[:max_shown - 1], order[max_shown - 1:]
 
 
-def contingency_heatmap(report: ComparisonReport, *, annotate_up_to: int = 30) -> go.Figure:
-    """The contingency table ordered so the Hungarian pairs lie on the diagonal.
+def _grouped_sum(values: np.ndarray, keep: np.ndarray, rest: np.ndarray, axis: int) -> np.ndarray:
+    kept = np.take(values, keep, axis=axis)
+    if not len(rest):
+        return kept
+    return np.concatenate([kept, np.take(values, rest, axis=axis).sum(axis=axis, keepdims=True)], axis=axis)
 
-    Row and column titles carry the cluster sizes (the marginals); the paired cells are
-    outlined.
+
+def _text(value) -> str:
+    """A label as plotly text: plotly reads a few HTML tags, so the label's own are escaped."""
+    return html.escape(str(value), quote=False)
+
+
+def _axis_labels(labels, sizes, keep, rest) -> list[str]:
+    names = [f"{_text(labels[i])} (n={sizes[i]:g})" for i in keep]
+    if len(rest):
+        names.append(f"other {len(rest)} clusters (n={sizes[rest].sum():g})")
+    return names
+
+
+def contingency_heatmap(c, *, max_shown: int = MAX_SHOWN, annotate_up_to: int = 30) -> go.Figure:
+    """The contingency table ordered so the Hungarian pairs lie on the diagonal, largest first.
+
+    Row and column titles carry the cluster sizes (the marginals); pairs that share objects
+    are outlined, clusters shown as unpaired come last. Beyond `max_shown` clusters a side,
+    the smallest-overlap ones are summed into one "other" row or column, and the title says so.
     """
-    t = report.table_ordered
-    rows = [f"{report.row_labels[i]} (n={report.row_sizes[i]:g})" for i in report.row_order]
-    cols = [f"{report.col_labels[j]} (n={report.col_sizes[j]:g})" for j in report.col_order]
+    pairing = c.hungarian_pairing
+    keep_rows, rest_rows = condensed_order(pairing.row_order, max_shown)
+    keep_cols, rest_cols = condensed_order(pairing.col_order, max_shown)
+    table = np.asarray(c.table)
+    t = _grouped_sum(_grouped_sum(table, keep_rows, rest_rows, 0), keep_cols, rest_cols, 1)
+    rows = _axis_labels(c.row_labels, c.row_sizes, keep_rows, rest_rows)
+    cols = _axis_labels(c.col_labels, c.col_sizes, keep_cols, rest_cols)
     annotate = max(t.shape) <= annotate_up_to
-    fmt = "{:g}" if t.dtype.kind in "iu" else "{:.1f}"
-    text = [[fmt.format(v) for v in row] for row in t] if annotate else None
+    integer = t.dtype.kind in "iu"
+    text = None
+    if annotate:
+        text = [["{:g}".format(v) if integer else "{:.1f}".format(v) for v in row] for row in t.tolist()]
     fig = go.Figure(go.Heatmap(
-        z=t, x=np.arange(t.shape[1]), y=np.arange(t.shape[0]), colorscale="Blues", text=text,
-        texttemplate="%{text}" if annotate else None, customdata=[[(r, c) for c in cols] for r in rows],
-        hovertemplate="reference %{customdata[0]}<br>candidate %{customdata[1]}<br>shared %{z}<extra></extra>",
-        colorbar=dict(title="n_ij"),
+        z=t, x=cols, y=rows, colorscale="Blues", zmin=0, text=text, texttemplate="%{text}" if annotate else None,
+        hovertemplate="reference %{y}<br>candidate %{x}<br>shared " + ("%{z}" if integer else "%{z:.3f}")
+                      + "<extra></extra>",
+        colorbar=dict(title="n_ij", thickness=12), xgap=1 if annotate else 0, ygap=1 if annotate else 0,
     ))
+    shown = min(pairing.n_shown, len(keep_rows), len(keep_cols))
     xs, ys = [], []
-    for p in range(report.n_pairs):  # one trace outlines every paired cell
+    for p in range(shown):  # one trace outlines every pair that shares objects
         xs += [p - 0.5, p + 0.5, p + 0.5, p - 0.5, p - 0.5, None]
         ys += [p - 0.5, p - 0.5, p + 0.5, p + 0.5, p - 0.5, None]
     fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line=dict(color=ORPHAN, width=2), hoverinfo="skip",
-                             showlegend=False))
-    step = max(1, int(np.ceil(max(t.shape) / 40)))  # at most ~40 tick labels per axis
-    fig.update_yaxes(autorange="reversed", title="reference", tickvals=list(range(0, t.shape[0], step)),
-                     ticktext=rows[::step], showgrid=False, zeroline=False)
-    fig.update_xaxes(title="candidate", side="top", tickvals=list(range(0, t.shape[1], step)),
-                     ticktext=cols[::step], showgrid=False, zeroline=False)
-    size = max(350, min(900, 28 * max(t.shape) + 150))
-    fig.update_layout(height=size, margin=dict(l=10, r=10, t=60, b=10))
+                             showlegend=False, xaxis="x", yaxis="y"))
+    grouped = []
+    if len(rest_rows):
+        grouped.append(f"{len(rest_rows)} reference")
+    if len(rest_cols):
+        grouped.append(f"{len(rest_cols)} candidate")
+    title = (f"{c.k_true} × {c.k_pred} clusters; the {' and '.join(grouped)} clusters after the first "
+             f"{max_shown - 1} are grouped as 'other'" if grouped else None)
+    fig.update_yaxes(autorange="reversed", title="reference", showgrid=False, zeroline=False, type="category",
+                     tickfont=dict(size=10 if max(t.shape) > 20 else 12))
+    fig.update_xaxes(title="candidate", side="top", showgrid=False, zeroline=False, type="category",
+                     tickfont=dict(size=10 if max(t.shape) > 20 else 12))
+    size = max(360, min(760, 22 * max(t.shape) + 180))
+    fig.update_layout(height=size, margin=dict(l=10, r=10, t=70 if title else 40, b=10),
+                      title=dict(text=title, font=dict(size=12), y=0.995, yanchor="top") if title else None)
     return fig
 
 
-def mapping_diagram(report: ComparisonReport, basis: str = "partition") -> go.Figure:
+def mapping_diagram(c, basis: str = "partition", *, max_shown: int = MAX_SHOWN) -> go.Figure:
     """Both nearest-neighbour mappings as bipartite diagrams, orphans in red.
 
     Left panel: every reference cluster points at its nearest candidate cluster; right panel:
     every candidate cluster points at its nearest reference cluster. Node labels carry the
-    in-degree; a target nobody points at is an orphan. Clusters are stacked in the Hungarian
-    order (partners side by side), so agreeing clusters give horizontal arrows.
+    in-degree; a target nobody points at is an orphan. Clusters are stacked in the pairing's
+    display order (partners side by side), so agreeing clusters give horizontal arrows.
+    Beyond `max_shown` clusters a side, the rest are one "other" node.
     """
-    m = report.mappings[basis]
-    rank_true = np.empty(report.k_true, dtype=int)
-    rank_true[report.row_order] = np.arange(report.k_true)
-    rank_pred = np.empty(report.k_pred, dtype=int)
-    rank_pred[report.col_order] = np.arange(report.k_pred)
-    fig = make_subplots(rows=1, cols=2, subplot_titles=(
-        f"reference → candidate: {len(m['orphans_pred'])} orphan(s)",
-        f"candidate → reference: {len(m['orphans_true'])} orphan(s)"))
-    panels = [
-        (report.row_labels, report.col_labels, m["forward_targets"], m["in_degree_pred"], set(m["orphans_pred"]),
-         rank_true, rank_pred),
-        (report.col_labels, report.row_labels, m["backward_targets"], m["in_degree_true"], set(m["orphans_true"]),
-         rank_pred, rank_true),
-    ]
-    for col, (src_labels, dst_labels, targets, in_degree, orphans, src_rank, dst_rank) in enumerate(panels, 1):
-        y_src = 1 - src_rank / max(len(src_labels) - 1, 1)
-        y_dst = 1 - dst_rank / max(len(dst_labels) - 1, 1)
+    forward, backward = c.centroid_mapping if basis == "centroid" else c.jaccard_mapping
+    pairing = c.hungarian_pairing
+    fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.12, subplot_titles=(
+        f"reference → candidate<br>{forward.n_orphans} orphan(s)",
+        f"candidate → reference<br>{backward.n_orphans} orphan(s)"))
+    panels = [(forward, pairing.row_order, pairing.col_order), (backward, pairing.col_order, pairing.row_order)]
+    for col, (mapping, src_order, dst_order) in enumerate(panels, 1):
+        src_y, src_text, src_n = _node_positions(mapping.source_labels, src_order, max_shown, None)
+        dst_y, dst_text, dst_n = _node_positions(mapping.target_labels, dst_order, max_shown, mapping.in_degree)
+        arrows = sorted(set(zip(src_y[np.arange(len(mapping.targets))].tolist(), dst_y[mapping.targets].tolist())))
         xs, ys, sizes = [], [], []
-        for s, t in enumerate(targets):  # one trace: a segment per arrow, its head as a marker
+        for y0, y1 in arrows:  # one trace: a segment per arrow, its head as a marker
             xs += [0, 0.97, None]
-            ys += [y_src[s], y_dst[t], None]
+            ys += [y0, y1, None]
             sizes += [0, 9, 0]
-        fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines+markers", line=dict(color="#7f7f7f", width=1),
-                                 marker=dict(symbol="arrow", angleref="previous", size=sizes, color="#7f7f7f"),
+        fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines+markers", line=dict(color="#8c8c8c", width=1),
+                                 marker=dict(symbol="arrow", angleref="previous", size=sizes, color="#8c8c8c"),
                                  hoverinfo="skip", showlegend=False), row=1, col=col)
-        labelled = len(src_labels) <= 40 and len(dst_labels) <= 40
-        fig.add_trace(go.Scatter(x=np.zeros(len(y_src)), y=y_src, mode="markers+text" if labelled else "markers",
-                                 text=[str(v) for v in src_labels], textposition="middle left",
-                                 marker=dict(size=10, color="#1f77b4"), hovertemplate="%{text}<extra></extra>",
-                                 showlegend=False), row=1, col=col)
-        dst_colour = [ORPHAN if i in orphans else "#2ca02c" for i in range(len(dst_labels))]
-        fig.add_trace(go.Scatter(x=np.ones(len(y_dst)), y=y_dst, mode="markers+text" if labelled else "markers",
-                                 text=[f"{v} (in {d})" for v, d in zip(dst_labels, in_degree)],
-                                 textposition="middle right", marker=dict(size=12, color=dst_colour),
+        labelled = src_n <= MAX_LABELLED and dst_n <= MAX_LABELLED
+        positions = _node_y(src_n)
+        fig.add_trace(go.Scatter(x=np.zeros(src_n), y=positions, mode="markers+text" if labelled else "markers",
+                                 text=src_text, textposition="middle left", marker=dict(size=9, color="#1f77b4"),
                                  hovertemplate="%{text}<extra></extra>", showlegend=False), row=1, col=col)
-    fig.update_xaxes(visible=False, range=[-0.35, 1.35])
-    fig.update_yaxes(visible=False, range=[-0.08, 1.08])
-    height = max(300, min(1200, 22 * max(report.k_true, report.k_pred) + 120))
-    fig.update_layout(height=height, margin=dict(l=10, r=10, t=40, b=10))
+        target_positions = _node_y(dst_n)
+        orphan_positions = set(dst_y[mapping.orphans].tolist())
+        colours = [ORPHAN if y in orphan_positions else "#2ca02c" for y in target_positions.tolist()]
+        fig.add_trace(go.Scatter(x=np.ones(dst_n), y=target_positions, mode="markers+text" if labelled else "markers",
+                                 text=dst_text, textposition="middle right", marker=dict(size=11, color=colours),
+                                 hovertemplate="%{text}<extra></extra>", showlegend=False), row=1, col=col)
+    fig.update_xaxes(visible=False, range=[-0.45, 1.45])
+    fig.update_yaxes(visible=False, range=[-0.06, 1.06])
+    fig.update_annotations(font=dict(size=12))
+    height = max(300, min(900, 18 * min(max(c.k_true, c.k_pred), max_shown) + 130))
+    fig.update_layout(height=height, margin=dict(l=5, r=5, t=50, b=5))
     return fig
+
+
+def _node_positions(labels, order, max_shown, in_degree):
+    """y position (1 at the top) of each cluster's node, the node texts and the number of nodes."""
+    keep, rest = condensed_order(order, max_shown)
+    n_nodes = len(keep) + (1 if len(rest) else 0)
+    slot = np.empty(len(order), dtype=np.intp)
+    slot[keep] = np.arange(len(keep))
+    slot[rest] = len(keep)
+    y = _node_y(n_nodes)[slot]
+    texts = []
+    for i in keep:
+        texts.append(_text(labels[i]) if in_degree is None else f"{_text(labels[i])} (in {in_degree[i]})")
+    if len(rest):
+        orphans = "" if in_degree is None else f", {int(np.count_nonzero(in_degree[rest] == 0))} orphan(s)"
+        texts.append(f"other {len(rest)} clusters{orphans}")
+    return y, texts, n_nodes
+
+
+def _node_y(n_nodes: int) -> np.ndarray:
+    return 1 - np.arange(n_nodes) / max(n_nodes - 1, 1)

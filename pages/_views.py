@@ -1,0 +1,116 @@
+"""The parts of a comparison every page draws the same way: headline values, the table with the
+pairing and the mapping side by side, the index tables and the downloads.
+
+They render a :class:`pages._cache.Model` (a Comparison and its figure key); every number
+comes from the Comparison, every figure from ``cluval_core.plots``.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from cluval_core import FAMILIES, INDICES
+from cluval_core.export import (contingency_frame, csv_with_provenance, format_value, html_report,
+                                json_with_provenance, provenance, score_table)
+from pages import _cache as data
+from pages import _shared as ui
+
+HEADLINE = ["ari", "nmi_sum", "ami", "psi", "nvd", "ci_partition", "ci_centroid"]
+ROW_HEIGHT = 35  # px per row of st.dataframe
+MAX_ROWS_SHOWN = 30
+
+
+def table_height(rows: int) -> int:
+    """Enough height for every row up to 30 (and a header), so no row hides behind a scroll bar."""
+    return ROW_HEIGHT * (min(rows, MAX_ROWS_SHOWN) + 1) + 3
+
+
+def headline(c) -> None:
+    """The headline values in one row of metrics, each with its caveat as help."""
+    ids = [i for i in HEADLINE if c.has_data or not INDICES[i].needs_data]
+    values = c.scores(ids)
+    for column, index_id in zip(st.columns(len(ids)), ids):
+        info = INDICES[index_id]
+        column.metric(info.name, format_value(index_id, values[index_id]), help=info.caveat)
+
+
+def table_pairing_mapping(model, *, key: str) -> None:
+    """The contingency table, the Hungarian pairing with PSI's steps and the CI mapping, side by side."""
+    c = model.comparison
+    pairing = c.hungarian_pairing
+    table, pairs, mapping = st.columns([5, 4, 4], gap="medium")
+    with table:
+        st.markdown("**Contingency table**")
+        st.plotly_chart(data.figure(model, "contingency_heatmap"), key=f"{key}_contingency")
+        st.caption("Rows: reference clusters; columns: candidate clusters (sizes in brackets), ordered so the "
+                   "Hungarian pairs that share objects lie on the diagonal (outlined), largest first; clusters "
+                   "shown as unpaired come last.")
+    with pairs:
+        st.markdown("**Hungarian pairing** (PSI's S pairs on Braun–Banquet similarity)")
+        frame = pairing.display_frame()
+        st.dataframe(frame, hide_index=True, key=f"{key}_pairing", height=table_height(len(frame)),
+                     column_config={
+                         "pair": st.column_config.NumberColumn("#", width=30),
+                         "reference size": st.column_config.NumberColumn("|G|", help="reference cluster size"),
+                         "candidate size": st.column_config.NumberColumn("|P|", help="candidate cluster size"),
+                         "overlap": st.column_config.NumberColumn("shared", help="objects in both clusters"),
+                         "braun_banquet": st.column_config.NumberColumn(
+                             "BB", format="%.4f", help="Braun–Banquet similarity shared / max(|G|, |P|)"),
+                         "jaccard": st.column_config.NumberColumn(
+                             "Jaccard", format="%.4f", help="shared / (|G| + |P| − shared)")})
+        lone_rows, lone_cols = pairing.shown_unpaired
+        if len(lone_rows) or len(lone_cols):
+            st.caption(ui.plain(f"Unpaired (no partner sharing objects): reference {_listed(c.row_labels[lone_rows])}; "
+                                f"candidate {_listed(c.col_labels[lone_cols])}. They add nothing to S."))
+        steps = c.psi_steps
+        st.markdown(f"**PSI step by step** (Rezaei & Fränti 2016, eqs. 14–18)  \n"
+                    f"S = Σ shared / max(|G|, |P|) over the pairs = **{steps.S:.6g}**  \n"
+                    f"E = expected S (largest cluster paired with largest) = **{steps.E:.6g}**  \n"
+                    f"max(K, K′) = **{steps.max_k}**  \n{steps.formula}  \n"
+                    f"Simplified PSI (E = 1): {format_value('psi_simplified', steps.psi_simplified)}")
+    with mapping:
+        bases = {"centroid": "centroid-based", "partition": "partition-based"} if c.has_data else {
+            "partition": "partition-based"}
+        basis = st.segmented_control("Centroid Index mapping", list(bases), format_func=bases.get,
+                                     default=next(iter(bases)), key=f"{key}_mapping_basis") or next(iter(bases))
+        mappings = c.centroid_mapping if basis == "centroid" else c.jaccard_mapping
+        st.markdown(f"**CI = {mappings.ci}**, from {mappings.direction}")
+        st.plotly_chart(data.figure(model, "mapping_diagram", basis=basis), key=f"{key}_mapping_{basis}")
+        st.caption("Each cluster points at its most similar cluster on the other side (" +
+                   ("nearest centroid" if basis == "centroid" else "Jaccard") + "); red targets are orphans. "
+                   "CI = max(orphans of both directions): the number of clusters located differently.")
+
+
+def _listed(labels, limit: int = 12) -> str:
+    shown = ", ".join(str(v) for v in labels[:limit])
+    return shown + (f" and {len(labels) - limit} more" if len(labels) > limit else "") if len(labels) else "none"
+
+
+def index_tables(c, *, key: str) -> dict:
+    """Every index, one table per family, all rows and columns visible. Returns the values."""
+    st.subheader("Every index")
+    scores = c.scores()
+    table = score_table(scores)
+    table["value"] = [format_value(i, v, 6) for i, v in scores.items()]  # as text: honest to its digits
+    for family in FAMILIES.values():
+        part = table[table["family"] == family].drop(columns=["family", "formula"])
+        if len(part):
+            st.markdown(f"**{family}**")
+            st.dataframe(part, hide_index=True, key=f"{key}_scores_{family}", height=table_height(len(part)),
+                         column_config={"index": st.column_config.TextColumn("index", width="medium")})
+    return scores
+
+
+def downloads(model, scores: dict, facts: dict, *, key: str) -> None:
+    """The values, the table and a one-file HTML report, each saying where it comes from."""
+    c = model.comparison
+    facts = provenance(**facts)
+    columns = st.columns(4)
+    columns[0].download_button("Index table (CSV)", csv_with_provenance(score_table(scores), facts, index=False),
+                               "cluval_indices.csv", "text/csv", key=f"{key}_download_csv")
+    columns[1].download_button("Index values (JSON)", json_with_provenance(scores, facts), "cluval_indices.json",
+                               "application/json", key=f"{key}_download_json")
+    columns[2].download_button("Contingency table (CSV)", csv_with_provenance(contingency_frame(c), facts),
+                               "cluval_contingency.csv", "text/csv", key=f"{key}_download_table")
+    columns[3].download_button("Report (HTML)", lambda: html_report(c, facts), "cluval_report.html", "text/html",
+                               key=f"{key}_download_html", help="One file with every figure and table; opens offline.")
