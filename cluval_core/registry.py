@@ -11,8 +11,6 @@ on the tie order, and the public one-line function that computes it.
 'cluval_core.normalized_mutual_info_score(labels_true, labels_pred, normaliser="max")'
 >>> INDICES["ci_centroid"].call
 'cluval_core.centroid_index(labels_true, labels_pred, X=X)'
->>> INDICES["ci_partition"].format_value(3.0), INDICES["psi"].format_value(0.5)
-('3', '0.5')
 >>> [info.id for info in find_indices("Rand")]
 ['ri', 'ari']
 >>> get_index("nope")
@@ -71,7 +69,7 @@ class IndexInfo:
     soft : bool
         Meaningful on a soft (real-valued) table N* = U^T V; ``score`` gives NaN otherwise.
     integer_valued : bool
-        Its values are whole numbers (counts of clusters): displayed without decimals.
+        Its values are whole numbers (counts of clusters): displays show them without decimals.
     tie_dependent : bool
         Its value can depend on the tie order (INDICES.md, "Ties"): the index reads a greedy
         pairing or a nearest-cluster mapping, where equal candidates are decided by the order
@@ -125,15 +123,6 @@ class IndexInfo:
         if self.needs_data:
             options.append("X=X")
         return f"cluval_core.{self.function.__name__}({', '.join(['labels_true', 'labels_pred', *options])})"
-
-    def format_value(self, value: float) -> str:
-        """`value` for display: whole numbers for integer-valued indices, else up to 4 decimals;
-        NaN as 'undefined'."""
-        if value != value:
-            return "undefined"
-        if self.integer_valued:
-            return f"{value:.0f}"
-        return f"{value:.4f}".rstrip("0").rstrip(".")
 
 
 def _literal(value) -> str:

@@ -111,17 +111,15 @@ def test_union_every_public_index_function_is_in_the_registry():
 
 
 # ------------------------------------------------------------------ facts against values
-def test_integer_valued_indices_give_whole_numbers_and_print_as_such():
+def test_integer_valued_indices_give_whole_numbers_and_the_others_do_not():
     values = {i: [compare(a, b, X=X).score(i) for a, b, X in INPUTS] for i in INDICES}
     for index_id, info in INDICES.items():
         whole = [v == round(v) for v in values[index_id] if math.isfinite(v)]
+        assert whole, index_id
         if info.integer_valued:
-            assert all(whole), index_id
-            assert info.format_value(3.0) == "3" and info.format_value(12.0) == "12"
+            assert all(whole) and any(v > 0 for v in values[index_id]), index_id
         else:
             assert not all(whole), f"{index_id} gave only whole numbers: integer_valued?"
-            assert info.format_value(0.25) == "0.25" and info.format_value(1 / 3) == "0.3333"
-        assert info.format_value(math.nan) == "undefined"
 
 
 def test_soft_marks_the_indices_defined_on_soft_tables():
