@@ -126,7 +126,7 @@ class UserTable:
                          "The first row holds data, not column names, so the columns are named 'column 1' and "
                          "'column 2'.")
         if self.decimal_comma:
-            quoted = ", ".join(repr(c) for c in self.decimal_comma)
+            quoted = ", ".join(f"'{c}'" for c in self.decimal_comma)
             notes.append(f"Decimal commas read as decimal points in {quoted} (1,5 is one and a half).")
         return notes
 
@@ -479,7 +479,7 @@ def continuous_label_warning(summary: ColumnSummary) -> str | None:
     if not summary.continuous:
         return None
     what = "decimal numbers" if not summary.whole else "whole numbers, most of them different"
-    return (f"column {summary.name!r} holds {what}: {summary.distinct:,} distinct values in {summary.rows:,} rows. "
+    return (f"column '{summary.name}' holds {what}: {summary.distinct:,} distinct values in {summary.rows:,} rows. "
             "As labels, every distinct value is a cluster of its own; it looks like a coordinate.")
 
 

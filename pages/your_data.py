@@ -10,81 +10,176 @@ from pages import _views as views
 
 ui.require_frame("pages/your_data.py")
 
+POINTS, LABELS = "points with label columns", "two label columns"
+NO_NOISE = "(none: every label is a cluster)"
+# The column choices: set to the file's suggestions whenever a new file (or header choice) arrives.
+CHOICES = ("upload_mode", "upload_coordinates", "upload_labels", "upload_truth", "upload_pred", "upload_noise")
+
 
 @st.cache_data(show_spinner="Reading the file…", max_entries=4)
-def read_upload(data: bytes, name: str):
-    return userdata.read_table_bytes(data, name)
+def read_upload(data: bytes, name: str, header: bool | None = None):
+    return userdata.read_user_table(data, name, header=header)
 
 
-def labels_model(frame, truth: str, pred: str):
-    a, _ = userdata.label_column(frame, truth)
-    b, _ = userdata.label_column(frame, pred)
-    return data.comparison(a, b)
+# The functions below take the table unhashed (leading underscore) and the file's identity as the
+# key: a new upload has a new file id, and a large table would otherwise be hashed on a sample.
+@st.cache_data(show_spinner=False, max_entries=4)
+def summaries_of(_frame, source: tuple):
+    summaries = userdata.column_summaries(_frame)
+    return summaries, userdata.suggest_columns(_frame, summaries)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def noise_options(_frame, source: tuple, columns: tuple) -> list:
+    return [NO_NOISE] + userdata.distinct_labels(_frame, list(columns))
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def two_label_arrays(_frame, source: tuple, truth: str, pred: str):
+    """The two label columns as written (original labels, strings or numbers)."""
+    return userdata.label_column(_frame, truth)[0], userdata.label_column(_frame, pred)[0]
 
 
 @st.cache_data(show_spinner=False, max_entries=4)
-def user_points_from(frame, coordinates: tuple, labels: tuple, name: str, noise=None) :
-    X, first, names = userdata.points_and_labels(frame, list(coordinates), labels[0], noise)
+def user_points_from(_frame, source: tuple, coordinates: tuple, labels: tuple, name: str, noise=None):
+    X, first, names = userdata.points_and_labels(_frame, list(coordinates), labels[0], noise)
     partitions = {"labels0": first}
     for column in labels[1:]:
-        partitions[f"{column}"] = userdata.label_column(frame, column, noise)[0]
+        partitions[f"{column}"] = userdata.label_column(_frame, column)[0]
     marked = "" if noise is None else f"; label '{noise}' marks noise"
     return data.Points(ui.USER_DATA, f"your data ({name})", X, partitions,
-                  f"{len(X):,} points from {name}; labels0 is column '{labels[0]}' with {len(names)} clusters{marked}",
-                  "your upload")
+                       f"{len(X):,} points from {name}; labels0 is column '{labels[0]}' with {len(names)} "
+                       f"clusters{marked}", "your upload", noise=noise)
 
+
+def reset_choices(suggestion) -> None:
+    """Show the new file's suggestions in every column widget (and forget the old file's choices)."""
+    defaults = {"upload_mode": POINTS if suggestion.has_coordinates else LABELS,
+                "upload_coordinates": suggestion.coordinates, "upload_labels": suggestion.labels,
+                "upload_truth": suggestion.reference, "upload_pred": suggestion.candidate, "upload_noise": NO_NOISE}
+    for key in CHOICES:
+        st.session_state[key] = st.session_state[f"_kept_{key}"] = defaults[key]
+
+
+def restore(key: str, options: list) -> None:
+    """Before a column widget is drawn: bring back its value if Streamlit forgot it (a widget not
+    drawn in the other mode loses its state), and keep only choices that are among `options`."""
+    value = st.session_state[key] if key in st.session_state else st.session_state.get(f"_kept_{key}")
+    if isinstance(value, list):
+        value = [v for v in value if v in options]
+    elif value not in options:
+        value = options[0]
+    st.session_state[key] = value
+
+
+def keep(key: str, value):
+    st.session_state[f"_kept_{key}"] = value
+    return value
+
+
+def noise_choice(frame, source: tuple, columns: list):
+    """The label that marks noise in the chosen columns, as written (None: every label is a cluster)."""
+    with ui.guarded("Reading the labels"):
+        options = noise_options(frame, source, tuple(columns))
+    restore("upload_noise", options)
+    policy = ui.selection().noise
+    noise = keep("upload_noise", st.selectbox(
+        "Noise label", options, key="upload_noise", format_func=str,
+        help="The label that marks noise in your label columns (for example -1 from DBSCAN or 0 in benchmark "
+             f"files). The sidebar's noise policy then applies to it; it is now '{policy}'."))
+    return None if noise == NO_NOISE else noise
+
+
+def warn_continuous(summaries: dict, columns: list) -> None:
+    """A continuous column is never taken as labels without a word."""
+    for column in dict.fromkeys(columns):
+        message = userdata.continuous_label_warning(summaries[column])
+        if message:
+            st.warning(ui.plain(message[:1].upper() + message[1:]))
 
 
 st.title("Your data")
-st.markdown("Upload a CSV file (UTF-8, with a header row) or a Parquet file, one row per object: either **points "
-            "with label columns** (coordinates plus one or more partitions) or just **two label columns**. "
-            "Delimiters `,` `;` tab and space are recognised; labels are read as written (`01` and `1` are "
-            f"different clusters; only an empty field is missing); at most {MAX_BYTES >> 20} MB.")
+st.markdown("Upload a CSV file (UTF-8; a header row is recognised, and so are decimal commas) or a Parquet file, "
+            "one row per object: either **points with label columns** (coordinates plus one or more partitions) or "
+            "just **two label columns**. Delimiters `,` `;` tab `|` and space are recognised; labels are read as "
+            "written (`01` and `1` are different clusters; only an empty field is missing); at most "
+            f"{MAX_BYTES >> 20} MB.")
 
 upload = st.file_uploader("CSV or Parquet file", type=["csv", "tsv", "txt", "parquet"], key="upload")
 if upload is None:
-    st.info("No file yet. Example:\n\n```\nx,y,truth,kmeans\n0.1,0.3,a,1\n0.2,0.1,a,1\n5.0,4.8,b,2\n```")
+    st.info("No file yet. Example:\n\n```\nx,y,truth,kmeans\n0.1,0.3,cat,1\n0.2,0.1,cat,1\n5.0,4.8,dog,2\n```")
     st.stop()
 
 with ui.guarded(f"Reading {upload.name}"):
-    frame = read_upload(upload.getvalue(), upload.name)
-st.dataframe(frame.head(20), key="upload_preview")
-st.caption(f"{len(frame):,} rows, {frame.shape[1]} columns.")
+    table = read_upload(upload.getvalue(), upload.name)
+if st.session_state.get("_upload_file") != upload.file_id:  # a new file: its own header choice
+    st.session_state["_upload_file"] = upload.file_id
+    st.session_state["upload_header"] = table.header
+if table.delimiter is not None:
+    header = st.checkbox("The first row holds the column names", key="upload_header",
+                         help="Decided from the content: a first row of numbers over columns of numbers is data. "
+                              "Change it if the guess is wrong.")
+    if header != table.header:
+        with ui.guarded(f"Reading {upload.name}"):
+            table = read_upload(upload.getvalue(), upload.name, header)
+frame = table.frame
+source = (upload.file_id, table.header)
+with ui.guarded("Examining the columns"):
+    summaries, suggestion = summaries_of(frame, source)
+if st.session_state.get("_upload_source") != source:  # a new file or header: its own column choices
+    st.session_state["_upload_source"] = source
+    reset_choices(suggestion)
+
+notes = " ".join(table.notes)
+if table.header and not table.decimal_comma:
+    st.caption(ui.plain(notes))
+else:
+    st.info(ui.plain(notes))
+st.dataframe(userdata.preview(frame), key="upload_preview")
+st.caption(f"{len(frame):,} rows, {frame.shape[1]} columns. Rows are numbered from 1 as in the messages "
+           "(\"data row 7\")" + (", the header row not counted." if table.header else ", from the file's first line."))
+label_like = [c for c in frame.columns if not summaries[c].continuous]
+st.caption(ui.plain(
+    "Numeric columns with many values (coordinates): " + (", ".join(c for c in frame.columns if summaries[c].continuous)
+                                                           or "none") +
+    ". Label columns: " + (", ".join(f"{c} ({summaries[c].distinct:,} labels)" for c in label_like) or "none") + "."))
 
 columns = list(frame.columns)
-mode = st.radio("The file holds", ["points with label columns", "two label columns"], horizontal=True,
-                key="upload_mode")
+mode = st.radio("The file holds", [POINTS, LABELS], horizontal=True, key="upload_mode")
 if mode == "two label columns":
     left, right = st.columns(2)
-    truth = left.selectbox("Reference labels", columns, index=0, key="upload_truth")
-    pred = right.selectbox("Candidate labels", columns, index=min(1, len(columns) - 1), key="upload_pred")
+    restore("upload_truth", columns)
+    restore("upload_pred", columns)
+    truth = keep("upload_truth", left.selectbox("Reference labels", columns, key="upload_truth"))
+    pred = keep("upload_pred", right.selectbox("Candidate labels", columns, key="upload_pred"))
+    noise = noise_choice(frame, source, [truth, pred])
+    warn_continuous(summaries, [truth, pred])
     with ui.guarded("Comparing the two columns"):
-        model = labels_model(frame, truth, pred)
+        a, b = two_label_arrays(frame, source, truth, pred)
+        model = data.comparison(a, b, None, ui.NOISE_OPTIONS[ui.selection().noise], noise)
     st.subheader(f"{ui.plain(truth)} vs {ui.plain(pred)}")
     views.headline(model.comparison)
     views.table_pairing_mapping(model, key="upload")
     scores = views.index_tables(model.comparison, key="upload")
     views.downloads(model, scores, {"data set": upload.name, "reference": f"column {truth}",
-                                    "candidate": f"column {pred}"}, key="upload")
+                                    "candidate": f"column {pred}",
+                                    "noise": "none" if noise is None else f"label {noise}: {ui.selection().noise}"},
+                    key="upload")
     st.stop()
 
-coordinates = st.multiselect("Coordinate columns", columns, default=userdata.default_coordinates(frame),
-                             key="upload_coordinates")
+restore("upload_coordinates", columns)
+coordinates = keep("upload_coordinates", st.multiselect("Coordinate columns", columns, key="upload_coordinates"))
 rest = [c for c in columns if c not in coordinates] or columns
-labels = st.multiselect("Reference label column(s): the first is the default reference", rest,
-                        default=rest[:1], key="upload_labels")
+restore("upload_labels", rest)
+labels = keep("upload_labels", st.multiselect("Reference label column(s): the first is the default reference", rest,
+                                              key="upload_labels"))
 if not coordinates or not labels:
     st.warning("Choose at least one coordinate column and one label column.")
     st.stop()
-NO_NOISE = "(none: every label is a cluster)"
-with ui.guarded("Reading the labels"):
-    noise_choices = [NO_NOISE] + userdata.distinct_labels(frame, labels[0])
-noise = st.selectbox("Noise label", noise_choices, key="upload_noise", format_func=str,
-                     help="The label that marks noise in your label columns (for example -1 from DBSCAN or 0 in "
-                          "benchmark files). The sidebar's noise policy then applies to it.")
+noise = noise_choice(frame, source, labels)
+warn_continuous(summaries, labels)
 with ui.guarded("Preparing your data"):
-    points = user_points_from(frame, tuple(coordinates), tuple(labels), upload.name,
-                                 None if noise == NO_NOISE else noise)
+    points = user_points_from(frame, source, tuple(coordinates), tuple(labels), upload.name, noise)
 st.success(f"{len(points.X):,} points in {points.X.shape[1]} dimension(s), partitions: "
            f"{', '.join(ui.plain(name) for name in points.partitions)}.")
 

@@ -217,20 +217,6 @@ def test_random_swap_reports_its_progress_on_the_page(monkeypatch):
     assert reported[-1] is None  # algorithms without progress keep the spinner
 
 
-def test_your_data_page_without_a_file():
-    at = _app()
-    at.switch_page("pages/your_data.py").run()
-    assert not at.exception
-    assert "No file yet" in at.info[0].value
-
-
-def test_your_data_as_dataset_without_upload_explains():
-    at = _app()
-    at.selectbox(key="dataset").set_value("your data").run()
-    assert not at.exception
-    assert any("Your data" in i.value for i in at.info)
-
-
 def test_index_reference_page_lists_every_index():
     at = _app()
     at.switch_page("pages/index_reference.py").run()
