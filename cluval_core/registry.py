@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from . import cluster_level as cl
 from . import information as it
@@ -33,7 +33,7 @@ from . import scores as sc
 from . import set_matching as sm
 from ._validation import CluvalError
 
-__all__ = ["IndexInfo", "INDICES", "FAMILIES", "get_index", "index_table", "find_indices"]
+__all__ = ["FAMILIES", "INDICES", "IndexInfo", "find_indices", "get_index", "index_table"]
 
 INF = math.inf
 
@@ -437,8 +437,9 @@ def _words(text: str) -> list[str]:
 def find_indices(query: str) -> list[IndexInfo]:
     """The entries a search for `query` finds, in registry order; all of them for an empty query.
 
-    A search reads the name, id and family of each index, and its reference (authors such as
-    "Meila"); case does not matter and ids split at underscores ("nmi_max" is "nmi max").
+    A search reads the name, id and family of each index, two of its properties ("chance
+    adjusted", "tie dependent") and its reference (authors such as "Meila"); case does not
+    matter and ids split at underscores ("nmi_max" is "nmi max").
     Indices that have every query word as a whole word are found; when no index has, every
     query word need only begin a word ("arith" finds NMI (arithmetic mean)), references
     still by whole words. Caveats are not searched: they name other indices.
@@ -447,12 +448,16 @@ def find_indices(query: str) -> list[IndexInfo]:
     (['ari'], ['ri', 'ari'])
     >>> [info.id for info in find_indices("psi")]
     ['psi', 'psi_simplified']
+    >>> [info.id for info in find_indices("chance")]
+    ['ari', 'afm', 'ami', 'aaa', 'psi']
     >>> [info.id for info in find_indices("nmi max")], find_indices("no such index")
     (['nmi_max'], [])
     """
     wanted = _words(query)
-    described = [(info, _words(" ".join([info.name, info.id, FAMILIES[info.family]])), set(_words(info.reference)))
-                 for info in INDICES.values()]
+    described = [(info, _words(" ".join([info.name, info.id, FAMILIES[info.family],
+                                         "chance adjusted" if info.chance_adjusted else "",
+                                         "tie dependent" if info.tie_dependent else ""])),
+                  set(_words(info.reference))) for info in INDICES.values()]
     whole = [info for info, words, reference in described if all(w in words or w in reference for w in wanted)]
     if whole:
         return whole

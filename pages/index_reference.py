@@ -2,32 +2,52 @@
 
 import streamlit as st
 
-from cluval_core import FAMILIES, INDICES
+from cluval_core import FAMILIES, find_indices
 from pages import _shared as ui
 
 ui.require_frame("pages/index_reference.py")
 
-st.title("Index reference")
-st.markdown("Every index cluval computes, from the one registry that also drives the Compare page and the tests. "
-            "Notation: n_ij objects shared by reference cluster i (size r_i) and candidate cluster j (size c_j), "
-            "N objects, K_a and K_b clusters; a, b, c, d the pairs together in both, only in the reference, only "
-            "in the candidate, apart in both; H entropies in nats.")
 
-query = st.text_input("Filter", placeholder="e.g. chance, pair, centroid", key="reference_filter").strip().lower()
+def _bound(value) -> str:
+    if value in (float("inf"), float("-inf")):
+        return "∞" if value > 0 else "−∞"
+    return f"{value:g}"
+
+
+st.title("Index reference")
+st.markdown("Every index cluval computes, from the one registry that also drives the Compare page and the tests, "
+            "and the one-line call that computes it.")
+st.caption("Notation: n_ij objects shared by reference cluster i (size r_i) and candidate cluster j (size c_j), "
+           "N objects, K_a and K_b clusters; a, b, c, d the pairs together in both, only in the reference, only in "
+           "the candidate, apart in both; H entropies in nats. Where clusters tie (in a greedy pairing or a "
+           "nearest-cluster mapping), the cluster whose first object comes first in the data wins: an index that "
+           "depends on the tie order can change when the same objects are listed in another order.")
+
+query = st.text_input("Search", key="reference_filter",
+                      placeholder="an id, a name, a family, a property or an author: ari, Rand, centroid, chance, Meila")
+found = find_indices(query)
+if not found:
+    st.info(f"No index matches “{ui.plain(query.strip())}”. Search for an id (ari, nmi_max), a word of a name "
+            "(Rand, accuracy), a family (centroid, information), a property (chance, tie) or an author (Meila).")
 for family, title in FAMILIES.items():
-    entries = [info for info in INDICES.values() if info.family == family and
-               (not query or query in (info.name + info.id + info.caveat + info.reference).lower())]
+    entries = [info for info in found if info.family == family]
     if not entries:
         continue
     st.header(title)
     for info in entries:
-        with st.expander(f"{info.name} (`{info.id}`)", expanded=bool(query)):
+        with st.expander(f"{info.name} (`{info.id}`)", expanded=bool(query.strip())):
             st.latex(info.formula)
-            facts = [f"range [{info.range[0]:g}, {info.range[1]:g}]",
-                     f"best {info.best:g} ({'higher' if info.higher_is_better else 'lower'} is better)",
+            if info.symbols:
+                st.markdown(f"**Symbols.** {ui.plain(info.symbols)}")
+            facts = [info.kind.capitalize(), f"range [{_bound(info.range[0])}, {_bound(info.range[1])}]",
+                     f"best {_bound(info.best)} ({'higher' if info.higher_is_better else 'lower'} is better)",
                      "corrected for chance" if info.chance_adjusted else "not corrected for chance",
                      "symmetric" if info.symmetric else "not symmetric",
-                     "needs the data X" if info.needs_data else "needs only the labels"]
+                     "needs the data X" if info.needs_data else "needs only the labels",
+                     "defined on soft tables" if info.soft else "not defined on soft tables",
+                     "whole numbers (a count of clusters)" if info.integer_valued else "real values",
+                     "**depends on the tie order**" if info.tie_dependent else "independent of the tie order"]
             st.markdown(" · ".join(facts))
-            st.markdown(f"**When it misleads.** {info.caveat}")
-            st.caption(f"Reference: {info.reference}")
+            st.code(info.call, language="python")
+            st.markdown(f"**When it misleads.** {ui.plain(info.caveat)}")
+            st.caption(f"Reference: {ui.plain(info.reference)}")

@@ -217,15 +217,6 @@ def test_random_swap_reports_its_progress_on_the_page(monkeypatch):
     assert reported[-1] is None  # algorithms without progress keep the spinner
 
 
-def test_index_reference_page_lists_every_index():
-    at = _app()
-    at.switch_page("pages/index_reference.py").run()
-    assert not at.exception
-    assert len(at.expander) == len(INDICES)
-    at.text_input(key="reference_filter").set_value("centroid").run()
-    assert 0 < len(at.expander) < len(INDICES)
-
-
 @pytest.mark.data
 def test_downloads_hold_the_values(monkeypatch):
     from streamlit.elements.widgets.button import ButtonMixin

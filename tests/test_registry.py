@@ -87,7 +87,7 @@ def test_the_entrys_function_returns_exactly_the_comparisons_score(index_id):
         expected = compare(a, b, X=X).score(index_id)
         assert _same(_call(info, a, b, X), expected), (index_id, len(a))
         # and the call shown to users is that call
-        shown = eval(info.call, {"cluval_core": cluval_core, "labels_true": a, "labels_pred": b, "X": X})  # noqa: S307
+        shown = eval(info.call, {"cluval_core": cluval_core, "labels_true": a, "labels_pred": b, "X": X})
         assert _same(shown, expected), info.call
 
 
@@ -193,8 +193,10 @@ def test_derived_facts_follow_their_one_source(index_id):
     ("centroid", ["ci_partition", "csi_partition", "ci_centroid", "csi_centroid", "cr"]),
     ("nmi_max", ["nmi_max"]), ("  Fowlkes-Mallows ", ["fowlkes_mallows", "afm"]), ("van dongen", ["nvd"]),
     ("arith", ["nmi_sum"]), ("Meila", ["vi", "ch_greedy", "ch_optimal"]), ("zzz", []),
+    ("chance", [i for i, info in INDICES.items() if info.chance_adjusted]),
+    ("tie", [i for i, info in INDICES.items() if info.tie_dependent]),
 ])
-def test_find_indices_by_id_name_family_or_author(query, expected):
+def test_find_indices_by_id_name_family_property_or_author(query, expected):
     assert [info.id for info in find_indices(query)] == expected
 
 
