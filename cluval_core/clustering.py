@@ -45,7 +45,7 @@ from scipy.spatial.distance import pdist
 from ._validation import CluvalError, as_data
 
 __all__ = ["ClusteringResult", "ALGORITHMS", "Algorithm", "Parameter", "Cost", "Budget", "ParameterRange",
-           "DEFAULT_BUDGET", "INTERACTIVE_BUDGET", "INTERACTIVE_MAX_K", "MAX_SEED", "EXPECTED_ITERATIONS",
+           "DEFAULT_BUDGET", "INTERACTIVE_BUDGET", "INTERACTIVE_DEFAULT_BUDGET", "INTERACTIVE_MAX_K", "MAX_SEED", "EXPECTED_ITERATIONS",
            "cluster", "estimate_cost", "parameter_range", "interactive_defaults", "k_range", "sse", "kmeans_iterations", "random_swap",
            "single_linkage", "fuzzy_c_means"]
 
@@ -121,6 +121,9 @@ class Budget:
 DEFAULT_BUDGET = Budget(seconds=60.0, memory=2 * 2**30)
 # What an interactive front end may offer: its controls' ranges fit this budget.
 INTERACTIVE_BUDGET = Budget(seconds=20.0, memory=2**30)
+# What it runs by default: restarts (parameters marked ``repeats``) are lowered to fit this,
+# so that a first view of a large data set (Birch2, 100,000 points, k = 100) comes quickly.
+INTERACTIVE_DEFAULT_BUDGET = Budget(seconds=2.0, memory=2**30)
 
 
 def _seconds_text(seconds: float) -> str:
@@ -151,6 +154,9 @@ class Parameter:
     The default's type gives the kind: int (whole numbers in [low, high]), float (real
     numbers in [low, high], or (low, high] when ``low_open``), str (one of ``choices``).
     ``widget`` is the range an interactive front end offers, where narrower than accepted.
+    ``repeats`` marks a count of repetitions (restarts) that each improve the result a little
+    at the full cost of a run: front ends lower its default first, to fit
+    :data:`INTERACTIVE_DEFAULT_BUDGET` (see :func:`parameter_range`).
     """
 
     default: object
@@ -160,6 +166,7 @@ class Parameter:
     low_open: bool = False
     choices: tuple = ()
     widget: tuple | None = None
+    repeats: bool = False
 
     def accepted(self) -> str:
         if self.choices:
@@ -202,7 +209,8 @@ class Algorithm:
     ``run(X, k, seed, budget, **params)`` returns (labels, centroids, iterations, extra);
     ``cost(X, k, params)`` returns a :class:`Cost` from the data's shape (and, for DBSCAN,
     a sample of the data) without running anything; ``remedy`` says what to change when a
-    run is refused.
+    run is refused. ``deterministic`` algorithms give the same result for every seed (the
+    seed is accepted and ignored).
     """
 
     key: str
@@ -215,6 +223,7 @@ class Algorithm:
     soft: bool = False
     needs_k: bool = True
     reports_progress: bool = False  # run() takes progress=callable(fraction, message)
+    deterministic: bool = False  # the seed changes nothing
 
 
 @dataclass(frozen=True, eq=False)
@@ -844,7 +853,7 @@ ALGORITHMS = {a.key: a for a in [
               _kmeans_random, {"max_iter": _MAX_ITER}, _kmeans_random_cost, "choose a smaller k or max_iter"),
     Algorithm("kmeans++", "k-means++ (best of n_init)",
               "scikit-learn's k-means with k-means++ seeding, best of n_init runs.",
-              _kmeans_pp, {"n_init": Parameter(10, "restarts", low=1, widget=(1, 100)), "max_iter": _MAX_ITER},
+              _kmeans_pp, {"n_init": Parameter(10, "restarts", low=1, widget=(1, 100), repeats=True), "max_iter": _MAX_ITER},
               _kmeans_pp_cost, "choose a smaller k, n_init or max_iter"),
     Algorithm("random_swap", "Random swap",
               "Fränti & Kivijärvi (2000): T trial swaps of one centroid to a random point, each followed by two "
@@ -852,25 +861,25 @@ ALGORITHMS = {a.key: a for a in [
               _random_swap, {"iterations": Parameter(5000, "trial swaps T", low=1, widget=(1, 100_000))},
               _random_swap_cost, "choose fewer iterations or a smaller k", reports_progress=True),
     Algorithm("ward", "Agglomerative, Ward", "Hierarchical clustering merging the pair that least increases SSE.",
-              _agglomerative("ward"), {}, _linkage_cost, _LINKAGE_REMEDY),
+              _agglomerative("ward"), {}, _linkage_cost, _LINKAGE_REMEDY, deterministic=True),
     Algorithm("single", "Agglomerative, single link",
               "Merges the two clusters with the closest pair of points: the minimum spanning tree cut into k.",
               _agglomerative("single"), {}, _single_cost,
-              "use k-means or random swap, or reduce the data to at most 3 dimensions"),
+              "use k-means or random swap, or reduce the data to at most 3 dimensions", deterministic=True),
     Algorithm("average", "Agglomerative, average link", "Merges the clusters with the smallest mean distance.",
-              _agglomerative("average"), {}, _linkage_cost, _LINKAGE_REMEDY),
+              _agglomerative("average"), {}, _linkage_cost, _LINKAGE_REMEDY, deterministic=True),
     Algorithm("complete", "Agglomerative, complete link", "Merges the clusters with the smallest maximum distance.",
-              _agglomerative("complete"), {}, _linkage_cost, _LINKAGE_REMEDY),
+              _agglomerative("complete"), {}, _linkage_cost, _LINKAGE_REMEDY, deterministic=True),
     Algorithm("dbscan", "DBSCAN", "Density-based; the number of clusters follows from eps and min_samples; "
               "noise is labelled -1.", _dbscan,
               {"eps": Parameter(0.5, "neighbourhood radius", low=0.0, low_open=True),
                "min_samples": Parameter(5, "core point threshold (the point itself included)", low=1,
                                         widget=(1, 100))},
               _dbscan_cost, "choose a smaller eps (parameter_range(X, 'dbscan', 'eps') gives the range that fits)",
-              needs_k=False),
+              needs_k=False, deterministic=True),
     Algorithm("gmm", "Gaussian mixture", "EM for a mixture of k Gaussians; soft memberships are the posteriors.",
               _gmm, {"covariance": Parameter("full", "covariance type", choices=("full", "tied", "diag", "spherical")),
-                     "n_init": Parameter(1, "restarts", low=1, widget=(1, 20)),
+                     "n_init": Parameter(1, "restarts", low=1, widget=(1, 20), repeats=True),
                      "max_iter": Parameter(100, "maximum EM iterations", low=1, widget=(1, 1000))},
               _gmm_cost, "choose a smaller k, n_init or max_iter", soft=True),
     Algorithm("fcm", "Fuzzy c-means", "Bezdek's fuzzy c-means with fuzzifier m (m = 2 as in Lei et al.).",
@@ -1019,7 +1028,9 @@ def parameter_range(X, algorithm: str, name: str, k: int | None = None, chosen: 
     k runs from 1 to :data:`INTERACTIVE_MAX_K` (or the number of distinct points, if
     fewer). Iteration counts and restarts stop at the largest value whose estimated cost,
     with k and the parameters already `chosen` (others at their defaults), fits `budget`;
-    their default is the algorithm's, lowered to fit. DBSCAN's eps follows the data's scale
+    their default is the algorithm's, lowered to fit. Restarts (``repeats``) default to the
+    most that fit :data:`INTERACTIVE_DEFAULT_BUDGET` (at least one): a quick first result on a
+    large data set, more on request. DBSCAN's eps follows the data's scale
     (see :func:`_eps_range`). Choices (e.g. covariance) have no range: read
     ``ALGORITHMS[algorithm].params[name].choices``.
 
@@ -1027,6 +1038,9 @@ def parameter_range(X, algorithm: str, name: str, k: int | None = None, chosen: 
     >>> X = np.random.default_rng(0).random((100_000, 2))
     >>> parameter_range(X, "random_swap", "iterations", k=100).high < 5000
     True
+    >>> restarts = parameter_range(X, "kmeans++", "n_init", k=100)  # one by default, up to ten on request
+    >>> restarts.default, restarts.high
+    (1, 10)
     """
     if name == "k":
         return k_range(X)
@@ -1046,13 +1060,21 @@ def parameter_range(X, algorithm: str, name: str, k: int | None = None, chosen: 
     if isinstance(parameter.default, float):
         return ParameterRange(low, high, parameter.default, _round_step(high - low))
 
-    def fits(value):
-        return algo.cost(X, k, {**params, name: value}).fits(budget)
+    def largest_fitting(high, limit: Budget):
+        """The largest value from low to high whose run fits `limit` (low when none does)."""
+        def fits(value):
+            return algo.cost(X, k, {**params, name: value}).fits(limit)
 
-    if not fits(high):
+        if fits(high):
+            return high
         lo, hi = low, high  # fits(lo) may fail too: then the least value is offered, and refused if run
         while hi - lo > 1:
             mid = (lo + hi) // 2
             lo, hi = (mid, hi) if fits(mid) else (lo, mid)
-        high = lo
-    return ParameterRange(low, high, min(parameter.default, high), 1)
+        return lo
+
+    high = largest_fitting(high, budget)
+    default = min(parameter.default, high)
+    if parameter.repeats:
+        default = largest_fitting(default, INTERACTIVE_DEFAULT_BUDGET)
+    return ParameterRange(low, high, default, 1)

@@ -11,7 +11,8 @@ from sklearn.cluster import AgglomerativeClustering
 
 from cluval_core import CluvalError, compare
 from cluval_core import clustering
-from cluval_core.clustering import (ALGORITHMS, DEFAULT_BUDGET, INTERACTIVE_BUDGET, INTERACTIVE_MAX_K, MAX_SEED,
+from cluval_core.clustering import (ALGORITHMS, DEFAULT_BUDGET, INTERACTIVE_BUDGET, INTERACTIVE_DEFAULT_BUDGET,
+                                    INTERACTIVE_MAX_K, MAX_SEED,
                                    interactive_defaults,
                                     Budget, cluster, estimate_cost, fuzzy_c_means, k_range, parameter_range,
                                     random_swap, single_linkage, sse)
@@ -383,11 +384,48 @@ def test_interactive_defaults_fit_the_interactive_budget(algorithm):
     X = np.random.default_rng(0).random((100_000, 2))
     params = interactive_defaults(X, algorithm, k=100)
     assert set(params) == {n for n, p in ALGORITHMS[algorithm].params.items() if not p.choices}
+    repeats = {n for n, p in ALGORITHMS[algorithm].params.items() if p.repeats}
     if estimate_cost(X, algorithm, 100).fits(INTERACTIVE_BUDGET):  # the algorithm's own defaults fit
-        assert params == {n: p.default for n, p in ALGORITHMS[algorithm].params.items() if not p.choices}
+        assert {n: v for n, v in params.items() if n not in repeats} == \
+            {n: p.default for n, p in ALGORITHMS[algorithm].params.items() if not p.choices and n not in repeats}
     elif algorithm not in ("ward", "average", "complete"):  # their n x n matrix fits no iteration count
         assert estimate_cost(X, algorithm, 100, **params).fits(INTERACTIVE_BUDGET)
     assert interactive_defaults(X, algorithm, k=100, chosen=params) == params
+
+
+@pytest.mark.parametrize("algorithm", sorted(a for a in ALGORITHMS if any(p.repeats for p in ALGORITHMS[a].params.values())))
+def test_restarts_default_to_a_quick_first_run_on_large_data(algorithm):
+    # 100,000 points and k = 100, as Birch2: the defaults fit INTERACTIVE_DEFAULT_BUDGET (one restart
+    # at least); a small data set keeps the algorithm's own defaults; the range still reaches further
+    big = np.random.default_rng(0).random((100_000, 2))
+    small = big[:2000]
+    (name,) = [n for n, p in ALGORITHMS[algorithm].params.items() if p.repeats]
+    declared = ALGORITHMS[algorithm].params[name].default
+    quick = interactive_defaults(big, algorithm, 100)
+    assert quick[name] == 1 and parameter_range(big, algorithm, name, 100).high >= declared
+    if declared > 1:
+        assert estimate_cost(big, algorithm, 100, **{**quick, name: 2}).seconds > INTERACTIVE_DEFAULT_BUDGET.seconds
+    assert interactive_defaults(small, algorithm, 10)[name] == declared
+    if algorithm == "kmeans++":  # one run of up to 300 iterations fits: only the restarts are fewer
+        assert quick["max_iter"] == ALGORITHMS[algorithm].params["max_iter"].default
+
+
+def test_interactive_defaults_follow_the_data_scale_for_dbscan():
+    X, truth = lei_set("G4", 2, seed=1)
+    eps = [interactive_defaults(X * scale, "dbscan")["eps"] for scale in (1.0, 1000.0, 1e-6)]
+    assert eps[1] == pytest.approx(eps[0] * 1000, rel=0.01) and eps[2] == pytest.approx(eps[0] * 1e-6, rel=0.01)
+    for scale, value in zip((1.0, 1000.0, 1e-6), eps):
+        result = cluster(X * scale, "dbscan", eps=value)
+        assert compare(truth, result.labels, noise=None).score("ari") > 0.9, scale
+
+
+@pytest.mark.parametrize("algorithm", list(ALGORITHMS))
+def test_deterministic_algorithms_give_one_result_for_every_seed(algorithm):
+    X = unbalance_like(seed=2)[0][::4]
+    params = _small_params(algorithm)
+    runs = [cluster(X, algorithm, 8, seed=seed, **params).labels for seed in (0, 1, 2, 3)]
+    same = all(np.array_equal(runs[0], labels) for labels in runs[1:])
+    assert same == ALGORITHMS[algorithm].deterministic, algorithm
 
 
 def test_eps_range_follows_the_data_scale_and_fits_the_budget():
