@@ -2,17 +2,16 @@
 
 import streamlit as st
 
-from cluval_core.experiments import EXPERIMENTS
+from cluval_core import datasets as ds
 from cluval_core import experiments
+from cluval_core.experiments import DIFFERS, EXPERIMENTS, WITHIN
+from cluval_core.plots import index_label
 from pages import _cache as data
 from pages import _shared as ui
 
 ui.require_frame("pages/reproduce.py")
 
-
-NEEDS_BENCHMARKS = {"unbalance_table6": ["unbalance"], "yeast_table7": ["yeast"], "stability_fig25": ["unbalance"],
-                    "centroid_index_paper": ["s1", "s2", "s3", "s4", "unbalance", "birch2", "compound", "aggregation"],
-                    "lei_soft": ["iris", "wine"]}
+DIFFERS_STYLE = "color: #b3261e; font-weight: 600"
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -27,6 +26,16 @@ def experiment_result(name: str):
         return _experiment_result(name)
 
 
+def dataset_titles(names) -> str:
+    titles = ds.catalogue()["datasets"]
+    return ", ".join(f"{titles[n]['title']} (`{n}`)" for n in names)
+
+
+def checks_table(checks):
+    """The claims, every column wrapped so that the likely reason reads in full; 'differs' in red."""
+    styled = checks.style.map(lambda v: DIFFERS_STYLE if v == DIFFERS else "", subset=["verdict"])
+    st.table(styled.hide(axis="index"), hide_index=True)
+
 
 st.title("Reproduce the papers")
 st.markdown("Each experiment recomputes a table or figure of the seed papers and checks the claims the text "
@@ -35,29 +44,30 @@ st.markdown("Each experiment recomputes a table or figure of the seed papers and
 
 name = st.selectbox("Experiment", list(EXPERIMENTS), format_func=lambda n: EXPERIMENTS[n].title, key="experiment")
 experiment = EXPERIMENTS[name]
+needs = f" Data: {dataset_titles(experiment.datasets)}." if experiment.datasets else ""
 st.caption(f"{experiment.source}. {experiment.description} Reduced form: {experiment.reduced}; the full run takes "
-           f"about {max(experiment.full_seconds / 60, 0.1):.1f} min on 2 cores.")
+           f"about {max(experiment.full_seconds / 60, 0.1):.1f} min on 2 cores.{needs}")
 
-if name in NEEDS_BENCHMARKS and not set(NEEDS_BENCHMARKS[name]) <= set(data.available_benchmarks()):
-    missing = sorted(set(NEEDS_BENCHMARKS[name]) - set(data.available_benchmarks()))
-    st.warning(f"This experiment needs the benchmark set(s) {', '.join(missing)}, which are not available here. "
-               "Set `CLUVAL_DATA_DIR` or run `cluval datasets fetch " + " ".join(missing) + "`.")
+missing = experiment.missing_datasets(data.available_benchmarks())
+if missing:
+    st.warning(f"This experiment needs the benchmark data {dataset_titles(missing)}, which "
+               f"{'is' if len(missing) == 1 else 'are'} not available here. Either set `CLUVAL_DATA_DIR` to a "
+               "folder holding the clustering-benchmarks files and restart the app, or run "
+               f"`{experiment.fetch_command(missing)}` with internet access.")
     st.stop()
 
 result = experiment_result(name)
 checks = result.checks
-within = int((checks["verdict"] == "within tolerance").sum())
+within = int((checks["verdict"] == WITHIN).sum())
 left, right = st.columns([1, 3])
 left.metric("Claims within tolerance", f"{within} / {len(checks)}")
 with right:
     for note in result.notes:
         st.caption(note)
-st.dataframe(checks, hide_index=True, key="experiment_checks",
-             column_config={"verdict": st.column_config.TextColumn("verdict"),
-                            "why": st.column_config.TextColumn("likely reason when it differs", width="large")})
+checks_table(checks)
 st.plotly_chart(result.figure, key="experiment_figure")
 with st.expander("Computed values (with the published ones where the paper prints them)"):
-    st.dataframe(result.values, hide_index=True, key="experiment_values")
+    st.dataframe(result.values.rename(columns=index_label), hide_index=True, key="experiment_values")
 cols = st.columns(2)
 cols[0].download_button("Values (CSV)", result.values.to_csv(index=False), f"{name}.csv", "text/csv",
                         key="download_values")

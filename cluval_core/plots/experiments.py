@@ -30,16 +30,27 @@ SIMILARITY = "similarity (1 = identical)"
 
 def index_label(key: str) -> str:
     """A value column's name for people: the index's name, ``1 − name`` for a distance shown as a
-    similarity, anything else unchanged.
+    similarity, a qualifier kept (``published psi``, ``psi sd``), anything else unchanged.
 
     >>> index_label("psi"), index_label("1-nvd"), index_label("seed")
     ('Pair Sets Index', '1 − Normalised van Dongen', 'seed')
+    >>> index_label("published 1-nvd"), index_label("ari sd")
+    ('published 1 − Normalised van Dongen', 'Adjusted Rand index sd')
     """
     if key in INDICES:
         return INDICES[key].name
     if key.startswith("1-") and key[2:] in INDICES:
         return f"1 − {INDICES[key[2:]].name}"
+    words = key.split(" ")
+    if len(words) == 2 and _is_index(words[1]):
+        return f"{words[0]} {index_label(words[1])}"
+    if len(words) == 2 and _is_index(words[0]):
+        return f"{index_label(words[0])} {words[1]}"
     return key
+
+
+def _is_index(key: str) -> bool:
+    return key in INDICES or (key.startswith("1-") and key[2:] in INDICES)
 
 
 def _colour(key: str, position: int = 0) -> str:
@@ -158,11 +169,12 @@ def formula_check(frame: pd.DataFrame, columns: dict, *, title: str = "") -> go.
     """Values of several columns (e.g. computed and from a formula) for each (k, n) row of `frame`."""
     fig = go.Figure()
     where = [f"k = {k}, n = {n}" for k, n in zip(frame["k"], frame["n"])]
-    symbols = ["circle", "x", "diamond-open"]
+    # filled, crossed and open markers of decreasing size, so that coinciding values stay visible
+    styles = [dict(symbol="circle", size=7), dict(symbol="x", size=9), dict(symbol="circle-open", size=15,
+                                                                             line=dict(width=2))]
     for j, (column, name) in enumerate(columns.items()):
         fig.add_trace(go.Scatter(x=np.arange(1, len(frame) + 1), y=frame[column], name=name, mode="markers",
-                                 text=where, hovertemplate="%{text}: %{y:.6f}",
-                                 marker=dict(symbol=symbols[j % len(symbols)], size=9 - 2 * (j % 2))))
+                                 text=where, hovertemplate="%{text}: %{y:.6f}", marker=styles[j % len(styles)]))
     fig.update_layout(title=title, height=440, margin=_MARGIN, xaxis_title="(k, n) combination, by k then n",
                       yaxis_title=f"{INDICES['ri'].name} (RI)", legend=_LEGEND_BELOW)
     return fig
