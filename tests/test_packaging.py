@@ -85,6 +85,9 @@ def test_wheel_installs_and_runs_without_the_checkout(tmp_path):
     wheel = _build_wheel(tmp_path)
     names = zipfile.ZipFile(wheel).namelist()
     assert "cluval_core/catalogue.json" in names
+    published = sorted(n for n in names if n.startswith("cluval_core/experiments/published/"))
+    assert published == [f"cluval_core/experiments/published/{t}.csv" for t in ("lei_table4", "psi_table6",
+                                                                                  "psi_table7")]
     assert all(n.startswith(("cluval_core/", "cluval-")) for n in names), names  # no app, pages, tests, data
 
     bin_dir, purelib = _venv_with(wheel, tmp_path)
@@ -115,6 +118,19 @@ def test_wheel_installs_and_runs_without_the_checkout(tmp_path):
     from cluval_core import compare
     assert json.loads(compared.stdout)["ari"] == pytest.approx(compare(["01", "1.0", "1", "1"],
                                                                        ["a", "a", "b", "b"]).scores()["ari"])
+
+    # the papers' published tables load from the installed wheel, equal to the checkout's
+    tables = run(bin_dir / "python", "-c", "import cluval_core.experiments as e; from cluval_core.experiments import "
+                 "psi_paper; print(e.__file__); print(psi_paper.TABLE6.to_json()); print(e.published('psi_table7')"
+                 ".to_json()); print(e.published('lei_table4').to_json())")
+    assert tables.returncode == 0, tables.stderr
+    where, table6, table7, table4 = tables.stdout.splitlines()
+    assert Path(where).parent == purelib / "cluval_core" / "experiments"
+    from cluval_core.experiments import published
+    assert json.loads(table6) == json.loads(published("psi_table6").to_json())
+    assert json.loads(table6)["psi"] == {"0": 1.0, "1": 1.0, "2": 0.78, "3": 0.18}
+    assert json.loads(table7) == json.loads(published("psi_table7").to_json())
+    assert json.loads(table4) == json.loads(published("lei_table4").to_json())
 
     app = run(bin_dir / "cluval", "app")
     assert app.returncode == 2 and "Traceback" not in app.stderr
