@@ -115,7 +115,19 @@ class Scenario:
     values: tuple
     default: object
     explanation: str
-    make: Callable  # (value, seed) -> (labels_true, labels_pred[, X])
+    make: Callable  # (value, seed) -> (labels_true, labels_pred[, X]), clusters numbered from 0
+
+    def pair(self, value, seed=0, *, first_label: int = 0):
+        """(labels_true, labels_pred) at `value`, clusters numbered from `first_label` (1 for display).
+
+        >>> g, p = SCENARIOS["clusters"].pair(3, first_label=1)
+        >>> sorted(set(g.tolist())), sorted(set(p.tolist()))
+        ([1, 2, 3], [1, 2, 3])
+        >>> SCENARIOS["clusters"].pair(3)[0].min()
+        np.int64(0)
+        """
+        labels_true, labels_pred = self.make(value, seed)[:2]
+        return np.asarray(labels_true) + first_label, np.asarray(labels_pred) + first_label
 
 
 def _overlap_pair(overlap, seed):

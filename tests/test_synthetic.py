@@ -125,3 +125,15 @@ def test_every_scenario_makes_its_default_pair(key):
 def test_synthetic_sets(key):
     X, labels = syn.make_synthetic(key, seed=0)
     assert len(X) == len(labels) and np.isfinite(X).all()
+
+
+@pytest.mark.parametrize("key", list(syn.SCENARIOS))
+def test_scenario_pairs_numbered_from_one_for_display(key):
+    scenario = syn.SCENARIOS[key]
+    g0, p0 = scenario.make(scenario.default, 0)[:2]
+    g1, p1 = scenario.pair(scenario.default, 0, first_label=1)
+    assert g1.min() == 1 and p1.min() == 1
+    assert np.array_equal(g1, np.asarray(g0) + 1) and np.array_equal(p1, np.asarray(p0) + 1)
+    assert np.array_equal(scenario.pair(scenario.default, 0)[1], p0)  # numbered from 0 unless asked
+    # renumbering changes no index value
+    assert compare(g1, p1).scores(["ari", "psi", "nvd"]) == compare(g0, p0).scores(["ari", "psi", "nvd"])
