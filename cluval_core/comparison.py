@@ -194,6 +194,7 @@ class Comparison:
         object.__setattr__(self, "_codes", codes)
         object.__setattr__(self, "_labels", labels)
         object.__setattr__(self, "noise", noise)
+        object.__setattr__(self, "_values", {})  # index id -> value, each computed once
 
     def __setattr__(self, name, value):
         raise AttributeError("Comparison objects are immutable")
@@ -544,12 +545,16 @@ class Comparison:
         from .registry import get_index
 
         info = get_index(index_id)
+        if info.id in self._values:
+            return self._values[info.id]
         if info.needs_data:
             self._require_data(f"index {index_id!r}")
         if self.is_soft and not info.soft:
             return math.nan
         value = float(info.compute(self)) + 0.0  # never -0.0
-        return _within_range(value, info.range) if self.is_soft else value
+        value = _within_range(value, info.range) if self.is_soft else value
+        self._values[info.id] = value
+        return value
 
     def scores(self, ids=None) -> dict[str, float]:
         """``{id: value}`` for the given index ids; all applicable ones when `ids` is None.

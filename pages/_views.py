@@ -15,7 +15,8 @@ from cluval_core.export import (contingency_frame, csv_with_provenance, format_v
 from pages import _cache as data
 from pages import _shared as ui
 
-HEADLINE = ["ari", "nmi_sum", "ami", "psi", "nvd", "ci_partition", "ci_centroid"]
+HEADLINE = {"ari": "ARI", "nmi_sum": "NMI", "ami": "AMI", "psi": "PSI", "nvd": "NVD", "ci_partition": "CI (partition)",
+            "ci_centroid": "CI (centroid)"}  # short labels: the full names are in each metric's help
 ROW_HEIGHT = 35  # px per row of st.dataframe
 MAX_ROWS_SHOWN = 30
 
@@ -31,14 +32,29 @@ def headline(c) -> None:
     values = c.scores(ids)
     for column, index_id in zip(st.columns(len(ids)), ids):
         info = INDICES[index_id]
-        column.metric(info.name, format_value(index_id, values[index_id]), help=info.caveat)
+        column.metric(HEADLINE[index_id], format_value(index_id, values[index_id]), help=f"**{info.name}**. {info.caveat}")
+
+
+# Side by side on a wide screen; on a narrower one a column that would fall below its minimum
+# width moves to the next line instead of squeezing its figure (Streamlit itself stacks
+# columns only below 640 px).
+WRAPPING_COLUMNS = """<style>
+.st-key-{key} [data-testid="stHorizontalBlock"] {{ flex-wrap: wrap; }}
+.st-key-{key} [data-testid="stColumn"] {{ min-width: 380px; }}
+</style>"""
 
 
 def table_pairing_mapping(model, *, key: str) -> None:
     """The contingency table, the Hungarian pairing with PSI's steps and the CI mapping, side by side."""
     c = model.comparison
     pairing = c.hungarian_pairing
-    table, pairs, mapping = st.columns([5, 4, 4], gap="medium")
+    st.html(WRAPPING_COLUMNS.format(key=f"{key}_side_by_side"))
+    with st.container(key=f"{key}_side_by_side"):
+        _table_pairing_mapping(model, c, pairing, key)
+
+
+def _table_pairing_mapping(model, c, pairing, key: str) -> None:
+    table, pairs, mapping = st.columns([4, 5, 3.4], gap="medium")
     with table:
         st.markdown("**Contingency table**")
         st.plotly_chart(data.figure(model, "contingency_heatmap"), key=f"{key}_contingency")
@@ -50,14 +66,16 @@ def table_pairing_mapping(model, *, key: str) -> None:
         frame = pairing.display_frame()
         st.dataframe(frame, hide_index=True, key=f"{key}_pairing", height=table_height(len(frame)),
                      column_config={
-                         "pair": st.column_config.NumberColumn("#", width=30),
-                         "reference size": st.column_config.NumberColumn("|G|", help="reference cluster size"),
-                         "candidate size": st.column_config.NumberColumn("|P|", help="candidate cluster size"),
-                         "overlap": st.column_config.NumberColumn("shared", help="objects in both clusters"),
+                         "pair": None,  # the rows are in pair order
+                         "reference": st.column_config.Column("ref", width=60, help="reference cluster"),
+                         "candidate": st.column_config.Column("cand", width=60, help="candidate cluster"),
+                         "reference size": st.column_config.NumberColumn("|G|", help="reference cluster size", width=46),
+                         "candidate size": st.column_config.NumberColumn("|P|", help="candidate cluster size", width=46),
+                         "overlap": st.column_config.NumberColumn("shared", help="objects in both clusters", width=52),
                          "braun_banquet": st.column_config.NumberColumn(
-                             "BB", format="%.4f", help="Braun–Banquet similarity shared / max(|G|, |P|)"),
+                             "BB", format="%.4f", width=58, help="Braun–Banquet similarity shared / max(|G|, |P|)"),
                          "jaccard": st.column_config.NumberColumn(
-                             "Jaccard", format="%.4f", help="shared / (|G| + |P| − shared)")})
+                             "Jaccard", format="%.4f", width=58, help="shared / (|G| + |P| − shared)")})
         lone_rows, lone_cols = pairing.shown_unpaired
         if len(lone_rows) or len(lone_cols):
             st.caption(ui.plain(f"Unpaired (no partner sharing objects): reference {_listed(c.row_labels[lone_rows])}; "

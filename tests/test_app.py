@@ -65,8 +65,8 @@ def test_compare_page_shows_the_librarys_numbers():
     for index_id in ("ari", "psi", "ci_partition", "ci_centroid", "ami", "nvd"):
         assert shown[index_id] == format_value(index_id, expected[index_id], 6), index_id
     metrics = {m.label: m.value for m in at.metric}
-    assert metrics["Adjusted Rand index"] == format_value("ari", expected["ari"])
-    assert metrics["Centroid index"] == format_value("ci_centroid", expected["ci_centroid"])
+    assert metrics["ARI"] == format_value("ari", expected["ari"])
+    assert metrics["CI (centroid)"] == format_value("ci_centroid", expected["ci_centroid"])
     pairing = next(f.value for f in at.dataframe if "braun_banquet" in f.value.columns)
     assert len(pairing) == min(c.k_true, c.k_pred)
     # the page may order the pairs its own way: the pairs themselves are the library's
@@ -347,10 +347,7 @@ def test_user_strings_are_shown_escaped_never_as_markdown():
     assert any(t.startswith("Reference: ground truth (&lt;img src=x onerror=alert(1)&gt;)") for t in titles)
     assert all("<" not in title for title in titles)
     ticks = [t for layout in layouts for axis in ("xaxis", "yaxis") for t in layout.get(axis, {}).get("ticktext", [])]
-    categories = [y for chart in at.get("plotly_chart") for trace in json.loads(chart.proto.spec)["data"]
-                  if trace["type"] == "heatmap" for y in trace["y"]]
-    assert any("&lt;b&gt;" in y or "&lt;img" in y for y in categories) and not any("<" in y for y in categories)
-    assert not any("<" in t for t in ticks)
+    assert any("&lt;img" in t for t in ticks) and not any("<" in t for t in ticks)  # the table's cluster names
 
     at.switch_page("pages/soft.py").run()
     _assert_nothing_raw(at)

@@ -80,7 +80,7 @@ def test_compare_page_switch_algorithm_and_keep_sidebar(server, page):
     _settle(page)
     assert page.locator(".js-plotly-plot").count() >= 4  # two scatters, the table, the mapping
     assert page.get_by_text("Every index").count() >= 1
-    before = _metric(page, "Adjusted Rand index")
+    before = _metric(page, "ARI")
     page.screenshot(path=str(ARTIFACTS / "compare_kmeans.png"), full_page=False)
 
     _choose(page, "Algorithm", "Agglomerative, single link")
@@ -89,7 +89,7 @@ def test_compare_page_switch_algorithm_and_keep_sidebar(server, page):
         ".find(e => e.innerText.includes('Adjusted Rand index'));"
         " return m && !m.innerText.includes(before); }", arg=before, timeout=90_000)
     _settle(page)
-    after = _metric(page, "Adjusted Rand index")
+    after = _metric(page, "ARI")
     assert after != before
     page.screenshot(path=str(ARTIFACTS / "compare_single_link.png"), full_page=False)
 
@@ -102,7 +102,7 @@ def test_compare_page_switch_algorithm_and_keep_sidebar(server, page):
     _settle(page)
     algorithm = page.get_by_role("combobox", name="Algorithm", exact=True).input_value()
     assert "single link" in algorithm  # the shared sidebar kept its state across pages
-    assert _metric(page, "Adjusted Rand index") == after
+    assert _metric(page, "ARI") == after
     page.screenshot(path=str(ARTIFACTS / "compare_back.png"), full_page=True)
 
 

@@ -200,6 +200,8 @@ def label_vector(draw, codes, atom_draw=None, unambiguous=False):
         return kind, "object array", obj
     if arr.ndim != 1 or len(arr) != len(values):
         return kind, "object array", obj
+    if len(set(arr.tolist())) < len(set(values)):  # numpy's dtype merged unequal labels ("" and "\x00" in U1)
+        return kind, "object array", obj
     return kind, fmt, arr
 
 

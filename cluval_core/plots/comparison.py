@@ -232,10 +232,11 @@ def contingency_heatmap(c, *, max_shown: int = MAX_SHOWN, annotate_up_to: int = 
     text = None
     if annotate:
         text = [["{:g}".format(v) if integer else "{:.1f}".format(v) for v in row] for row in t.tolist()]
+    hover = [[f"reference {r}<br>candidate {col}" for col in cols] for r in rows]  # at most MAX_SHOWN² cells
     fig = go.Figure(go.Heatmap(
-        z=t, x=cols, y=rows, colorscale="Blues", zmin=0, text=text, texttemplate="%{text}" if annotate else None,
-        hovertemplate="reference %{y}<br>candidate %{x}<br>shared " + ("%{z}" if integer else "%{z:.3f}")
-                      + "<extra></extra>",
+        z=t, x=np.arange(t.shape[1]), y=np.arange(t.shape[0]), colorscale="Blues", zmin=0, text=text,
+        texttemplate="%{text}" if annotate else None, hovertext=hover,
+        hovertemplate="%{hovertext}<br>shared " + ("%{z}" if integer else "%{z:.3f}") + "<extra></extra>",
         colorbar=dict(title="n_ij", thickness=12), xgap=1 if annotate else 0, ygap=1 if annotate else 0,
     ))
     shown = min(pairing.n_shown, len(keep_rows), len(keep_cols))
@@ -244,7 +245,7 @@ def contingency_heatmap(c, *, max_shown: int = MAX_SHOWN, annotate_up_to: int = 
         xs += [p - 0.5, p + 0.5, p + 0.5, p - 0.5, p - 0.5, None]
         ys += [p - 0.5, p - 0.5, p + 0.5, p + 0.5, p - 0.5, None]
     fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line=dict(color=ORPHAN, width=2), hoverinfo="skip",
-                             showlegend=False, xaxis="x", yaxis="y"))
+                             showlegend=False))
     grouped = []
     if len(rest_rows):
         grouped.append(f"{len(rest_rows)} reference")
@@ -252,10 +253,11 @@ def contingency_heatmap(c, *, max_shown: int = MAX_SHOWN, annotate_up_to: int = 
         grouped.append(f"{len(rest_cols)} candidate")
     title = (f"{c.k_true} × {c.k_pred} clusters; the {' and '.join(grouped)} clusters after the first "
              f"{max_shown - 1} are grouped as 'other'" if grouped else None)
-    fig.update_yaxes(autorange="reversed", title="reference", showgrid=False, zeroline=False, type="category",
-                     tickfont=dict(size=10 if max(t.shape) > 20 else 12))
-    fig.update_xaxes(title="candidate", side="top", showgrid=False, zeroline=False, type="category",
-                     tickfont=dict(size=10 if max(t.shape) > 20 else 12))
+    font = dict(size=10 if max(t.shape) > 20 else 12)
+    fig.update_yaxes(title="reference", showgrid=False, zeroline=False, tickfont=font,
+                     tickvals=list(range(len(rows))), ticktext=rows, range=[len(rows) - 0.5, -0.5])
+    fig.update_xaxes(title="candidate", side="top", showgrid=False, zeroline=False, tickfont=font,
+                     tickvals=list(range(len(cols))), ticktext=cols, range=[-0.5, len(cols) - 0.5])
     size = max(360, min(760, 22 * max(t.shape) + 180))
     fig.update_layout(height=size, margin=dict(l=10, r=10, t=70 if title else 40, b=10),
                       title=dict(text=title, font=dict(size=12), y=0.995, yanchor="top") if title else None)
@@ -263,48 +265,56 @@ def contingency_heatmap(c, *, max_shown: int = MAX_SHOWN, annotate_up_to: int = 
 
 
 def mapping_diagram(c, basis: str = "partition", *, max_shown: int = MAX_SHOWN) -> go.Figure:
-    """Both nearest-neighbour mappings as bipartite diagrams, orphans in red.
+    """Both nearest-neighbour mappings in one diagram: reference, candidate, reference again.
 
-    Left panel: every reference cluster points at its nearest candidate cluster; right panel:
-    every candidate cluster points at its nearest reference cluster. Node labels carry the
-    in-degree; a target nobody points at is an orphan. Clusters are stacked in the pairing's
-    display order (partners side by side), so agreeing clusters give horizontal arrows.
-    Beyond `max_shown` clusters a side, the rest are one "other" node.
+    Arrows from the left column map every reference cluster to its nearest candidate cluster;
+    arrows from the middle column map every candidate cluster to its nearest reference
+    cluster (right column). A target nobody points at is an orphan, drawn in red; node texts
+    carry the in-degree. Clusters are stacked in the pairing's display order (partners at the
+    same height), so agreeing clusters give horizontal arrows. Beyond `max_shown` clusters a
+    side, the rest are one "other" node. `basis` is "partition" (Jaccard) or "centroid".
     """
     forward, backward = c.centroid_mapping if basis == "centroid" else c.jaccard_mapping
     pairing = c.hungarian_pairing
-    fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.12, subplot_titles=(
-        f"reference → candidate<br>{forward.n_orphans} orphan(s)",
-        f"candidate → reference<br>{backward.n_orphans} orphan(s)"))
-    panels = [(forward, pairing.row_order, pairing.col_order), (backward, pairing.col_order, pairing.row_order)]
-    for col, (mapping, src_order, dst_order) in enumerate(panels, 1):
-        src_y, src_text, src_n = _node_positions(mapping.source_labels, src_order, max_shown, None)
-        dst_y, dst_text, dst_n = _node_positions(mapping.target_labels, dst_order, max_shown, mapping.in_degree)
-        arrows = sorted(set(zip(src_y[np.arange(len(mapping.targets))].tolist(), dst_y[mapping.targets].tolist())))
+    ref_y, ref_text, ref_n = _node_positions(c.row_labels, pairing.row_order, max_shown, None)
+    cand_y, cand_text, cand_n = _node_positions(c.col_labels, pairing.col_order, max_shown, forward.in_degree)
+    back_y, back_text, back_n = _node_positions(c.row_labels, pairing.row_order, max_shown, backward.in_degree)
+    labelled = max(ref_n, cand_n) <= MAX_LABELLED
+    fig = go.Figure()
+    for x0, src_y, dst_y, targets in ((0, ref_y, cand_y, forward.targets), (1, cand_y, back_y, backward.targets)):
+        arrows = sorted(set(zip(src_y.tolist(), dst_y[targets].tolist())))
         xs, ys, sizes = [], [], []
         for y0, y1 in arrows:  # one trace: a segment per arrow, its head as a marker
-            xs += [0, 0.97, None]
+            xs += [x0 + 0.04, x0 + 0.95, None]
             ys += [y0, y1, None]
-            sizes += [0, 9, 0]
+            sizes += [0, 8, 0]
         fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines+markers", line=dict(color="#8c8c8c", width=1),
                                  marker=dict(symbol="arrow", angleref="previous", size=sizes, color="#8c8c8c"),
-                                 hoverinfo="skip", showlegend=False), row=1, col=col)
-        labelled = src_n <= MAX_LABELLED and dst_n <= MAX_LABELLED
-        positions = _node_y(src_n)
-        fig.add_trace(go.Scatter(x=np.zeros(src_n), y=positions, mode="markers+text" if labelled else "markers",
-                                 text=src_text, textposition="middle left", marker=dict(size=9, color="#1f77b4"),
-                                 hovertemplate="%{text}<extra></extra>", showlegend=False), row=1, col=col)
-        target_positions = _node_y(dst_n)
-        orphan_positions = set(dst_y[mapping.orphans].tolist())
-        colours = [ORPHAN if y in orphan_positions else "#2ca02c" for y in target_positions.tolist()]
-        fig.add_trace(go.Scatter(x=np.ones(dst_n), y=target_positions, mode="markers+text" if labelled else "markers",
-                                 text=dst_text, textposition="middle right", marker=dict(size=11, color=colours),
-                                 hovertemplate="%{text}<extra></extra>", showlegend=False), row=1, col=col)
-    fig.update_xaxes(visible=False, range=[-0.45, 1.45])
-    fig.update_yaxes(visible=False, range=[-0.06, 1.06])
-    fig.update_annotations(font=dict(size=12))
-    height = max(300, min(900, 18 * min(max(c.k_true, c.k_pred), max_shown) + 130))
-    fig.update_layout(height=height, margin=dict(l=5, r=5, t=50, b=5))
+                                 hoverinfo="skip", showlegend=False))
+    columns = [(0, ref_n, ref_text, None, "middle left", "reference"),
+               (1, cand_n, cand_text, forward, "top center", "candidate"),
+               (2, back_n, back_text, backward, "middle right", "reference")]
+    for x, n_nodes, texts, mapping, position, side in columns:
+        y = _node_y(n_nodes)
+        if mapping is None:
+            colours = ["#1f77b4"] * n_nodes
+        else:
+            orphan_y = set((cand_y if mapping is forward else back_y)[mapping.orphans].tolist())
+            colours = [ORPHAN if v in orphan_y else "#2ca02c" for v in y.tolist()]
+        fig.add_trace(go.Scatter(x=np.full(n_nodes, x), y=y, mode="markers+text" if labelled else "markers",
+                                 text=texts, textposition=position, textfont=dict(size=10),
+                                 marker=dict(size=9, color=colours), name=side,
+                                 hovertemplate=f"{side} %{{text}}<extra></extra>", showlegend=False))
+    for x, text in ((0, "reference"), (1, "candidate"), (2, "reference")):
+        fig.add_annotation(x=x, y=1.0, yref="paper", yanchor="bottom", text=f"<b>{text}</b>", showarrow=False,
+                           font=dict(size=12))
+    fig.update_layout(title=dict(text=f"orphans: {forward.n_orphans} candidate, {backward.n_orphans} reference "
+                                      "cluster(s)", font=dict(size=12), x=0.5, xanchor="center", y=0.995,
+                                 yanchor="top"))
+    fig.update_xaxes(visible=False, range=[-0.7, 2.7])
+    fig.update_yaxes(visible=False, range=[-0.04, 1.06])
+    height = max(300, min(900, 22 * min(max(c.k_true, c.k_pred), max_shown) + 120))
+    fig.update_layout(height=height, margin=dict(l=5, r=5, t=60, b=5))
     return fig
 
 
