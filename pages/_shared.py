@@ -2,11 +2,19 @@
 
 Pages never compute: they read the selection, call cached functions (``pages/_cache.py``,
 which call cluval_core) and render.
+
+The selection lives in session state (``_STATE``), not in the widgets: Streamlit forgets the
+value of a widget that a run does not draw, and each page draws only the controls it uses
+(``app.py`` says which). Every run seeds the widgets from the selection and takes back what
+the user changed, and writes the selection the page uses into the URL, so that a link or a
+reload shows the same view.
 """
 
 from __future__ import annotations
 
 import html
+import math
+import numbers
 import re
 import traceback
 from contextlib import contextmanager
@@ -18,33 +26,66 @@ import streamlit as st
 from cluval_core import CluvalError
 from cluval_core import datasets as ds
 from cluval_core.clustering import ALGORITHMS, INTERACTIVE_BUDGET, MAX_SEED
+from cluval_core.comparison import NOISE_POLICIES
 from cluval_core.synthetic import SYNTHETIC_SETS
 from pages import _cache as data
 
 USER_DATA = "your data"
 SECOND_CLUSTERING = "a second clustering"
-NOISE_OPTIONS = {
-    "noise is an ordinary cluster": None,
-    "drop reference noise": "drop_reference_noise",
-    "noise points as singletons": "singletons",
-}
 DEFAULT_ALGORITHM = "kmeans++"
 
+# The sidebar's controls; app.py gives each page the ones it uses.
+DATASET, REFERENCE, CANDIDATE, NOISE = "dataset", "reference", "candidate", "noise"
+ALL_CONTROLS = frozenset({DATASET, REFERENCE, CANDIDATE, NOISE})
 
+
+@dataclass(frozen=True)
+class NoiseChoice:
+    """One way of comparing the points marked as noise: the app's name for it (its key in
+    Selection.noise and NOISE_OPTIONS), the library's policy, what the sidebar shows and the
+    token in the URL."""
+
+    key: str
+    policy: str | None
+    label: str
+    token: str
+
+
+# One entry per library policy (cluval_core.comparison.NOISE_POLICIES) and None, noise as a cluster.
+NOISE_CHOICES = (
+    NoiseChoice("noise is an ordinary cluster", None, "Count them as one more cluster", "cluster"),
+    NoiseChoice("drop reference noise", "drop_reference_noise", "Leave out what the reference marks as noise",
+                "drop_reference_noise"),
+    NoiseChoice("noise points as singletons", "singletons", "Make each noise point a cluster of its own",
+                "singletons"),
+)
+assert [c.policy for c in NOISE_CHOICES] == [None, *NOISE_POLICIES], "one choice per noise policy"
+NOISE_OPTIONS = {choice.key: choice.policy for choice in NOISE_CHOICES}  # Selection.noise -> policy
+DEFAULT_NOISE = NOISE_CHOICES[0].key
+NOISE_HELP = ("Benchmark files mark noise with a label of their own; DBSCAN leaves points unassigned.  \n"
+              "**One more cluster**: the noise label is compared like any other (scikit-learn).  \n"
+              "**Leave out**: the points the *reference* marks as noise are removed from both partitions "
+              "before comparing (the clustering-benchmarks suite).  \n"
+              "**A cluster of its own**: every noise point, in either partition, is a singleton cluster "
+              "(ELKI).")
 
 
 @dataclass(frozen=True)
 class Selection:
+    """What the sidebar selects. Fields of controls the current page does not show hold the
+    last choice made (k None: it follows the reference; params empty)."""
+
     dataset: str
     reference: str
     ref_algorithm: str
     ref_k: int
     ref_seed: int
     algorithm: str
-    k: int
+    k: int | None
     seed: int
     params: tuple
     noise: str
+    controls: frozenset = ALL_CONTROLS
 
 
 # ---------------------------------------------------------------------- user strings
@@ -103,19 +144,6 @@ def guarded(what: str):
         st.stop()
 
 
-# ---------------------------------------------------------------------- cached wrappers
-
-
-
-
-
-
-
-
-
-
-
-
 # ---------------------------------------------------------------------- data set choice
 
 
@@ -153,98 +181,361 @@ def reference_k(points: data.Points, reference: str) -> int:
     return max(int(len(np.unique(labels[labels != points.noise]))), 1)
 
 
+# ---------------------------------------------------------------------- the selection's state
+_STATE = "_selection_state"  # the selection as chosen; survives pages that do not show a control
+_SHOWN = "_selection_shown"  # widget key -> the value the sidebar last gave it
+_DEEP_LINK_QUERY = "_deep_link_query"  # see require_frame
+_UNCHANGED = object()
+_LONGEST_URL_VALUE = 200
+_INTEGER = re.compile(r"[0-9]{1,12}")
+# The URL's keys, besides the algorithms' parameters (named as in cluval_core.clustering).
+URL_KEYS = ("dataset", "reference", "ref_algorithm", "ref_k", "ref_seed", "algorithm", "k", "seed", "noise")
+PARAMETER_NAMES = frozenset(name for algorithm in ALGORITHMS.values() for name in algorithm.params)
 
 
+def _default_dataset(options) -> str:
+    return "s1" if "s1" in options else "unbalance_like"
 
 
+def _initial_state(options) -> dict:
+    """The selection of a new session; k, ref_k and parameters None or absent: they follow the data."""
+    return {"dataset": _default_dataset(options), "reference": None, "ref_algorithm": next(iter(ALGORITHMS)),
+            "ref_k": None, "ref_seed": 1, "algorithm": DEFAULT_ALGORITHM, "k": None, "seed": 0, "params": {},
+            "noise": DEFAULT_NOISE, "pending": {}}
 
 
-def _bounded(key: str, low, high, default=None) -> None:
-    """Keep a widget's remembered value within [low, high] (the range changes with the data set)."""
-    value = st.session_state.get(key)
-    if value is not None and not low <= value <= high:
-        st.session_state[key] = min(max(value, low), high) if default is None else default
+def _quoted(value) -> str:
+    text = str(value)
+    return repr(text if len(text) <= 40 else text[:39] + "…")
 
 
-def _param_widget(algorithm: str, name: str, parameter, X: np.ndarray, k: int, chosen: dict):
-    """One algorithm parameter, offered within the range the library gives for this data and k."""
-    key = f"param_{algorithm}_{name}"
-    if parameter.choices:
-        return st.sidebar.selectbox(name, list(parameter.choices), key=key, help=parameter.description)
-    bounds = data.control_range(X, algorithm, name, k, tuple(chosen.items()))
-    previous = st.session_state.get(f"_range_{key}")
-    st.session_state[f"_range_{key}"] = bounds
-    if key not in st.session_state or (previous is not None and previous != bounds
-                                       and st.session_state[key] == previous.default):
-        st.session_state[key] = bounds.default  # untouched: follow the new data set's default
-    _bounded(key, bounds.low, bounds.high, bounds.default)
-    help_text = (f"{parameter.description}: {bounds.low:g} to {bounds.high:g} on this data set, so that a run "
-                 f"stays within about {INTERACTIVE_BUDGET.seconds:g} s.")
-    if isinstance(parameter.default, float):
-        return float(st.sidebar.number_input(name, min_value=float(bounds.low), max_value=float(bounds.high),
-                                             step=float(bounds.step), key=key, help=help_text, format="%.4g"))
-    return int(st.sidebar.number_input(name, min_value=int(bounds.low), max_value=int(bounds.high), step=1,
-                                       key=key, help=help_text))
+def _whole(text, low: int, high: int) -> int | None:
+    """`text` as a whole number from low to high, or None."""
+    if not isinstance(text, str) or not _INTEGER.fullmatch(text):
+        return None
+    value = int(text)
+    return value if low <= value <= high else None
 
 
-def sidebar() -> Selection:
-    """Declare the shared sidebar (in the entrypoint, so its state survives page switches)."""
-    st.sidebar.title("cluval")
-    options = dataset_options()
-    benchmarks = [k for k in options if k not in SYNTHETIC_SETS and k != USER_DATA]
-    default = "s1" if "s1" in benchmarks else "unbalance_like"
-    if "dataset" not in st.session_state or st.session_state["dataset"] not in options:
-        st.session_state["dataset"] = default
-    dataset = st.sidebar.selectbox("Data set", list(options), format_func=options.get, key="dataset")
+def _state_from_url(query: dict, options, problems: list) -> dict:
+    """The selection a link asks for: every value checked, a bad one left at its default.
+
+    Values that need the data to be checked (the reference, k, the parameters) wait in
+    ``state["pending"]`` until a page loads the data.
+    """
+    state = _initial_state(options)
+    tokens = {choice.token: choice.key for choice in NOISE_CHOICES}
+    for key, raw in query.items():
+        if key not in URL_KEYS and key not in PARAMETER_NAMES:
+            continue  # not ours (e.g. Streamlit's embed options)
+        if len(raw) > _LONGEST_URL_VALUE:
+            problems.append(f"{key} (too long)")
+            continue
+        if key == "dataset":
+            if raw in options:
+                state["dataset"] = raw
+            else:
+                problems.append(f"data set {_quoted(raw)}")
+        elif key in ("algorithm", "ref_algorithm"):
+            if raw in ALGORITHMS:
+                state[key] = raw
+            else:
+                problems.append(f"{key.replace('_', ' ')} {_quoted(raw)}")
+        elif key in ("seed", "ref_seed"):
+            value = _whole(raw, 0, MAX_SEED)
+            if value is None:
+                problems.append(f"{key.replace('_', ' ')} {_quoted(raw)} (a whole number from 0 to {MAX_SEED})")
+            else:
+                state[key] = value
+        elif key == "noise":
+            if raw in tokens:
+                state["noise"] = tokens[raw]
+            else:
+                problems.append(f"noise {_quoted(raw)} (one of {', '.join(tokens)})")
+        else:
+            state["pending"][key] = raw
+    return state
+
+
+def _state(options, problems: list) -> dict:
+    """This session's selection: from the URL on its first run, then as the user changes it."""
+    if _STATE not in st.session_state:
+        query = st.session_state.pop(_DEEP_LINK_QUERY, None) or st.query_params.to_dict()
+        st.session_state[_STATE] = _state_from_url(query, options, problems)
+        st.session_state[_SHOWN] = {}
+    state = st.session_state[_STATE]
+    if state["dataset"] not in options:  # e.g. user data whose upload was replaced
+        state["dataset"] = _default_dataset(options)
+    return state
+
+
+def _report(problems: list) -> None:
+    if problems:
+        st.warning(plain("The link's " + "; ".join(problems) + (" was" if len(problems) == 1 else " were")
+                         + " not understood: the default is shown instead."))
+
+
+def _changed(key: str):
+    """The value the user (or a page) gave widget `key` since the sidebar last set it, else _UNCHANGED."""
+    if key not in st.session_state:
+        return _UNCHANGED  # not drawn in the last run: Streamlit forgot it
+    value = st.session_state[key]
+    shown = st.session_state[_SHOWN]
+    return value if key not in shown or shown[key] != value else _UNCHANGED
+
+
+def _seed(key: str, value) -> None:
+    """Show `value` in widget `key` (drawn right after)."""
+    st.session_state[key] = value
+    st.session_state[_SHOWN][key] = value
+
+
+def _pending(state: dict, key: str):
+    return state["pending"].pop(key, None)
+
+
+# ---------------------------------------------------------------------- the sidebar's controls
+def _dataset_control(state: dict, options: dict, benchmarks: list) -> None:
+    chosen = _changed("dataset")
+    if chosen is not _UNCHANGED and chosen in options and chosen != state["dataset"]:
+        state.update(dataset=chosen, k=None, ref_k=None, params={})  # a new data set: k and parameters follow it
+    _seed("dataset", state["dataset"])
+    st.sidebar.selectbox("Data set", list(options), format_func=options.get, key="dataset")
     if not benchmarks:
         st.sidebar.info("No benchmark data found, so the synthetic sets are offered. To add S1–S4, Unbalance, "
                         "Aggregate and the others, set `CLUVAL_DATA_DIR` to a folder with the "
                         "clustering-benchmarks files, or run `cluval datasets fetch` with internet access.")
-    points = current_points(dataset)
 
+
+def _clamped(value: int, low: int, high: int) -> int:
+    return min(max(value, low), high)
+
+
+def _number_from_url(state, key: str, low, high, problems: list, what: str, whole: bool = True):
+    """A pending URL value for `key` checked against [low, high], or None."""
+    raw = _pending(state, key)
+    if raw is None:
+        return None
+    if whole:
+        value = _whole(raw, low, high)
+    else:
+        try:
+            value = float(raw) if len(raw) <= 30 else None
+        except ValueError:
+            value = None
+        if value is not None and not (math.isfinite(value) and low <= value <= high):
+            value = None
+    if value is None:
+        problems.append(f"{what} {_quoted(raw)} (from {low:g} to {high:g} here)")
+    return value
+
+
+def _reference_controls(state: dict, points, with_second: bool, problems: list) -> tuple:
+    """The reference partition (and the second clustering's settings): (reference, algorithm, k, seed)."""
+    names = list(points.partitions)
+    raw = _pending(state, "reference")
+    if raw is not None:
+        if raw in names or raw == SECOND_CLUSTERING:
+            state["reference"] = raw
+        else:
+            problems.append(f"reference {_quoted(raw)}")
+    options = names + ([SECOND_CLUSTERING] if with_second else [])
+    chosen = _changed("reference")
+    if chosen is not _UNCHANGED and chosen in options:
+        state["reference"] = chosen
+    reference = state["reference"] if state["reference"] in options else options[0]
+    _seed("reference", reference)
     st.sidebar.subheader("Reference")
-    ref_options = list(points.partitions) + [SECOND_CLUSTERING]
-    if st.session_state.get("reference") not in ref_options:
-        st.session_state["reference"] = ref_options[0]
-    reference = st.sidebar.selectbox(
-        "Reference partition", ref_options, key="reference",
+    st.sidebar.selectbox(
+        "Reference partition", options, key="reference",
         format_func=lambda r: r if r == SECOND_CLUSTERING else f"ground truth {r} (k={reference_k(points, r)})")
-    ref_algorithm, ref_k, ref_seed = "", 0, 0
-    if reference == SECOND_CLUSTERING:
-        ref_algorithm = st.sidebar.selectbox("Reference algorithm", list(ALGORITHMS), index=0,
-                                             format_func=lambda a: ALGORITHMS[a].name, key="ref_algorithm")
-        if st.session_state.get("ref_k") is None:
-            st.session_state["ref_k"] = min(reference_k(points, "labels0"), data.largest_k(points.X))
-        _bounded("ref_k", 1, data.largest_k(points.X))
-        ref_k = int(st.sidebar.number_input("Reference k", min_value=1, max_value=data.largest_k(points.X), key="ref_k"))
-        ref_seed = int(st.sidebar.number_input("Reference seed", min_value=0, max_value=MAX_SEED, value=1,
-                                               key="ref_seed"))
-    natural_k = ref_k if reference == SECOND_CLUSTERING else reference_k(points, reference)
+    if reference != SECOND_CLUSTERING:
+        for key in ("ref_algorithm", "ref_k", "ref_seed"):
+            state["pending"].pop(key, None)  # a link's second clustering without it: nothing to apply
+        return reference, "", 0, 0
 
+    chosen = _changed("ref_algorithm")
+    if chosen is not _UNCHANGED and chosen in ALGORITHMS:
+        state["ref_algorithm"] = chosen
+    _seed("ref_algorithm", state["ref_algorithm"])
+    algorithm = st.sidebar.selectbox("Reference algorithm", list(ALGORITHMS), format_func=lambda a: ALGORITHMS[a].name,
+                                     key="ref_algorithm")
+    largest = data.largest_k(points.X)
+    from_url = _number_from_url(state, "ref_k", 1, largest, problems, "reference k")
+    if from_url is not None:
+        state["ref_k"] = from_url
+    chosen = _changed("ref_k")
+    if chosen is not _UNCHANGED:
+        state["ref_k"] = int(chosen)
+    natural = reference_k(points, names[0])
+    _seed("ref_k", _clamped(state["ref_k"] if state["ref_k"] is not None else natural, 1, largest))
+    ref_k = int(st.sidebar.number_input("Reference k", min_value=1, max_value=largest, key="ref_k",
+                                        help=f"Defaults to the number of clusters of {names[0]} ({natural})."))
+    chosen = _changed("ref_seed")
+    if chosen is not _UNCHANGED:
+        state["ref_seed"] = int(chosen)
+    _seed("ref_seed", state["ref_seed"])
+    deterministic = ALGORITHMS[algorithm].deterministic
+    ref_seed = int(st.sidebar.number_input("Reference seed", min_value=0, max_value=MAX_SEED, key="ref_seed",
+                                           disabled=deterministic, help=_seed_help(algorithm)))
+    return reference, algorithm, ref_k, 0 if deterministic else ref_seed
+
+
+def _seed_help(algorithm: str) -> str:
+    if ALGORITHMS[algorithm].deterministic:
+        return f"{ALGORITHMS[algorithm].name} gives the same result for every seed."
+    return "The random start: the same seed gives the same clustering."
+
+
+def _parameter_control(state: dict, algorithm: str, name: str, X: np.ndarray, k: int, chosen: dict,
+                       problems: list):
+    """One algorithm parameter, offered within the range the library gives for this data and k.
+
+    It follows the data (its default) until the user sets it; a new data set starts over.
+    """
+    parameter = ALGORITHMS[algorithm].params[name]
+    key = f"param_{algorithm}_{name}"
+    by_hand = state["params"].setdefault(algorithm, {})
+    if parameter.choices:
+        raw = _pending(state, name)
+        if raw is not None:
+            if raw in parameter.choices:
+                by_hand[name] = raw
+            else:
+                problems.append(f"{name} {_quoted(raw)} (one of {', '.join(parameter.choices)})")
+        value = _changed(key)
+        if value is not _UNCHANGED and value in parameter.choices:
+            by_hand[name] = value
+        _seed(key, by_hand.get(name, parameter.default))
+        return st.sidebar.selectbox(name, list(parameter.choices), key=key, help=parameter.description)
+    bounds = data.control_range(X, algorithm, name, k, tuple(chosen.items()))
+    whole = not isinstance(parameter.default, float)
+    from_url = _number_from_url(state, name, bounds.low, bounds.high, problems, name, whole)
+    if from_url is not None:
+        by_hand[name] = from_url
+    value = _changed(key)
+    if value is not _UNCHANGED:
+        by_hand[name] = value
+    value = by_hand.get(name, bounds.default)
+    value = min(max(value, bounds.low), bounds.high)
+    _seed(key, int(value) if whole else float(value))
+    help_text = (f"{parameter.description}: {bounds.low:g} to {bounds.high:g} on this data set, so that a run "
+                 f"stays within about {INTERACTIVE_BUDGET.seconds:g} s; {bounds.default:g} unless you change it.")
+    if whole:
+        return int(st.sidebar.number_input(name, min_value=int(bounds.low), max_value=int(bounds.high), step=1,
+                                           key=key, help=help_text))
+    return float(st.sidebar.number_input(name, min_value=float(bounds.low), max_value=float(bounds.high),
+                                         step=float(bounds.step), key=key, help=help_text, format="%.4g"))
+
+
+def _candidate_controls(state: dict, points, natural_k: int, problems: list) -> tuple:
+    """The candidate clustering: (algorithm, k, seed, params)."""
     st.sidebar.subheader("Candidate clustering")
-    algorithm = st.sidebar.selectbox("Algorithm", list(ALGORITHMS), index=list(ALGORITHMS).index(DEFAULT_ALGORITHM),
-                                     format_func=lambda a: ALGORITHMS[a].name, key="algorithm",
+    chosen = _changed("algorithm")
+    if chosen is not _UNCHANGED and chosen in ALGORITHMS:
+        state["algorithm"] = chosen
+    _seed("algorithm", state["algorithm"])
+    algorithm = st.sidebar.selectbox("Algorithm", list(ALGORITHMS), format_func=lambda a: ALGORITHMS[a].name,
+                                     key="algorithm",
                                      help="\n\n".join(f"**{a.name}**: {a.description}" for a in ALGORITHMS.values()))
-    k_source = (dataset, reference, ref_k)
-    if st.session_state.get("_k_source") != k_source:  # a new reference: k follows its number of clusters
-        st.session_state["_k_source"] = k_source
-        st.session_state["k"] = min(natural_k, data.largest_k(points.X))
-    _bounded("k", 1, data.largest_k(points.X))
-    k = int(st.sidebar.number_input("k (clusters)", min_value=1, max_value=data.largest_k(points.X), key="k",
-                                    disabled=not ALGORITHMS[algorithm].needs_k,
-                                    help="Defaults to the reference's number of clusters "
-                                         f"(at most {data.largest_k(points.X)} here)."))
-    seed = int(st.sidebar.number_input("Seed", min_value=0, max_value=MAX_SEED, value=0, key="seed"))
-    chosen = {}
-    for name, parameter in ALGORITHMS[algorithm].params.items():
-        chosen[name] = _param_widget(algorithm, name, parameter, points.X, k, chosen)
-    params = tuple(chosen.items())
+    declared = ALGORITHMS[algorithm]
+    largest = data.largest_k(points.X)
+    from_url = _number_from_url(state, "k", 1, largest, problems, "k")
+    if from_url is not None:
+        state["k"] = from_url
+    chosen = _changed("k")
+    if chosen is not _UNCHANGED:
+        state["k"] = int(chosen)  # set by hand: another reference no longer changes it
+    _seed("k", _clamped(state["k"] if state["k"] is not None else natural_k, 1, largest))
+    k = int(st.sidebar.number_input(
+        "k (clusters)", min_value=1, max_value=largest, key="k", disabled=not declared.needs_k,
+        help=(f"Follows the reference's number of clusters ({natural_k}) until you change it; another data set "
+              f"starts over. At most {largest} here.") if declared.needs_k
+        else f"{declared.name} finds the number of clusters itself."))
+    seed_value = _number_from_url(state, "seed", 0, MAX_SEED, problems, "seed")
+    if seed_value is not None:
+        state["seed"] = seed_value
+    chosen = _changed("seed")
+    if chosen is not _UNCHANGED:
+        state["seed"] = int(chosen)
+    _seed("seed", state["seed"])
+    seed = int(st.sidebar.number_input("Seed", min_value=0, max_value=MAX_SEED, key="seed",
+                                       disabled=declared.deterministic, help=_seed_help(algorithm)))
+    params = {}
+    for name in declared.params:
+        params[name] = _parameter_control(state, algorithm, name, points.X, k, params, problems)
+    for name in PARAMETER_NAMES & set(state["pending"]):
+        problems.append(f"{name} {_quoted(state['pending'].pop(name))} (not a parameter of {declared.name})")
+    return algorithm, k, seed, params
+
+
+def _noise_control(state: dict, points) -> str:
+    tokens = {choice.key: choice for choice in NOISE_CHOICES}
+    chosen = _changed("noise")
+    if chosen is not _UNCHANGED and chosen in tokens:
+        state["noise"] = chosen
+    _seed("noise", state["noise"])
     st.sidebar.subheader("Noise")
-    noise = st.sidebar.selectbox("Noise label 0", list(NOISE_OPTIONS), key="noise",
-                                 help="How objects labelled 0 (noise) are compared: as a cluster "
-                                      "(scikit-learn), dropped from the reference (clustering-benchmarks), "
-                                      "or each a cluster of its own (ELKI).")
-    return Selection(dataset, reference, ref_algorithm, ref_k, ref_seed, algorithm, k, seed, params, noise)
+    marked = ("This data set marks no noise, so there is nothing to choose." if points.noise is None
+              else f"Here noise is the label {plain(repr(points.noise))}.")
+    return st.sidebar.selectbox("Points marked as noise", list(tokens), key="noise", format_func=lambda c: tokens[c].label,
+                                disabled=points.noise is None, help=f"{marked}  \n{NOISE_HELP}")
+
+
+def _write_url(wanted: dict) -> None:
+    """Put the page's selection into the URL (only when it changed: each write reaches the browser)."""
+    wanted = {key: str(value) for key, value in wanted.items()}
+    if st.query_params.to_dict() != wanted:
+        st.query_params.from_dict(wanted)
+
+
+def sidebar(controls=ALL_CONTROLS) -> Selection:
+    """Draw the sidebar's `controls` for the current page and return the selection.
+
+    Called from the entrypoint. Only the data a control needs is loaded: a page without
+    controls loads nothing. Hidden controls keep their value for the pages that show them.
+    """
+    controls = frozenset(controls)
+    st.sidebar.title("cluval")
+    options = dataset_options()
+    problems = []
+    state = _state(options, problems)
+    url = {}
+    if DATASET in controls:
+        benchmarks = [k for k in options if k not in SYNTHETIC_SETS and k != USER_DATA]
+        _dataset_control(state, options, benchmarks)
+        url["dataset"] = state["dataset"]
+    reference, ref_algorithm, ref_k, ref_seed = state["reference"] or "", "", 0, 0
+    algorithm, k, seed, params = state["algorithm"], state["k"], state["seed"], {}
+    noise = state["noise"]
+    if controls & {REFERENCE, CANDIDATE, NOISE}:
+        points = current_points(state["dataset"])
+        if REFERENCE in controls:
+            reference, ref_algorithm, ref_k, ref_seed = _reference_controls(state, points, CANDIDATE in controls,
+                                                                            problems)
+            url["reference"] = reference
+            if reference == SECOND_CLUSTERING:
+                url["ref_algorithm"] = ref_algorithm
+                if state["ref_k"] is not None:
+                    url["ref_k"] = ref_k
+                if not ALGORITHMS[ref_algorithm].deterministic:
+                    url["ref_seed"] = ref_seed
+        if CANDIDATE in controls:
+            natural_k = ref_k if reference == SECOND_CLUSTERING else reference_k(points, reference)
+            algorithm, k, seed, params = _candidate_controls(state, points, natural_k, problems)
+            url["algorithm"] = algorithm
+            if ALGORITHMS[algorithm].needs_k and state["k"] is not None:
+                url["k"] = k
+            if not ALGORITHMS[algorithm].deterministic:
+                url["seed"] = seed
+            url.update({name: params[name] for name in state["params"].get(algorithm, {}) if name in params})
+        if NOISE in controls:
+            noise = _noise_control(state, points)
+            url["noise"] = next(c.token for c in NOISE_CHOICES if c.key == noise)
+    _report(problems)
+    _write_url(url)
+    return Selection(state["dataset"], reference, ref_algorithm, ref_k, ref_seed, algorithm, k, seed,
+                     tuple(params.items()), noise, controls)
 
 
 def selection() -> Selection:
@@ -257,21 +548,73 @@ def require_frame(page: str) -> None:
     A fresh server finds the ``pages/`` folder and would run a deep-linked page on its own
     (Streamlit's older multipage mode) until some session has run app.py, whose
     st.navigation call ends that mode. Such a first run has no shared sidebar: go through
-    the entrypoint, which then opens the page that was asked for.
+    the entrypoint, which then opens the page that was asked for, with the link's selection.
     """
     if "selection" not in st.session_state:
         st.session_state["_deep_link"] = page
+        st.session_state[_DEEP_LINK_QUERY] = st.query_params.to_dict()
         st.switch_page("app.py")
+
+
+# ---------------------------------------------------------------------- the partitions
+def run_caption(algorithm: str, k: int | None, seed: int, run: dict) -> str:
+    """A clustering run in words, for a caption: what ran, with which settings, and what it gave.
+
+    The seed is left out for deterministic algorithms; the SSE where the run left points
+    as noise (their errors are not counted), which are counted instead:
+    ``"k-means++ (best of n_init), k=15, n_init=10, max_iter=300, seed 0, 0.31 s, SSE 8.91e+12"``.
+    """
+    declared = ALGORITHMS[algorithm]
+    parts = [declared.name] + ([f"k={k}"] if declared.needs_k else [])
+    parts += [f"{name}={run['params'][name]:g}" if isinstance(run["params"][name], (int, float))
+              else f"{name}={run['params'][name]}" for name in declared.params if name in run["params"]]
+    if not declared.deterministic:
+        parts.append(f"seed {seed}")
+    parts.append(f"{run['seconds']:.2f} s")
+    reported = {name: value for name, value in run["params"].items() if name not in declared.params}
+    if "noise points" not in reported:
+        parts.append(f"SSE {run['objective']:.3g}")
+    parts += [f"{value:,} {name}" for name, value in reported.items()]
+    return ", ".join(parts)
 
 
 @dataclass(frozen=True)
 class Partitions:
+    """The selected data set, its reference and the candidate clustering.
+
+    ``candidate_caption`` describes the candidate's run (see :func:`run_caption`).
+    """
+
     points: data.Points
     reference: np.ndarray
     reference_name: str
     candidate: np.ndarray
     candidate_name: str
     candidate_run: dict
+    candidate_caption: str = ""
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
+
+
+def marked_as(labels: np.ndarray, noise) -> np.ndarray:
+    """Clustering labels (1..k, 0 for noise) with noise marked `noise`, the data set's noise label.
+
+    None leaves 0 an ordinary label. Clusters move aside where a number would equal the noise
+    label (label 3 marks noise: clusters 3, 4, ... become 4, 5, ...).
+    """
+    if noise is None or (_is_number(noise) and noise == 0):
+        return labels
+    if _is_number(noise):
+        if noise >= 1 and float(noise).is_integer():
+            labels_kept = np.where(labels >= noise, labels + 1, labels)
+        else:
+            labels_kept = labels
+        return np.where(labels == 0, noise, labels_kept)
+    out = labels.astype(object)
+    out[labels == 0] = noise
+    return out
 
 
 def partitions(sel: Selection | None = None) -> Partitions:
@@ -281,48 +624,20 @@ def partitions(sel: Selection | None = None) -> Partitions:
     with guarded("Clustering"):
         if sel.reference == SECOND_CLUSTERING:
             ref_run = data.clustering_with_spinner(points.X, sel.ref_algorithm, sel.ref_k, sel.ref_seed,
-                                              data.default_params(points.X, sel.ref_algorithm, sel.ref_k))
-            reference, ref_name = ref_run["labels"], f"{ALGORITHMS[sel.ref_algorithm].name} (seed {sel.ref_seed})"
+                                                   data.default_params(points.X, sel.ref_algorithm, sel.ref_k))
+            reference = marked_as(ref_run["labels"], points.noise)
+            declared = ALGORITHMS[sel.ref_algorithm]
+            ref_name = declared.name + (f", k={sel.ref_k}" if declared.needs_k else "") + \
+                ("" if declared.deterministic else f", seed {sel.ref_seed}")
         else:
             reference, ref_name = points.partitions[sel.reference], f"ground truth ({sel.reference})"
-        run = data.clustering_with_spinner(points.X, sel.algorithm, sel.k, sel.seed, sel.params)
+        seed = 0 if ALGORITHMS[sel.algorithm].deterministic else sel.seed  # one cache entry for every seed
+        run = data.clustering_with_spinner(points.X, sel.algorithm, sel.k, seed, sel.params)
     name = ALGORITHMS[sel.algorithm].name + (f", k={sel.k}" if ALGORITHMS[sel.algorithm].needs_k else "")
-    return Partitions(points, reference, ref_name, run["labels"], name, run)
+    return Partitions(points, reference, ref_name, marked_as(run["labels"], points.noise), name, run,
+                      run_caption(sel.algorithm, sel.k, sel.seed, run))
 
 
 def report_for(parts: Partitions, noise: str):
     with guarded("Comparing the partitions"):
         return data.comparison_report(parts.reference, parts.candidate, parts.points.X, noise, parts.points.noise)
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
