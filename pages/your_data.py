@@ -136,13 +136,12 @@ if table.header and not table.decimal_comma:
 else:
     st.info(ui.plain(notes))
 st.dataframe(userdata.preview(frame), key="upload_preview")
-st.caption(f"{len(frame):,} rows, {frame.shape[1]} columns. Rows are numbered from 1 as in the messages "
-           "(\"data row 7\")" + (", the header row not counted." if table.header else ", from the file's first line."))
 label_like = [c for c in frame.columns if not summaries[c].continuous]
-st.caption(ui.plain(
-    "Numeric columns with many values (coordinates): " + (", ".join(c for c in frame.columns if summaries[c].continuous)
-                                                           or "none") +
-    ". Label columns: " + (", ".join(f"{c} ({summaries[c].distinct:,} labels)" for c in label_like) or "none") + "."))
+st.caption(f"{len(frame):,} rows, {frame.shape[1]} columns. Rows are numbered from 1 as in the messages (\"data row "
+           "7\")" + (", the header row not counted." if table.header else ", from the file's first line.") + "  \n" +
+           ui.plain("Numeric columns with many values (coordinates): " +
+                    (", ".join(c for c in frame.columns if summaries[c].continuous) or "none") + ". Label columns: " +
+                    (", ".join(f"{c} ({summaries[c].distinct:,} labels)" for c in label_like) or "none") + "."))
 
 columns = list(frame.columns)
 mode = st.radio("The file holds", [POINTS, LABELS], horizontal=True, key="upload_mode")
