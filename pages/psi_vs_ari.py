@@ -4,27 +4,39 @@ import pandas as pd
 import streamlit as st
 
 from cluval_core import INDICES
-from cluval_core.plots import index_curves, score_bars
+from cluval_core.plots import index_curves, index_label, score_bars
 from cluval_core import experiments
+from cluval_core.experiments import psi_paper
 from pages import _cache as data
 from pages import _shared as ui
+from pages import _views as views
 
 ui.require_frame("pages/psi_vs_ari.py")
 
 
-def unbalance_points() :
+def unbalance_points():
     """The Unbalance benchmark when available, else its synthetic look-alike."""
     with ui.guarded("Loading Unbalance"):
         return data.load_points("unbalance" if "unbalance" in data.available_benchmarks() else "unbalance_like")
 
 
-FOUR_ALGORITHMS = (("RS (random swap)", "random_swap", ()), ("AC (Ward)", "ward", ()),
-                   ("SL (single link)", "single", ()), ("KM (k-means, random start)", "kmeans", ()))
+# (the paper's abbreviation, what it stands for, cluval's algorithm)
+FOUR_ALGORITHMS = (("RS", "random swap", "random_swap"), ("AC", "Ward", "ward"), ("SL", "single link", "single"),
+                   ("KM", "k-means, random start", "kmeans"))
+ALGORITHM_NAMES = {code: f"{code} ({words})" for code, words, _ in FOUR_ALGORITHMS}
+
+
+def in_paper_form(frame: pd.DataFrame, key: str) -> pd.DataFrame:
+    """Computed values as the paper's Tables 6 and 7 print them: ARI, NMI, 1 − NVD, PSI."""
+    rows = [psi_paper.similarities(row) for row in frame.to_dict("records")]
+    return pd.DataFrame(rows)[[key, *psi_paper.TABLE_IDS]]
 
 
 @st.cache_data(show_spinner="Clustering Unbalance four ways (random swap takes a few seconds)…")
 def four_algorithms(X, truth):
-    return experiments.algorithms_on(X, truth, 8, [(n, a, dict(p)) for n, a, p in FOUR_ALGORITHMS], seed=0)
+    frame, labels = experiments.algorithms_on(X, truth, 8, [(ALGORITHM_NAMES[code], algorithm, {})
+                                                            for code, _, algorithm in FOUR_ALGORITHMS], seed=0)
+    return frame, in_paper_form(frame, "algorithm"), labels
 
 
 @st.cache_data(show_spinner="Shrinking the sparse clusters…")
@@ -38,14 +50,32 @@ def yeast_removal():
         return None
     yeast = data.load_points("yeast")
     labels = yeast.partitions["labels0"]
-    return (experiments.remove_smallest_classes(labels, seeds=20),
-            experiments.remove_smallest_classes(labels, X=yeast.X, mode="nearest"))
+    return (in_paper_form(experiments.remove_smallest_classes(labels, seeds=20), "K"),
+            in_paper_form(experiments.remove_smallest_classes(labels, X=yeast.X, mode="nearest"), "K"))
 
 
+@st.cache_data(show_spinner=False)
+def published(name: str) -> pd.DataFrame:
+    table = experiments.published(name)
+    if "algorithm" in table.columns:
+        table["algorithm"] = table["algorithm"].map(ALGORITHM_NAMES)
+    return table
 
 
 IDS = ["ari", "nmi_sum", "nvd", "psi"]
-NAMES = {i: INDICES[i].name for i in IDS + ["ci_centroid", "ci_partition"]}
+# The tables' columns as the paper heads them, each with its full name as help.
+SHORT = {"ari": "ARI", "nmi_sum": "NMI", "1-nvd": "1 − NVD", "psi": "PSI"}
+LEGEND = ", ".join(f"{short} = {index_label(key)}" for key, short in SHORT.items())
+
+
+def paper_table(frame: pd.DataFrame, key: str, widget_key: str) -> None:
+    """A table in the paper's form: its key column, then ARI, NMI, 1 − NVD, PSI to two decimals."""
+    config = {index_id: st.column_config.NumberColumn(SHORT[index_id], format="%.2f", help=index_label(index_id),
+                                                      width=58) for index_id in psi_paper.TABLE_IDS}
+    config[key] = st.column_config.Column(key, width="medium" if key == "algorithm" else 36)
+    st.dataframe(frame, hide_index=True, key=widget_key, height=views.table_height(len(frame)),
+                 column_order=[key, *psi_paper.TABLE_IDS], column_config=config)
+
 
 st.title("PSI vs ARI on imbalanced data")
 st.markdown("Pair-counting indices weigh a cluster of n objects like n² pairs, so errors in small clusters hardly "
@@ -58,15 +88,20 @@ unbalance = unbalance_points()
 if unbalance.key != "unbalance":
     st.info("The Unbalance benchmark file is not available here, so its synthetic look-alike is used "
             "(three dense clusters of 2000, five sparse of 100). Set `CLUVAL_DATA_DIR` to use the real set.")
-frame, labels = four_algorithms(unbalance.X, unbalance.partitions["labels0"])
-left, right = st.columns([2, 3])
-with left:
-    st.dataframe(frame.rename(columns=NAMES), hide_index=True, key="algorithms_table",
-                 column_config={n: st.column_config.NumberColumn(n, format="%.3f") for n in NAMES.values()})
-    st.caption("The paper's Table 6 (ARI, NMI, 1 − NVD, PSI): RS 1.00 1.00 1.00 1.00 · AC 1.00 1.00 1.00 1.00 · "
-               "SL 1.00 0.99 0.99 0.78 · KM 0.66 0.77 0.78 0.18. NVD is shown here as the distance.")
-with right:
-    st.plotly_chart(score_bars(frame, "algorithm", ["ari", "psi"], names=NAMES), key="algorithm_bars")
+with ui.guarded("Clustering Unbalance"):
+    frame, table6, labels = four_algorithms(unbalance.X, unbalance.partitions["labels0"])
+computed, paper = st.columns(2, gap="medium")
+with computed:
+    st.markdown("**Computed here** (seed 0)")
+    paper_table(table6, "algorithm", "algorithms_table")
+with paper:
+    st.markdown("**Published** (Rezaei & Fränti 2016, Table 6)")
+    paper_table(published("psi_table6"), "algorithm", "algorithms_paper")
+st.caption(f"{LEGEND}: the paper prints NVD as the similarity 1 − NVD; both tables round to two decimals. "
+           "k-means from a random start differs from run to run, so its row need not match the paper's one run.")
+st.plotly_chart(score_bars(frame, "algorithm", ["ari", "psi", "ci_centroid"]), key="algorithm_bars")
+st.caption(f"{INDICES['ci_centroid'].name} (CI): how many clusters are located differently, a count with its own "
+           "axis (0 is best).")
 columns = st.columns(len(labels))
 for column, (name, candidate) in zip(columns, labels.items()):
     with column:
@@ -78,15 +113,18 @@ for column, (name, candidate) in zip(columns, labels.items()):
 st.header("2. The same small error on ever smaller clusters")
 curve = sparse_curve()
 sizes = curve["sparse cluster size"].tolist()
-size = st.select_slider("Size of each sparse cluster", options=sizes, value=sizes[len(sizes) // 2],
-                        key="sparse_size")
+size = st.select_slider("Size of each sparse cluster (shrinking to the right)", options=sizes,
+                        value=sizes[len(sizes) // 2], key="sparse_size")
 left, right = st.columns([3, 2])
 with left:
-    st.plotly_chart(index_curves(curve, "sparse cluster size", IDS, current=size, names=NAMES), key="sparse_curve")
+    st.plotly_chart(index_curves(curve, "sparse cluster size", IDS, current=size, as_similarity=True),
+                    key="sparse_curve")
+    st.caption("Normalised van Dongen is drawn as 1 − Normalised van Dongen, as in the paper's tables. The axis "
+               "runs like the slider: from large sparse clusters on the left to small ones on the right.")
 with right:
     row = curve[curve["sparse cluster size"] == size].iloc[0]
-    st.metric("ARI", f"{row['ari']:.3f}")
-    st.metric("PSI", f"{row['psi']:.3f}")
+    st.metric(INDICES["ari"].name, f"{row['ari']:.3f}")
+    st.metric(INDICES["psi"].name, f"{row['psi']:.3f}")
     st.markdown(f"Every sparse cluster loses its 10 points nearest to a dense cluster: **{int(row['misplaced'])} "
                 f"misplaced points** out of {6000 + 5 * size}, at every size. ARI stays at {row['ari']:.3f}; PSI "
                 "falls as those points become a larger share of each small cluster.")
@@ -99,15 +137,17 @@ if yeast is None:
 else:
     random_mode, nearest_mode = yeast
     st.markdown("The 10 Yeast classes are compared with the same partition after removing the smallest class, then "
-                "the next, then the next, their objects sent to the remaining classes.")
-    paper = pd.DataFrame({"K": [9, 8, 7], "ari": [1.00, 0.99, 0.97], "nmi_sum": [0.99, 0.97, 0.93],
-                          "1 - nvd": [1.00, 0.98, 0.97], "psi": [0.88, 0.74, 0.60]})
-    cols = st.columns(3)
-    cols[0].markdown("**Objects to a random remaining class** (mean of 20 draws)")
-    cols[0].dataframe(random_mode[["K", *IDS]].round(3), hide_index=True, key="yeast_random")
-    cols[1].markdown("**Objects to the nearest remaining centroid**")
-    cols[1].dataframe(nearest_mode[["K", *IDS]].round(3), hide_index=True, key="yeast_nearest")
-    cols[2].markdown("**Published (Table 7)**")
-    cols[2].dataframe(paper, hide_index=True, key="yeast_paper")
-    st.caption("ARI and NMI barely move: the removed classes hold 5, 20 and 30 of 1484 objects. PSI loses about "
-               "one eighth per removed class, because a class is a class, whatever its size.")
+                "the next, then the next, their objects sent to the remaining classes (K classes remain).")
+    cols = st.columns(3, gap="medium")
+    with cols[0]:
+        st.markdown("**Objects to a random remaining class** (mean of 20 draws)")
+        paper_table(random_mode, "K", "yeast_random")
+    with cols[1]:
+        st.markdown("**Objects to the nearest remaining centroid**")
+        paper_table(nearest_mode, "K", "yeast_nearest")
+    with cols[2]:
+        st.markdown("**Published** (Rezaei & Fränti 2016, Table 7)")
+        paper_table(published("psi_table7"), "K", "yeast_paper")
+    st.caption(f"{LEGEND}, two decimals as in the paper. ARI and NMI barely move: the removed classes hold 5, 20 "
+               "and 30 of 1484 objects. PSI loses about one eighth per removed class, because a class is a class, "
+               "whatever its size.")

@@ -3,11 +3,13 @@
 import streamlit as st
 
 from cluval_core import INDICES
-from cluval_core.plots import index_curves
+from cluval_core.export import format_value
+from cluval_core.plots import curves
 from cluval_core.synthetic import SCENARIOS
 from cluval_core import experiments
 from pages import _cache as data
 from pages import _shared as ui
+from pages import _views as views
 
 ui.require_frame("pages/why_disagree.py")
 
@@ -19,45 +21,84 @@ def scenario_curve(key: str, seed: int = 0):
 
 @st.cache_data(show_spinner=False, max_entries=64)
 def scenario_pair(key: str, value, seed: int = 0):
-    return SCENARIOS[key].make(value, seed)[:2]
+    return SCENARIOS[key].pair(value, seed, first_label=1)  # clusters numbered from 1, as everywhere in the app
 
 
+PAIRING_COLUMNS = {
+    "pair": st.column_config.NumberColumn("#", width=28),
+    "reference": st.column_config.NumberColumn("reference", help="reference cluster", width=68),
+    "candidate": st.column_config.NumberColumn("candidate", help="candidate cluster", width=68),
+    "reference size": st.column_config.NumberColumn("|G|", help="reference cluster size", width=46),
+    "candidate size": st.column_config.NumberColumn("|P|", help="candidate cluster size", width=46),
+    "overlap": st.column_config.NumberColumn("shared", help="objects in both clusters", width=52),
+    "braun_banquet": st.column_config.NumberColumn("Braun–Banquet", format="%.4f", width=100,
+                                                   help="Braun–Banquet similarity: shared / max(|G|, |P|)"),
+    "jaccard": st.column_config.NumberColumn("Jaccard", format="%.4f", width=62,
+                                             help="shared / (|G| + |P| − shared)"),
+}
+
+# The two blocks below the curves sit side by side on a wide screen; on a narrower one a block
+# that would fall below its minimum width moves to the next line, so no table hides a column.
+DETAILS_LAYOUT = """<style>
+.st-key-scenario_details [data-testid="stHorizontalBlock"] { flex-wrap: wrap; }
+.st-key-scenario_details [data-testid="stColumn"] { min-width: 360px; }
+.st-key-scenario_details [data-testid="stColumn"]:has(.st-key-scenario_pairing_block) { min-width: 500px; }
+</style>"""
 
 st.title("Why indices disagree")
 st.caption("The synthetic experiments of Rezaei & Fränti (2016), section 7: the reference G has three clusters "
            "of 1000 objects (unless the scenario says otherwise) and the candidate P changes along one parameter.")
 
-left, right = st.columns([1, 2])
-with left:
-    key = st.selectbox("Scenario", list(SCENARIOS), format_func=lambda k: SCENARIOS[k].title, key="scenario")
-    scenario = SCENARIOS[key]
-    st.info(scenario.explanation)
-    choices = [i for i, info in INDICES.items() if not info.needs_data]
-    ids = st.multiselect("Indices", choices, default=["ari", "nmi_sum", "nvd", "psi", "purity", "ch_greedy"],
-                         format_func=lambda i: INDICES[i].name, key="scenario_indices")
-    value = st.select_slider(scenario.parameter, options=list(scenario.values), value=scenario.default,
-                             key=f"scenario_value_{key}")
-if not ids:
-    st.warning("Choose at least one index to draw.")
-    st.stop()
+with ui.guarded("Drawing the scenario"):
+    left, right = st.columns([1, 2])
+    with left:
+        key = st.selectbox("Scenario", list(SCENARIOS), format_func=lambda k: SCENARIOS[k].title, key="scenario")
+        scenario = SCENARIOS[key]
+        st.info(scenario.explanation)
+        choices = [i for i, info in INDICES.items() if not info.needs_data]
+        ids = st.multiselect("Indices", choices, default=["ari", "nmi_sum", "nvd", "psi", "purity", "ch_greedy"],
+                             format_func=lambda i: INDICES[i].name, key="scenario_indices", wrap=True)
+        value = st.select_slider(scenario.parameter, options=list(scenario.values), value=scenario.default,
+                                 key=f"scenario_value_{key}")
+    if not ids:
+        st.warning("Choose at least one index to draw.")
+        st.stop()
 
-curve = scenario_curve(key)
-with right:
-    st.plotly_chart(index_curves(curve, scenario.parameter, ids, current=value,
-                                 names={i: INDICES[i].name for i in ids}), key="scenario_curves")
-    st.caption("Distances (NVD, CH, VI, ...) are drawn as they are: lower is better for them.")
+    curve = scenario_curve(key)
+    with left:
+        st.markdown(f"**Values at {ui.plain(scenario.parameter)} = {value}**")
+        current = curve[curve[scenario.parameter] == value].iloc[0]
+        shown = [{"index": INDICES[i].name, "value": format_value(i, current[i])} for i in ids]
+        st.dataframe(shown, hide_index=True, key="scenario_values", height=views.table_height(len(shown)),
+                     column_config={"index": st.column_config.TextColumn("index", width="medium"),
+                                    "value": st.column_config.TextColumn("value", width="small")})
+        st.caption("As computed: distances are shown as distances here.")
+    with right:
+        st.plotly_chart(curves.index_curves(curve, scenario.parameter, ids, current=value, as_similarity=True),
+                        key="scenario_curves")
+        turned = [i for i in ids if curves.drawn_as_similarity(i)]
+        if turned:
+            st.caption("Distances in [0, 1] are drawn as 1 − distance, so that up is better for every line: "
+                       + "; ".join(f"{INDICES[i].name} shown as {curves.curve_name(i, True)}" for i in turned) + ".")
+        if any(curves.panel_of(i, True) != "similarity" for i in ids):
+            st.caption("Indices without an upper bound (MI, VI, CI) have their own axis, below.")
 
-labels_true, labels_pred = scenario_pair(key, value)
-model = data.comparison(labels_true, labels_pred)
-st.subheader(f"At {scenario.parameter} = {value}")
-left, right = st.columns([3, 2])
-with left:
-    st.plotly_chart(data.figure(model, "contingency_heatmap"), key="scenario_table")
-with right:
-    st.dataframe(model.comparison.hungarian_pairing.display_frame(), hide_index=True, key="scenario_pairing")
-    st.markdown(model.comparison.psi_steps.formula)
-    current = curve[curve[scenario.parameter] == value]
-    st.dataframe(current[[scenario.parameter, *ids]].rename(columns={i: INDICES[i].name for i in ids}),
-                 hide_index=True, key="scenario_values")
-st.download_button("Curves (CSV)", curve.to_csv(index=False), f"cluval_{key}.csv", "text/csv",
-                   key="download_scenario")
+    labels_true, labels_pred = scenario_pair(key, value)
+    model = data.comparison(labels_true, labels_pred)
+    st.subheader(f"At {scenario.parameter} = {value}")
+    st.html(DETAILS_LAYOUT)
+    with st.container(key="scenario_details"):
+        table, pairing = st.columns([4, 5], gap="medium")
+    with table:
+        st.markdown("**Contingency table** (clusters numbered from 1)")
+        st.plotly_chart(data.figure(model, "contingency_heatmap"), key="scenario_table")
+    with pairing, st.container(key="scenario_pairing_block"):
+        st.markdown("**Hungarian pairing** (PSI pairs clusters on Braun–Banquet similarity)")
+        pairs = model.comparison.hungarian_pairing.display_frame()
+        st.dataframe(pairs, hide_index=True, key="scenario_pairing", height=views.table_height(len(pairs)),
+                     column_config=PAIRING_COLUMNS)
+        steps = model.comparison.psi_steps
+        st.markdown(f"**Pair Sets Index**  \nS = **{steps.S:.6g}**, E = **{steps.E:.6g}**, "
+                    f"max(K, K′) = **{steps.max_k}**  \n{steps.formula}")
+    st.download_button("Curves (CSV)", curve.to_csv(index=False), f"cluval_{key}.csv", "text/csv",
+                       key="download_scenario")
