@@ -26,9 +26,10 @@ def experiment_result(name: str):
         return _experiment_result(name)
 
 
-def dataset_titles(names) -> str:
+def dataset_titles(names, *, keys: bool = True) -> str:
+    """The data sets' titles, each with the name that `cluval datasets fetch` takes."""
     titles = ds.catalogue()["datasets"]
-    return ", ".join(f"{titles[n]['title']} (`{n}`)" for n in names)
+    return ", ".join(f"{titles[n]['title']} (`{n}`)" if keys else titles[n]["title"] for n in names)
 
 
 def checks_table(checks):
@@ -44,7 +45,7 @@ st.markdown("Each experiment recomputes a table or figure of the seed papers and
 
 name = st.selectbox("Experiment", list(EXPERIMENTS), format_func=lambda n: EXPERIMENTS[n].title, key="experiment")
 experiment = EXPERIMENTS[name]
-needs = f" Data: {dataset_titles(experiment.datasets)}." if experiment.datasets else ""
+needs = f" Data: {dataset_titles(experiment.datasets, keys=False)}." if experiment.datasets else ""
 st.caption(f"{experiment.source}. {experiment.description} Reduced form: {experiment.reduced}; the full run takes "
            f"about {max(experiment.full_seconds / 60, 0.1):.1f} min on 2 cores.{needs}")
 
@@ -52,8 +53,8 @@ missing = experiment.missing_datasets(data.available_benchmarks())
 if missing:
     st.warning(f"This experiment needs the benchmark data {dataset_titles(missing)}, which "
                f"{'is' if len(missing) == 1 else 'are'} not available here. Either set `CLUVAL_DATA_DIR` to a "
-               "folder holding the clustering-benchmarks files and restart the app, or run "
-               f"`{experiment.fetch_command(missing)}` with internet access.")
+               "folder holding the clustering-benchmarks files, or run "
+               f"`{experiment.fetch_command(missing)}` with internet access; then restart the app.")
     st.stop()
 
 result = experiment_result(name)

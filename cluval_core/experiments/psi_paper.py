@@ -299,7 +299,7 @@ def m2_overlap(full: bool = False, progress: Progress = None) -> ExperimentResul
         check("... and up to about d = 256 (max deviation over the higher d)", 0.0,
               float((high_dims["psi"] - high_dims["expected psi"]).abs().max()), 0.05,
               "over-optimisation, the paper's own explanation, starts earlier here: with 2000 points the "
-              f"clustering found has a lower SSE than the ground truth at d = {over_optimised} "
+              f"clustering found has a lower SSE than the ground truth at d = {', '.join(map(str, over_optimised))} "
               "(it splits along noise directions)" if over_optimised else
               "random swap did not converge in the high dimensions within the reduced number of swaps"),
     ]
@@ -361,7 +361,8 @@ def unbalance_table6(full: bool = False, progress: Progress = None) -> Experimen
     checks.append(check(f"k-means ends with CI = {UNBALANCE_KMEANS_CI} (centroid-index paper): share of seeds", 1.0,
                         share, 0.5, "the paper describes the typical run; other seeds miss fewer or more clusters"))
     fig = seed_boxes(km, TABLE_IDS, published=paper.loc["KM", TABLE_IDS].to_dict(),
-                     title=f"k-means (KM) over {seeds} seeds on Unbalance; × the paper's KM row")
+                     published_name="published (Table 6, KM row)",
+                     title=f"k-means (KM) over {seeds} seeds on Unbalance, against the paper's KM row")
     notes = [f"CI = {UNBALANCE_KMEANS_CI} in {share:.0%} of the k-means runs; median CI "
              f"{km['ci_centroid'].median():.0f}.", f"Random swap with T = {iterations}."]
     return ExperimentResult(values, checks_frame(checks), fig, notes)

@@ -102,14 +102,14 @@ def overlap_and_dimension(by_overlap: pd.DataFrame, by_dimension: pd.DataFrame, 
                                  name=f"{index_label(key)}, expected", line=dict(color=_colour(key), dash="dash")),
                       row=1, col=1)
     fig.update_xaxes(title_text="overlap (share of points nearer the other centroid)", tickformat=".0%", row=1, col=1)
-    fig.update_xaxes(title_text="dimension d (log scale)", type="log", row=1, col=2)
+    fig.update_xaxes(title_text="dimension d (log scale)", type="log", tickvals=list(by_dimension["d"]), row=1, col=2)
     fig.update_yaxes(title_text=SIMILARITY, row=1, col=1)
     fig.update_layout(height=480, margin=_MARGIN, legend=_LEGEND_BELOW)
     return fig
 
 
-def seed_boxes(runs: pd.DataFrame, ids, *, published: dict | None = None, title: str = "",
-               y_title: str = SIMILARITY) -> go.Figure:
+def seed_boxes(runs: pd.DataFrame, ids, *, published: dict | None = None, published_name: str = "published",
+               title: str = "", y_title: str = SIMILARITY) -> go.Figure:
     """One box per index over the runs (e.g. k-means seeds), the published value as a cross."""
     fig = go.Figure()
     for j, key in enumerate(ids):
@@ -117,7 +117,7 @@ def seed_boxes(runs: pd.DataFrame, ids, *, published: dict | None = None, title:
                              marker=dict(color=_colour(key, j), size=5), showlegend=False))
     if published:
         fig.add_trace(go.Scatter(x=[index_label(k) for k in published], y=list(published.values()), mode="markers",
-                                 name="published", marker=dict(symbol="x", size=14, color="black")))
+                                 name=published_name, marker=dict(symbol="x", size=14, color="black")))
     fig.update_layout(title=title, height=460, margin=_MARGIN, xaxis_title="index", yaxis_title=y_title,
                       legend=_LEGEND_BELOW)
     return fig
