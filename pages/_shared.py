@@ -295,10 +295,14 @@ def _pending(state: dict, key: str):
 
 
 # ---------------------------------------------------------------------- the sidebar's controls
-def _dataset_control(state: dict, options: dict, benchmarks: list) -> None:
+def _take_dataset(state: dict, options: dict) -> None:
+    """Take a data set chosen in the sidebar, or set by a page (Your data's "Use these points")."""
     chosen = _changed("dataset")
     if chosen is not _UNCHANGED and chosen in options and chosen != state["dataset"]:
         state.update(dataset=chosen, k=None, ref_k=None, params={})  # a new data set: k and parameters follow it
+
+
+def _dataset_control(state: dict, options: dict, benchmarks: list) -> None:
     _seed("dataset", state["dataset"])
     st.sidebar.selectbox("Data set", list(options), format_func=options.get, key="dataset")
     if not benchmarks:
@@ -496,10 +500,12 @@ def sidebar(controls=ALL_CONTROLS) -> Selection:
     controls loads nothing. Hidden controls keep their value for the pages that show them.
     """
     controls = frozenset(controls)
-    st.sidebar.title("cluval")
+    if controls:
+        st.sidebar.title("cluval")
     options = dataset_options()
     problems = []
     state = _state(options, problems)
+    _take_dataset(state, options)
     url = {}
     if DATASET in controls:
         benchmarks = [k for k in options if k not in SYNTHETIC_SETS and k != USER_DATA]
@@ -566,7 +572,7 @@ def run_caption(algorithm: str, k: int | None, seed: int, run: dict) -> str:
     """
     declared = ALGORITHMS[algorithm]
     parts = [declared.name] + ([f"k={k}"] if declared.needs_k else [])
-    parts += [f"{name}={run['params'][name]:g}" if isinstance(run["params"][name], (int, float))
+    parts += [f"{name}={run['params'][name]:g}" if isinstance(run["params"][name], float)
               else f"{name}={run['params'][name]}" for name in declared.params if name in run["params"]]
     if not declared.deterministic:
         parts.append(f"seed {seed}")

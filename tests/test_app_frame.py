@@ -157,6 +157,9 @@ def test_run_caption_names_the_run_without_meaningless_parts():
         "k-means++ (best of n_init), k=15, n_init=10, max_iter=300, seed 0, 0.31 s, SSE 8.91e+12"
     ward = {"params": {}, "seconds": 1.0, "objective": 5.0}
     assert ui.run_caption("ward", 3, 9, ward) == "Agglomerative, Ward, k=3, 1.00 s, SSE 5"
+    swap = {"params": {"iterations": 100_000, "accepted swaps": 321}, "seconds": 12.0, "objective": 2.5e10}
+    assert ui.run_caption("random_swap", 15, 4, swap) == \
+        "Random swap, k=15, iterations=100000, seed 4, 12.00 s, SSE 2.5e+10, 321 accepted swaps"
     dbscan = {"params": {"eps": 0.3, "min_samples": 5, "noise points": 1234}, "seconds": 0.05, "objective": 1.0}
     assert ui.run_caption("dbscan", 3, 0, dbscan) == "DBSCAN, eps=0.3, min_samples=5, 0.05 s, 1,234 noise points"
 
@@ -257,3 +260,23 @@ def test_a_good_link_sets_every_control():
     assert (sel.algorithm, sel.k, sel.seed, dict(sel.params)) == \
         ("gmm", 6, 3, {"covariance": "diag", "n_init": 2, "max_iter": 50})
     assert sel.noise == "noise points as singletons"
+
+
+def test_a_data_set_set_by_a_page_is_taken_up(tmp_path):
+    # Your data's "Use these points" sets the data set while the sidebar hides it
+    import pages._cache
+
+    rng = np.random.default_rng(0)
+    X = np.r_[rng.normal(0, 1, (40, 2)), rng.normal(8, 1, (40, 2))]
+    labels = np.repeat([1, 2], 40)
+    points = pages._cache.Points(ui.USER_DATA, "your data (two.csv)", X, {"labels0": labels}, "80 points", "upload",
+                                 noise=None)
+    at = _app("pages/index_reference.py")
+    at.session_state["user_points"] = points
+    at.session_state["dataset"] = ui.USER_DATA
+    at.run()
+    at.switch_page(COMPARE).run()
+    assert not at.exception
+    assert _selection(at).dataset == ui.USER_DATA and at.number_input(key="k").value == 2
+    assert at.selectbox(key="noise").disabled  # this upload marks no noise
+    assert at.query_params["dataset"] == ui.USER_DATA
