@@ -143,59 +143,6 @@ def test_opens_on_synthetic_data_without_benchmarks(monkeypatch, tmp_path):
     assert float(_shown_scores(at)["ari"]) <= 1.0
 
 
-def test_why_indices_disagree_page():
-    at = _app()
-    at.switch_page("pages/why_disagree.py").run()
-    assert not at.exception
-    at.selectbox(key="scenario").set_value("imbalance").run()
-    first = at.dataframe[-1].value
-    at.select_slider(key="scenario_value_imbalance").set_value(50).run()
-    assert not at.exception
-    current = at.dataframe[-1].value
-    assert current["Adjusted Rand index"].iloc[0] == pytest.approx(0.656, abs=0.001)
-    assert current["Pair Sets Index"].iloc[0] == pytest.approx(0.9)
-    assert not first.equals(current)
-    assert len(at.get("plotly_chart")) == 2
-    at.multiselect(key="scenario_indices").set_value([]).run()
-    assert at.warning
-
-
-def test_psi_vs_ari_page():
-    at = _app()
-    at.switch_page("pages/psi_vs_ari.py").run()
-    assert not at.exception
-    table = at.dataframe[0].value
-    assert len(table) == 4
-    assert len(at.get("plotly_chart")) == 6
-    at.select_slider(key="sparse_size").set_value(10).run()
-    assert not at.exception
-    metrics = {m.label: float(m.value) for m in at.metric}
-    assert metrics["PSI"] < 0.3 < 0.98 < metrics["ARI"]
-
-
-def test_soft_page():
-    at = _app()
-    at.switch_page("pages/soft.py").run()
-    assert not at.exception
-    frame = at.dataframe[0].value
-    assert set(frame["id"]) >= {"nmi_max", "ari", "psi"}
-    at.selectbox(key="soft_algorithm").set_value("gmm").run()
-    assert not at.exception
-    assert len(at.get("plotly_chart")) == 3
-
-
-def test_soft_page_runs_the_interactive_defaults(monkeypatch):
-    # the soft page has no iteration control: it runs the parameters the library says fit the
-    # app's budget (on Birch2, fuzzy c-means' 300 iterations at k = 100 would be refused)
-    import pages._cache
-
-    monkeypatch.setattr(pages._cache, "interactive_defaults", lambda X, algorithm, k: {"m": 2.0, "max_iter": 3})
-    at = _app()
-    at.switch_page("pages/soft.py").run()
-    assert not at.exception and not at.error
-    assert 1 <= int(re.search(r"\((\d+) iterations", at.caption[0].value).group(1)) <= 3
-
-
 def test_random_swap_reports_its_progress_on_the_page(monkeypatch):
     import pages._cache
 
