@@ -86,7 +86,7 @@ def test_compare_page_switch_algorithm_and_keep_sidebar(server, page):
     _choose(page, "Algorithm", "Agglomerative, single link")
     page.wait_for_function(
         "before => { const m = [...document.querySelectorAll('[data-testid=stMetric]')]"
-        ".find(e => e.innerText.includes('Adjusted Rand index'));"
+        ".find(e => e.innerText.includes('ARI'));"
         " return m && !m.innerText.includes(before); }", arg=before, timeout=90_000)
     _settle(page)
     after = _metric(page, "ARI")
@@ -201,3 +201,87 @@ def test_every_page_and_a_hostile_upload_contact_only_the_local_server(server, p
     assert hosts and hosts <= LOCAL, sorted(url for url in requests if _host(url) not in LOCAL | {None})
     # the navigation icons are drawn with Streamlit's own Material Symbols font, served locally
     assert any("MaterialSymbols" in url and _host(url) in LOCAL for url in requests)
+
+
+def _box(locator):
+    box = locator.bounding_box()
+    assert box is not None
+    return box
+
+
+def test_compare_shows_table_pairing_mapping_and_values_side_by_side(server, browser):
+    """At 1920x1080 the first screen holds the headline values, the contingency table, the
+    Hungarian pairing and the CI mapping next to each other; the scatter plots and the index
+    tables follow. At 1280x720 nothing is cut off at the right edge."""
+    for width, height in ((1920, 1080), (1280, 720)):
+        context = browser.new_context(viewport={"width": width, "height": height})
+        page = context.new_page()
+        page.goto(server, wait_until="domcontentloaded")
+        page.wait_for_selector(".st-key-compare_contingency .js-plotly-plot .main-svg", timeout=90_000)
+        page.wait_for_selector(".st-key-compare_mapping_centroid .js-plotly-plot .main-svg", timeout=90_000)
+        _settle(page)
+        page.screenshot(path=str(ARTIFACTS / f"compare_first_screen_{width}.png"))
+        table = _box(page.locator(".st-key-compare_contingency .js-plotly-plot").first)
+        pairing = _box(page.locator(".st-key-compare_side_by_side [data-testid=stDataFrame]").first)
+        mapping = _box(page.locator(".st-key-compare_mapping_centroid .js-plotly-plot").first)
+        values = _box(page.locator("[data-testid=stMetric]").first)
+        scatter = _box(page.locator(".st-key-scatter_reference .js-plotly-plot").first)
+        indices = _box(page.get_by_text("Every index"))
+        parts = (values, table, pairing, mapping)
+        for box in parts + (scatter,):
+            assert box["x"] >= 0 and box["x"] + box["width"] <= width + 1, (width, box)
+        assert values["y"] + values["height"] <= table["y"]
+        assert table["x"] + table["width"] <= pairing["x"]  # the table and the pairing side by side
+        assert abs(table["y"] - pairing["y"]) < 80
+        assert scatter["y"] > max(table["y"], pairing["y"]) and indices["y"] > scatter["y"]
+        if width == 1920:
+            assert pairing["x"] + pairing["width"] <= mapping["x"] and abs(mapping["y"] - table["y"]) < 80
+            for box in parts:
+                assert box["y"] + box["height"] <= height, box  # all on the first screen
+        context.close()
+
+
+def test_overlays_are_drawn_above_webgl_points(server, browser):
+    """Unbalance-like (6 500 points, drawn with WebGL) and one k-means run leave orphans: their
+    red crosses must show above the points, whose palette has no red."""
+    context = browser.new_context(viewport={"width": 1600, "height": 1200})
+    page = context.new_page()
+    page.goto(server, wait_until="domcontentloaded")
+    page.wait_for_selector(".js-plotly-plot .main-svg", timeout=90_000)
+    _settle(page)
+    _choose(page, "Data set", "Unbalance-like")
+    _settle(page)
+    _choose(page, "Algorithm", "k-means (random start")
+    _settle(page)
+    page.wait_for_function("() => document.querySelectorAll('.st-key-scatter_reference .js-plotly-plot').length === 1"
+                           " && document.body.innerText.includes('k-means (random start')", timeout=90_000)
+    plot = page.locator(".st-key-scatter_reference .js-plotly-plot").first
+    plot.scroll_into_view_if_needed()
+    page.wait_for_selector(".st-key-scatter_reference .js-plotly-plot canvas", timeout=60_000)
+    _settle(page)
+    # pixel positions of the orphans' crosses, from plotly's own axes
+    crosses = plot.evaluate("""gd => {
+        const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;
+        const points = gd._fullData.find(t => t.name === 'points');
+        const centroids = gd._fullData.find(t => t.name === 'centroids');
+        // WebGL traces are drawn in trace order, above the SVG layer: the overlay must be a
+        // WebGL trace after the points
+        if (points.type !== 'scattergl' || centroids.type !== 'scattergl') return null;
+        if (gd._fullData.indexOf(centroids) < gd._fullData.indexOf(points)) return null;
+        const out = [];
+        centroids.marker.symbol.forEach((symbol, i) => {
+            if (symbol === 'x') out.push([xa._offset + xa.c2p(centroids.x[i]), ya._offset + ya.c2p(centroids.y[i])]);
+        });
+        return out;
+    }""")
+    assert crosses, "expected WebGL traces and at least one orphan"
+    shot = ARTIFACTS / "overlay_above_points.png"
+    plot.screenshot(path=str(shot))
+    from PIL import Image
+
+    image = Image.open(shot).convert("RGB")
+    scale = image.width / _box(plot)["width"]
+    for x, y in crosses:
+        red = [image.getpixel((int(x * scale) + dx, int(y * scale) + dy)) for dx in range(-3, 4) for dy in range(-3, 4)]
+        assert any(r > 170 and g < 90 and b < 90 for r, g, b in red), (x, y)
+    context.close()

@@ -3,10 +3,9 @@
 The same figures work in a notebook: ``contingency_heatmap(compare(a, b))``.
 """
 
-from .comparison import (PALETTE, contingency_heatmap, mapping_diagram, partition_scatter,  # noqa: F401
-                         project_2d)
-from .curves import index_curves, score_bars  # noqa: F401
+from . import comparison, curves, experiments
+from .comparison import *  # noqa: F401,F403 - one comparison's figures
+from .curves import *  # noqa: F401,F403 - index values along a parameter or across groups
 from .experiments import *  # noqa: F401,F403 - the paper reproductions' figures
 
-__all__ = ["PALETTE", "project_2d", "partition_scatter", "contingency_heatmap", "mapping_diagram",
-           "index_curves", "score_bars"]
+__all__ = [*comparison.__all__, *curves.__all__, *experiments.__all__]

@@ -233,8 +233,11 @@ def contingency_heatmap(c, *, max_shown: int = MAX_SHOWN, annotate_up_to: int = 
     if annotate:
         text = [["{:g}".format(v) if integer else "{:.1f}".format(v) for v in row] for row in t.tolist()]
     hover = [[f"reference {r}<br>candidate {col}" for col in cols] for r in rows]  # at most MAX_SHOWN² cells
+    # the colour scale spans the clusters drawn one by one: a grouped cell may saturate it
+    kept = t[:len(keep_rows), :len(keep_cols)]
+    zmax = float(kept.max()) if kept.size and kept.max() > 0 else None
     fig = go.Figure(go.Heatmap(
-        z=t, x=np.arange(t.shape[1]), y=np.arange(t.shape[0]), colorscale="Blues", zmin=0, text=text,
+        z=t, x=np.arange(t.shape[1]), y=np.arange(t.shape[0]), colorscale="Blues", zmin=0, zmax=zmax, text=text,
         texttemplate="%{text}" if annotate else None, hovertext=hover,
         hovertemplate="%{hovertext}<br>shared " + ("%{z}" if integer else "%{z:.3f}") + "<extra></extra>",
         colorbar=dict(title="n_ij", thickness=12), xgap=1 if annotate else 0, ygap=1 if annotate else 0,
@@ -251,16 +254,22 @@ def contingency_heatmap(c, *, max_shown: int = MAX_SHOWN, annotate_up_to: int = 
         grouped.append(f"{len(rest_rows)} reference")
     if len(rest_cols):
         grouped.append(f"{len(rest_cols)} candidate")
-    title = (f"{c.k_true} × {c.k_pred} clusters; the {' and '.join(grouped)} clusters after the first "
-             f"{max_shown - 1} are grouped as 'other'" if grouped else None)
+    note = (f"{c.k_true} × {c.k_pred} clusters: the first {max_shown - 1} of each side are shown,<br>"
+            f"the other {' and '.join(grouped)} clusters are summed as 'other' (not in the colour scale)"
+            if grouped else None)
     font = dict(size=10 if max(t.shape) > 20 else 12)
+    row_step, col_step = max(1, int(np.ceil(len(rows) / 40))), max(1, int(np.ceil(len(cols) / 20)))
+    row_ticks = sorted(set(range(0, len(rows), row_step)) | {len(rows) - 1})
+    col_ticks = sorted(set(range(0, len(cols), col_step)) | {len(cols) - 1})
     fig.update_yaxes(title="reference", showgrid=False, zeroline=False, tickfont=font,
-                     tickvals=list(range(len(rows))), ticktext=rows, range=[len(rows) - 0.5, -0.5])
+                     tickvals=row_ticks, ticktext=[rows[i] for i in row_ticks], range=[len(rows) - 0.5, -0.5])
     fig.update_xaxes(title="candidate", side="top", showgrid=False, zeroline=False, tickfont=font,
-                     tickvals=list(range(len(cols))), ticktext=cols, range=[-0.5, len(cols) - 0.5])
+                     tickvals=col_ticks, ticktext=[cols[i] for i in col_ticks], range=[-0.5, len(cols) - 0.5])
     size = max(360, min(760, 22 * max(t.shape) + 180))
-    fig.update_layout(height=size, margin=dict(l=10, r=10, t=70 if title else 40, b=10),
-                      title=dict(text=title, font=dict(size=12), y=0.995, yanchor="top") if title else None)
+    fig.update_layout(height=size, margin=dict(l=10, r=10, t=40, b=50 if note else 10))
+    if note:
+        fig.add_annotation(text=note, x=0, xref="paper", xanchor="left", y=0, yref="paper", yanchor="top", yshift=-8,
+                           showarrow=False, align="left", font=dict(size=11))
     return fig
 
 
