@@ -1,0 +1,179 @@
+"""What the app and notebooks show of a comparison: display order, partners, pairs shown as
+unpaired, PSI's steps, CI's direction, honest formatting, figures and files with provenance."""
+
+from __future__ import annotations
+
+import colorsys
+import io
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from plotly.colors import hex_to_rgb
+
+from cluval_core import INDICES, Comparison, compare
+from cluval_core.export import (contingency_frame, csv_with_provenance, format_value, html_report,
+                                json_with_provenance, provenance)
+from cluval_core.plots import (MAX_SHOWN, ORPHAN, PALETTE, UNPAIRED, cluster_colour_index, contingency_heatmap,
+                               mapping_diagram, partition_scatter)
+
+# r = (6, 3), c = (8, 1); Braun-Banquet 5/8, 1/6 / 3/8, 0: the optimum pairs (0, 0) and (1, 1),
+# and the second pair shares no object
+ZERO_PAIR = [[5, 1], [3, 0]]
+
+
+def test_a_pair_that_shares_nothing_is_shown_as_unpaired():
+    pairing = Comparison.from_table(ZERO_PAIR, ["a", "b"], ["x", "y"]).hungarian_pairing
+    assert pairing.rows.tolist() == [0, 1] and pairing.overlap.tolist() == [5, 0]  # the optimum pairs it
+    assert pairing.shares_objects.tolist() == [True, False]
+    assert pairing.display_order.tolist() == [0] and pairing.n_shown == 1
+    assert pairing.row_partner.tolist() == [0, -1] and pairing.col_partner.tolist() == [0, -1]
+    assert [a.tolist() for a in pairing.shown_unpaired] == [[1], [1]]
+    frame = pairing.display_frame()
+    assert frame[["pair", "reference", "candidate", "overlap"]].values.tolist() == [[1, "a", "x", 5]]
+
+
+def test_display_order_is_by_overlap_then_the_rest_in_index_order():
+    # pairs (0, 2) 2 shared, (1, 0) 4 shared, (2, 1) 3 shared; column 3 left over
+    c = Comparison.from_table([[0, 0, 2, 0], [4, 0, 0, 1], [0, 3, 0, 0]])
+    pairing = c.hungarian_pairing
+    assert pairing.row_order.tolist() == [1, 2, 0]
+    assert pairing.col_order.tolist() == [0, 1, 2, 3]
+    assert [a.tolist() for a in pairing.shown_unpaired] == [[], [3]]
+    assert pairing.display_frame()["overlap"].tolist() == [4, 3, 2]
+
+
+def test_mappings_know_ci_and_its_direction():
+    # reference 3 clusters, candidate merges two of them: one candidate orphan? No: one
+    # reference cluster is orphaned in candidate -> reference
+    c = compare([0, 0, 1, 1, 2, 2], [0, 0, 1, 1, 1, 1])
+    forward, backward = c.jaccard_mapping  # still unpacks as a pair
+    assert (forward.n_orphans, backward.n_orphans) == (0, 1)
+    assert c.jaccard_mapping.ci == 1 == c.score("ci_partition")
+    assert c.jaccard_mapping.direction == "candidate → reference"
+    assert compare([0, 0, 1, 1], [0, 0, 1, 1]).jaccard_mapping.direction == "both directions"
+
+
+def test_psi_steps_are_the_numbers_behind_psi():
+    c = compare([0, 0, 0, 0, 1, 1, 2, 2], [0, 0, 1, 1, 2, 2, 3, 3])
+    steps = c.psi_steps
+    # pairs (G0, P0 or P1) 2/4, (G1, P2) 1, (G2, P3) 1; E = (4*2/8)/4 + (2*2/8)/2 + (2*2/8)/2
+    assert steps.S == 2.5 and steps.E == 0.75 and steps.max_k == 4
+    assert steps.psi == c.score("psi") == pytest.approx((2.5 - 0.75) / (4 - 0.75), rel=1e-15)
+    assert steps.psi_simplified == c.score("psi_simplified")
+    assert steps.formula.endswith(f"= {format_value('psi', steps.psi)}")
+    assert compare([0, 0, 0, 1], [0, 1, 1, 1]).psi_steps.formula == "S = 0.6667 < E = 1, so PSI = 0"
+    assert compare([0, 0, 1], [0, 0, 0]).psi_steps.formula.endswith("(2 − 0.6667) = 0")  # S = E
+    assert compare([0, 0], [1, 1]).psi_steps.formula == "K = K′ = 1, so PSI = 1"
+
+
+@pytest.mark.parametrize("index_id, value, shown", [
+    ("ari", 0.99998, "0.99998"), ("ari", 1.0, "1"), ("ari", 0.5, "0.5"), ("nvd", 2e-7, "0.0000002"),
+    ("nvd", 0.0, "0"), ("ari", -1e-9, "-0.000000001"), ("ci_partition", 3.0, "3"), ("mi", float("inf"), "∞"),
+    ("psi", float("nan"), "undefined"), ("ari", 0.123456, "0.1235"),
+])
+def test_values_are_formatted_honestly(index_id, value, shown):
+    assert format_value(index_id, value) == shown
+
+
+def test_format_never_rounds_onto_a_landmark():
+    rng = np.random.default_rng(0)
+    for index_id, info in INDICES.items():
+        if info.integer_valued:
+            continue
+        for landmark in {info.best, *info.range, 0.0} - {float("inf"), float("-inf")}:
+            for delta in 10.0 ** -rng.integers(5, 12, 3):
+                for value in (landmark - delta, landmark + delta):
+                    assert float(format_value(index_id, value)) != landmark, (index_id, value)
+
+
+def _hls(colour):
+    r, g, b = (v / 255 for v in hex_to_rgb(colour))
+    return colorsys.rgb_to_hls(r, g, b)
+
+
+def test_palette_has_no_near_black_no_grey_and_no_red():
+    assert len(PALETTE) >= 20 and len(set(PALETTE)) == len(PALETTE)
+    for colour in PALETTE:
+        hue, lightness, saturation = _hls(colour)
+        r, g, b = (v / 255 for v in hex_to_rgb(colour))
+        assert 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.2, colour  # not near-black
+        assert saturation > 0.25, colour  # not grey: grey means unpaired
+        assert not ((hue < 0.04 or hue > 0.95) and saturation > 0.35), colour  # not red: red means orphan
+    assert UNPAIRED not in PALETTE and ORPHAN not in PALETTE
+
+
+def test_candidates_take_their_partners_colour_and_unpaired_ones_none():
+    c = Comparison.from_table(ZERO_PAIR)
+    assert cluster_colour_index(c, "pred").tolist() == [cluster_colour_index(c, "true")[0], -1]
+    X = np.r_[np.zeros((6, 2)), np.ones((3, 2))]
+    c = compare([0] * 6 + [1] * 3, [0, 0, 0, 0, 0, 1, 0, 0, 0], X=X)
+    fig = partition_scatter(c, "pred")
+    colours = np.asarray(fig.data[0].marker.color)
+    assert set(colours.tolist()) == {cluster_colour_index(c, "true")[0], len(PALETTE)}  # the partner's and grey
+
+
+def test_overlays_follow_the_points_in_their_rendering_layer():
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(5000, 2))
+    a, b = rng.integers(0, 3, 5000), rng.integers(0, 4, 5000)
+    for n, kind in ((5000, "scattergl"), (500, "scatter")):
+        fig = partition_scatter(compare(a[:n], b[:n], X=X[:n]), "pred")
+        assert [t.type for t in fig.data] == [kind, kind] and [t.name for t in fig.data] == ["points", "centroids"]
+
+
+def test_large_tables_are_condensed_and_say_so():
+    rng = np.random.default_rng(2)
+    a = rng.integers(0, 200, 20_000)
+    b = np.where(rng.random(20_000) < 0.8, a % 150, rng.integers(0, 150, 20_000))
+    c = compare(a, b)
+    fig = contingency_heatmap(c)
+    z = np.asarray(fig.data[0].z)
+    assert z.shape == (MAX_SHOWN, MAX_SHOWN) and z.sum() == c.n  # every object once, the rest grouped
+    assert "other 141 reference and 91 candidate clusters" in fig.layout.annotations[0].text
+    assert fig.data[0].zmax == z[:-1, :-1].max()
+    assert c.k_true == 200 and c.k_pred == 150
+    first = c.hungarian_pairing.display_order[0]
+    assert z[0, 0] == c.hungarian_pairing.overlap[first]  # the largest pair comes first
+    diagram = mapping_diagram(c)
+    nodes = [t for t in diagram.data if t.mode and "lines" not in t.mode]
+    assert [len(t.y) for t in nodes] == [MAX_SHOWN] * 3
+    assert len(fig.to_json()) + len(diagram.to_json()) < 3_000_000
+
+
+def test_small_tables_are_drawn_whole_in_display_order():
+    c = Comparison.from_table([[0, 0, 2, 0], [4, 0, 0, 1], [0, 3, 0, 0]], ["a", "b", "c"], [1, 2, 3, 4])
+    fig = contingency_heatmap(c)
+    assert np.asarray(fig.data[0].z).tolist() == [[4, 0, 0, 1], [0, 3, 0, 0], [0, 0, 2, 0]]
+    assert list(fig.layout.yaxis.ticktext) == ["b (n=5)", "c (n=3)", "a (n=2)"]
+    outline = [v for v in fig.data[1].x if v is not None]
+    assert len(outline) == 3 * 5  # three pairs outlined, five corners each
+
+
+def test_label_text_is_escaped_for_plotly():
+    c = Comparison.from_table([[2, 0], [0, 2]], ["<b>x</b>", "y"], ["<img src=z>", "w"])
+    texts = [*contingency_heatmap(c).layout.yaxis.ticktext, *contingency_heatmap(c).layout.xaxis.ticktext]
+    assert "&lt;b&gt;x&lt;/b&gt; (n=2)" in texts and not any("<" in t for t in texts)
+
+
+def test_files_carry_their_provenance():
+    c = compare([0, 0, 1, 1, 2], [5, 5, 6, 6, 6])
+    facts = provenance(data_set="toy", noise="ordinary cluster\nsecond line")
+    assert facts["cluval"] and facts["date"].endswith("+00:00") and facts["data_set"] == "toy"
+    text = csv_with_provenance(contingency_frame(c), facts)
+    assert text.startswith("# cluval: ") and "# noise: ordinary cluster second line\n" in text
+    back = pd.read_csv(io.StringIO(text), comment="#", index_col=0)
+    assert back.loc["total", "total"] == 5 and back.drop(index="total", columns="total").to_numpy().sum() == 5
+    data = json.loads(json_with_provenance(c.scores(), facts))
+    assert data["provenance"]["data_set"] == "toy" and data["values"]["ari"] == c.score("ari")
+
+
+def test_html_report_is_one_file_with_everything():
+    X = np.array([[0, 0], [0, 1], [5, 5], [5, 6], [9, 9]], dtype=float)
+    c = compare([0, 0, 1, 1, 2], [5, 5, 6, 6, 6], X=X)
+    page = html_report(c, provenance(data_set="<toy>"))
+    assert page.count("<script") >= 5 and "plotly" in page  # the library once, then one script per figure
+    assert "&lt;toy&gt;" in page and "<toy>" not in page
+    for part in ("Contingency table", "Hungarian pairing", "centroid-based", "Every index", c.psi_steps.formula):
+        assert part in page
