@@ -20,8 +20,7 @@ c = model.comparison
 points = parts.points
 
 st.caption(f"**{ui.plain(points.title)}**: {ui.plain(points.description)}  \n"
-           f"Reference: {ui.plain(parts.reference_name)}; candidate: {ui.plain(parts.candidate_name)} "
-           f"(seed {sel.seed}, {parts.candidate_run['seconds']:.2f} s, SSE {parts.candidate_run['objective']:.6g}).")
+           f"Reference: {ui.plain(parts.reference_name)}; candidate: {ui.plain(parts.candidate_caption)}.")
 
 views.headline(c)
 views.table_pairing_mapping(model, key="compare")
@@ -50,7 +49,5 @@ with st.expander("Formula of an index"):
     st.latex(INDICES[index_id].formula)
     st.caption(f"{INDICES[index_id].reference}. {INDICES[index_id].caveat}")
 
-views.downloads(model, scores, {
-    "data set": points.title, "reference": parts.reference_name, "candidate": parts.candidate_name,
-    "candidate parameters": dict(parts.candidate_run["params"]), "candidate seed": sel.seed, "noise": sel.noise,
-}, key="compare")
+views.downloads(model, scores, {"data set": points.title, "reference": parts.reference_name,
+                                "candidate": parts.candidate_caption, "noise": sel.noise}, key="compare")
