@@ -28,7 +28,7 @@ from .contingency import contingency_table, factorize, first_occurrence_order, t
 from .matching import (TIE_TOLERANCE, Mapping, Mappings, Pairing, greedy_pairing, nearest_mapping, optimal_pairing,
                        optimal_pairing_is_tied)
 
-__all__ = ["Comparison", "compare", "Noise", "PairCounts", "Entropies", "CentroidRatio"]
+__all__ = ["Comparison", "compare", "Noise", "PairCounts", "Entropies", "CentroidRatio", "cluster_count"]
 
 NOISE_POLICIES = ("drop_reference_noise", "singletons")
 _MAX_SINGLETONS = 20_000
@@ -632,6 +632,21 @@ def _is_label(arr: np.ndarray, label) -> np.ndarray:
     except (TypeError, OverflowError):
         return none
     return arr == value if value == label else none
+
+
+def cluster_count(labels, noise=None) -> int:
+    """The number of clusters of a partition: its distinct labels, the `noise` label not counted.
+
+    Labels are told apart, and `noise` matched, as :class:`Noise` does (``2 == 2.0``,
+    ``2 != "2"``).
+
+    >>> cluster_count([3, 3, 1, 0, 0]), cluster_count([3, 3, 1, 0, 0], noise=0), cluster_count(["a", "b"], noise=0)
+    (3, 2, 2)
+    """
+    _, uniques = factorize(as_labels(labels, "labels"))
+    if noise is None:
+        return len(uniques)
+    return len(uniques) - int(_is_label(np.asarray(uniques), noise).any())
 
 
 def _singleton_codes(arr: np.ndarray, mask: np.ndarray):

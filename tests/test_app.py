@@ -8,13 +8,12 @@ import math
 import re
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from cluval_core import INDICES, compare
+from cluval_core import compare
 from cluval_core.clustering import cluster
 from cluval_core.datasets import load_dataset
 from cluval_core.export import format_value
@@ -194,31 +193,6 @@ def test_downloads_hold_the_values(monkeypatch):
     assert cells.sum(axis=0).tolist() == contingency.loc["total"].drop("total").tolist()
 
 
-def test_reproduce_page_shows_verdicts_and_reasons():
-    at = _app()
-    at.switch_page("pages/reproduce.py").run()
-    assert not at.exception
-    at.selectbox(key="experiment").set_value("rand_table1").run()
-    assert not at.exception
-    checks = at.dataframe[0].value
-    differing = checks[checks["verdict"] == "differs"]
-    assert len(differing) == 1 and differing["why"].iloc[0].startswith("misprinted")
-    assert at.metric[0].value == f"{len(checks) - 1} / {len(checks)}"
-    assert len(at.get("plotly_chart")) == 1
-
-
-def test_reproduce_page_without_data_explains(monkeypatch, tmp_path):
-    from cluval_core import datasets
-
-    monkeypatch.setenv("CLUVAL_DATA_DIR", str(tmp_path))
-    monkeypatch.setattr(datasets, "cache_dir", lambda: tmp_path)
-    at = _app()
-    at.switch_page("pages/reproduce.py").run()
-    at.selectbox(key="experiment").set_value("yeast_table7").run()
-    assert not at.exception
-    assert at.warning and "cluval datasets fetch yeast" in at.warning[0].value
-
-
 # ---------------------------------------------------------------------- hostile strings and failures
 # Column names, labels and a file name that Markdown or HTML would turn into an image (fetched
 # from another host), a tag, LaTeX or bold text; each must be shown as written.
@@ -338,7 +312,7 @@ def test_work_with_a_progress_bar_is_shown_again_from_the_cache():
 
     at.switch_page("pages/reproduce.py").run()
     at.selectbox(key="experiment").set_value("rand_table1").run()
-    checks = at.dataframe[0].value
+    checks = at.table[0].value
     at.run()
     assert not at.exception and not at.error, [e.value for e in at.error]
-    assert at.dataframe[0].value.equals(checks)
+    assert at.table[0].value.equals(checks)
