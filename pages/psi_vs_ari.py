@@ -24,6 +24,7 @@ def unbalance_points():
 FOUR_ALGORITHMS = (("RS", "random swap", "random_swap"), ("AC", "Ward", "ward"), ("SL", "single link", "single"),
                    ("KM", "k-means, random start", "kmeans"))
 ALGORITHM_NAMES = {code: f"{code} ({words})" for code, words, _ in FOUR_ALGORITHMS}
+ALGORITHM_LEGEND = ", ".join(f"{code} = {words}" for code, words, _ in FOUR_ALGORITHMS)
 
 
 def in_paper_form(frame: pd.DataFrame, key: str) -> pd.DataFrame:
@@ -34,7 +35,7 @@ def in_paper_form(frame: pd.DataFrame, key: str) -> pd.DataFrame:
 
 @st.cache_data(show_spinner="Clustering Unbalance four ways (random swap takes a few seconds)…")
 def four_algorithms(X, truth):
-    frame, labels = experiments.algorithms_on(X, truth, 8, [(ALGORITHM_NAMES[code], algorithm, {})
+    frame, labels = experiments.algorithms_on(X, truth, 8, [(code, algorithm, {})
                                                             for code, _, algorithm in FOUR_ALGORITHMS], seed=0)
     return frame, in_paper_form(frame, "algorithm"), labels
 
@@ -54,14 +55,6 @@ def yeast_removal():
             in_paper_form(experiments.remove_smallest_classes(labels, X=yeast.X, mode="nearest"), "K"))
 
 
-@st.cache_data(show_spinner=False)
-def published(name: str) -> pd.DataFrame:
-    table = experiments.published(name)
-    if "algorithm" in table.columns:
-        table["algorithm"] = table["algorithm"].map(ALGORITHM_NAMES)
-    return table
-
-
 IDS = ["ari", "nmi_sum", "nvd", "psi"]
 # The tables' columns as the paper heads them, each with its full name as help.
 SHORT = {"ari": "ARI", "nmi_sum": "NMI", "1-nvd": "1 − NVD", "psi": "PSI"}
@@ -71,11 +64,19 @@ LEGEND = ", ".join(f"{short} = {index_label(key)}" for key, short in SHORT.items
 def paper_table(frame: pd.DataFrame, key: str, widget_key: str) -> None:
     """A table in the paper's form: its key column, then ARI, NMI, 1 − NVD, PSI to two decimals."""
     config = {index_id: st.column_config.NumberColumn(SHORT[index_id], format="%.2f", help=index_label(index_id),
-                                                      width=58) for index_id in psi_paper.TABLE_IDS}
-    config[key] = st.column_config.Column(key, width="medium" if key == "algorithm" else 36)
+                                                      width=64 if index_id == "1-nvd" else 52)
+              for index_id in psi_paper.TABLE_IDS}
+    config[key] = st.column_config.Column(key, width=70 if key == "algorithm" else 36)
     st.dataframe(frame, hide_index=True, key=widget_key, height=views.table_height(len(frame)),
                  column_order=[key, *psi_paper.TABLE_IDS], column_config=config)
 
+
+# Tables side by side on a wide screen; a table that would lose a column moves to the next line instead.
+TABLE_ROWS = """<style>
+.st-key-table6_row [data-testid="stHorizontalBlock"], .st-key-table7_row [data-testid="stHorizontalBlock"] {
+  flex-wrap: wrap; }
+.st-key-table6_row [data-testid="stColumn"], .st-key-table7_row [data-testid="stColumn"] { min-width: 300px; }
+</style>"""
 
 st.title("PSI vs ARI on imbalanced data")
 st.markdown("Pair-counting indices weigh a cluster of n objects like n² pairs, so errors in small clusters hardly "
@@ -90,15 +91,18 @@ if unbalance.key != "unbalance":
             "(three dense clusters of 2000, five sparse of 100). Set `CLUVAL_DATA_DIR` to use the real set.")
 with ui.guarded("Clustering Unbalance"):
     frame, table6, labels = four_algorithms(unbalance.X, unbalance.partitions["labels0"])
-computed, paper = st.columns(2, gap="medium")
+st.html(TABLE_ROWS)
+with st.container(key="table6_row"):
+    computed, paper = st.columns(2, gap="medium")
 with computed:
     st.markdown("**Computed here** (seed 0)")
     paper_table(table6, "algorithm", "algorithms_table")
 with paper:
     st.markdown("**Published** (Rezaei & Fränti 2016, Table 6)")
-    paper_table(published("psi_table6"), "algorithm", "algorithms_paper")
-st.caption(f"{LEGEND}: the paper prints NVD as the similarity 1 − NVD; both tables round to two decimals. "
-           "k-means from a random start differs from run to run, so its row need not match the paper's one run.")
+    paper_table(experiments.published("psi_table6"), "algorithm", "algorithms_paper")
+st.caption(f"{ALGORITHM_LEGEND}; {LEGEND}: the paper prints NVD as the similarity 1 − NVD; both tables round to "
+           "two decimals. k-means from a random start differs from run to run, so its row need not match the paper's "
+           "one run.")
 st.plotly_chart(score_bars(frame, "algorithm", ["ari", "psi", "ci_centroid"]), key="algorithm_bars")
 st.caption(f"{INDICES['ci_centroid'].name} (CI): how many clusters are located differently, a count with its own "
            "axis (0 is best).")
@@ -106,8 +110,8 @@ columns = st.columns(len(labels))
 for column, (name, candidate) in zip(columns, labels.items()):
     with column:
         model = data.comparison(unbalance.partitions["labels0"], candidate, unbalance.X)
-        st.plotly_chart(data.figure(model, "partition_scatter", side="pred", title=name, compact=True),
-                        key=f"scatter_{name}")
+        st.plotly_chart(data.figure(model, "partition_scatter", side="pred", title=ALGORITHM_NAMES[name],
+                                    compact=True), key=f"scatter_{name}")
 
 # ---------------------------------------------------------------------- 2. shrinking clusters
 st.header("2. The same small error on ever smaller clusters")
@@ -138,7 +142,8 @@ else:
     random_mode, nearest_mode = yeast
     st.markdown("The 10 Yeast classes are compared with the same partition after removing the smallest class, then "
                 "the next, then the next, their objects sent to the remaining classes (K classes remain).")
-    cols = st.columns(3, gap="medium")
+    with st.container(key="table7_row"):
+        cols = st.columns(3, gap="medium")
     with cols[0]:
         st.markdown("**Objects to a random remaining class** (mean of 20 draws)")
         paper_table(random_mode, "K", "yeast_random")
@@ -147,7 +152,7 @@ else:
         paper_table(nearest_mode, "K", "yeast_nearest")
     with cols[2]:
         st.markdown("**Published** (Rezaei & Fränti 2016, Table 7)")
-        paper_table(published("psi_table7"), "K", "yeast_paper")
+        paper_table(experiments.published("psi_table7"), "K", "yeast_paper")
     st.caption(f"{LEGEND}, two decimals as in the paper. ARI and NMI barely move: the removed classes hold 5, 20 "
                "and 30 of 1484 objects. PSI loses about one eighth per removed class, because a class is a class, "
                "whatever its size.")

@@ -65,10 +65,12 @@ st.caption(f"Reference: {ui.plain(sel.reference)} of **{ui.plain(points.title)}*
 left, right = st.columns(2)
 with left:
     st.subheader("Soft table N* = Uᵀ V")
-    st.plotly_chart(data.figure(data.model_of(soft, reference, run["memberships"], "soft"), "contingency_heatmap"), key="soft_table")
+    st.plotly_chart(data.figure(data.model_of(soft, reference, run["memberships"], "soft"), "contingency_heatmap"),
+                    key="soft_table")
 with right:
     st.subheader("Hardened table")
-    st.plotly_chart(data.figure(data.model_of(hard, reference, run["memberships"], "hard"), "contingency_heatmap"), key="hard_table")
+    st.plotly_chart(data.figure(data.model_of(hard, reference, run["memberships"], "hard"), "contingency_heatmap"),
+                    key="hard_table")
 
 st.subheader("Soft indices beside their crisp counterparts")
 st.dataframe(frame, hide_index=True, key="soft_scores", height=views.table_height(len(frame)), width="content",

@@ -137,12 +137,13 @@ def index_curves(frame: pd.DataFrame, parameter: str, ids, *, current=None, name
     fig.update_xaxes(title_text=parameter, row=rows, col=1)
     legend_rows = math.ceil(len(ids) / 3)
     fig.update_layout(height=430 + 170 * (rows - 1) + 22 * legend_rows, margin=dict(l=10, r=10, t=30, b=10),
-                      hovermode="x unified", legend=dict(orientation="h", yanchor="top", y=-0.12 if rows == 1 else -0.08,
+                      hovermode="x unified", legend=dict(orientation="h", yanchor="top", y=-0.16 if rows == 1 else -0.1,
                                                          xanchor="left", x=0, font=dict(size=13)))
     return fig
 
 
-def score_bars(frame: pd.DataFrame, group: str, ids, *, names=None, series=None, as_similarity: bool = False) -> go.Figure:
+def score_bars(frame: pd.DataFrame, group: str, ids, *, names=None, series=None,
+               as_similarity: bool = False) -> go.Figure:
     """Grouped bars of index values, one panel (with its own y axis) per kind of index.
 
     Without `series`: one group of bars per row of `frame` (named in column `group`, e.g. an
