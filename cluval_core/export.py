@@ -167,7 +167,8 @@ def html_report(c, facts: dict, *, title: str = "cluval comparison", ids=None) -
     parts += [f"<tr><th>{esc(str(k))}</th><td>{esc(_one_line(v))}</td></tr>" for k, v in facts.items()]
     parts.append("</table><h2>Hungarian pairing</h2>")
     parts.append(c.hungarian_pairing.display_frame().to_html(index=False, float_format=lambda v: f"{v:.4f}"))
-    parts.append(f"<p>PSI: {esc(steps.formula)} (S = {steps.S:.6f}, E = {steps.E:.6f})</p>")
+    parts.append(f"<p>{esc(steps.formula)}, with S = {steps.S:.6g} the pairs' total Braun–Banquet similarity "
+                 f"and E = {steps.E:.6g} its expectation (largest cluster paired with largest).</p>")
     for i, (name, fig) in enumerate(figures):
         parts.append(f"<h2>{esc(name)}</h2>")
         parts.append(fig.to_html(full_html=False, include_plotlyjs=(i == 0)))

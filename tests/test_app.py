@@ -187,6 +187,10 @@ def test_downloads_hold_the_values(monkeypatch):
     table = pd.read_csv(io.StringIO(offered["Index table (CSV)"]), comment="#")
     assert dict(zip(table["id"], table["value"])) == pytest.approx(expected, rel=1e-12, nan_ok=True)
     assert offered["Index table (CSV)"].startswith("# cluval: ")
+    assert "# candidate: k-means++" in offered["Index table (CSV)"]
+    report = offered["Report (HTML)"]()  # built when the button is pressed
+    assert "<th>data set</th><td>S1</td>" in report and "k-means++" in report
+    assert report.count("<script") >= 6 and format_value("psi", expected["psi"], 6) in report
     contingency = pd.read_csv(io.StringIO(offered["Contingency table (CSV)"]), index_col=0, comment="#")
     cells = contingency.drop(index="total", columns="total")
     assert cells.to_numpy().sum() == contingency.loc["total", "total"] == 5000  # S1's objects, each once
