@@ -37,7 +37,7 @@ if c.has_data:
                                     title=ui.plot_text(f"Candidate: {parts.candidate_name} (K={c.k_pred})")),
                         key="scatter_candidate")
     st.caption("A candidate cluster takes the colour of its Hungarian partner in the reference; candidate clusters "
-               "without a partner that shares objects are dark grey. Centroids are diamonds, hollow grey squares for "
+               "without a partner that shares objects are grey. Centroids are diamonds, hollow grey squares for "
                "clusters shown as unpaired; a red cross marks a cluster the centroid-based CI mapping leaves "
                "orphaned (nobody maps to it)." + (" Axes are the first two principal components."
                                                   if points.X.shape[1] > 2 else ""))

@@ -68,7 +68,7 @@ def test_deep_link_on_a_fresh_server_opens_the_page_with_its_sidebar(fresh_serve
     page.get_by_role("heading", name="Soft partitions").wait_for(timeout=90_000)
     page.wait_for_selector(".js-plotly-plot .main-svg", timeout=90_000)
     _settle(page)
-    assert page.get_by_role("combobox", name="Algorithm", exact=True).count() == 1
+    assert page.get_by_role("combobox", name="Data set", exact=True).count() == 1  # the frame's sidebar
     assert page.get_by_text("Traceback").count() == 0
     page.screenshot(path=str(ARTIFACTS / "deep_link_soft.png"))
 

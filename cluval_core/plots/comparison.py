@@ -3,7 +3,7 @@
 Colours follow the Hungarian pairing: a candidate cluster takes the colour of its reference
 partner, so a glance shows which clusters correspond. Pairs that share no object are no
 correspondence and are shown as unpaired. Two colours are reserved and never used for a
-cluster: dark grey (:data:`UNPAIRED`) and red (:data:`ORPHAN`, a Centroid Index orphan).
+cluster: grey (:data:`UNPAIRED`) and red (:data:`ORPHAN`, a Centroid Index orphan).
 
 >>> from cluval_core import compare
 >>> fig = contingency_heatmap(compare([0, 0, 1, 1, 2], [5, 5, 6, 6, 6]))
@@ -24,7 +24,7 @@ from plotly.subplots import make_subplots
 __all__ = ["PALETTE", "UNPAIRED", "ORPHAN", "project_2d", "cluster_colour_index", "partition_scatter",
            "contingency_heatmap", "mapping_diagram", "condensed_order", "MAX_SHOWN"]
 
-UNPAIRED = "#555555"
+UNPAIRED = "#808080"  # mid grey: visible on light and dark backgrounds
 ORPHAN = "#e0201b"
 WEBGL_FROM = 2000  # points; beyond this, scatter plots use WebGL
 MAX_SHOWN = 60  # clusters per side drawn one by one in the table and the mapping diagram; the rest are grouped

@@ -117,7 +117,7 @@ def seed_boxes(runs: pd.DataFrame, ids, *, published: dict | None = None, publis
                              marker=dict(color=_colour(key, j), size=5), showlegend=False))
     if published:
         fig.add_trace(go.Scatter(x=[index_label(k) for k in published], y=list(published.values()), mode="markers",
-                                 name=published_name, marker=dict(symbol="x", size=14, color="black")))
+                                 name=published_name, marker=dict(symbol="x", size=14, color="#808080")))  # grey: seen on light and dark
     fig.update_layout(title=title, height=460, margin=_MARGIN, xaxis_title="index", yaxis_title=y_title,
                       legend=_LEGEND_BELOW)
     return fig
@@ -145,7 +145,7 @@ def stability_curves(values: pd.DataFrame, ids, *, true_k: int) -> go.Figure:
     """Mean similarity of the subsets' clusterings to the full clustering, against k."""
     fig = go.Figure([go.Scatter(x=values["k"], y=values[key], name=index_label(key), mode="lines+markers",
                                 line=dict(color=_colour(key, j))) for j, key in enumerate(ids)])
-    fig.add_vline(x=true_k, line=dict(dash="dash", color="#555555"),
+    fig.add_vline(x=true_k, line=dict(dash="dash", color="#808080"),
                   annotation_text=f"{true_k} clusters in the ground truth", annotation_position="top left")
     fig.update_layout(height=460, margin=_MARGIN, xaxis_title="number of clusters k",
                       yaxis_title="mean similarity to the full clustering", legend=_LEGEND_BELOW)
