@@ -45,21 +45,28 @@ DETAILS_LAYOUT = """<style>
 .st-key-scenario_details [data-testid="stColumn"]:has(.st-key-scenario_pairing_block) { min-width: 500px; }
 </style>"""
 
+# Every chosen index stays in sight: the picker grows with its chips instead of scrolling them away.
+PICKER_LAYOUT = """<style>
+.st-key-scenario_indices div { max-height: none !important; }
+</style>"""
+
 st.title("Why indices disagree")
 st.caption("The synthetic experiments of Rezaei & Fränti (2016), section 7: the reference G has three clusters "
            "of 1000 objects (unless the scenario says otherwise) and the candidate P changes along one parameter.")
 
 with ui.guarded("Drawing the scenario"):
-    left, right = st.columns([1, 2])
+    left, right = st.columns([2, 3], gap="medium")
     with left:
         key = st.selectbox("Scenario", list(SCENARIOS), format_func=lambda k: SCENARIOS[k].title, key="scenario")
         scenario = SCENARIOS[key]
         st.info(scenario.explanation)
-        choices = [i for i, info in INDICES.items() if not info.needs_data]
-        ids = st.multiselect("Indices", choices, default=["ari", "nmi_sum", "nvd", "psi", "purity", "ch_greedy"],
-                             format_func=lambda i: INDICES[i].name, key="scenario_indices", wrap=True)
         value = st.select_slider(scenario.parameter, options=list(scenario.values), value=scenario.default,
                                  key=f"scenario_value_{key}")
+    with right:
+        choices = [i for i, info in INDICES.items() if not info.needs_data]
+        st.html(PICKER_LAYOUT)
+        ids = st.multiselect("Indices", choices, default=["ari", "nmi_sum", "nvd", "psi", "purity", "ch_greedy"],
+                             format_func=lambda i: INDICES[i].name, key="scenario_indices", wrap=True)
     if not ids:
         st.warning("Choose at least one index to draw.")
         st.stop()
@@ -69,9 +76,7 @@ with ui.guarded("Drawing the scenario"):
         st.markdown(f"**Values at {ui.plain(scenario.parameter)} = {value}**")
         current = curve[curve[scenario.parameter] == value].iloc[0]
         shown = [{"index": INDICES[i].name, "value": format_value(i, current[i])} for i in ids]
-        st.dataframe(shown, hide_index=True, key="scenario_values", height=views.table_height(len(shown)),
-                     column_config={"index": st.column_config.TextColumn("index", width="medium"),
-                                    "value": st.column_config.TextColumn("value", width="small")})
+        st.table(shown, hide_index=True, border="horizontal")  # a static table wraps long names: nothing to scroll
         st.caption("As computed: distances are shown as distances here.")
     with right:
         st.plotly_chart(curves.index_curves(curve, scenario.parameter, ids, current=value, as_similarity=True),

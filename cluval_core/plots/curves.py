@@ -26,10 +26,10 @@ LINE_DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
 MARKER_SYMBOLS = ("circle", "square", "diamond", "triangle-up", "x", "cross", "triangle-down", "star",
                   "pentagon", "hexagram")
 # The kinds of axis, in the order their panels are drawn, with each axis's title.
-PANELS = {"similarity": "similarity (higher is better)",
-          "distance": "distance (lower is better)",
-          "unbounded similarity": "unbounded similarity (higher is better)",
-          "unbounded distance": "unbounded distance (lower is better)"}
+PANELS = {"similarity": "similarity<br>(higher is better)",
+          "distance": "distance<br>(lower is better)",
+          "unbounded similarity": "unbounded similarity<br>(higher is better)",
+          "unbounded distance": "unbounded distance<br>(lower is better)"}
 # Soft against crisp (and other series) keep their colour and pattern in every panel: colours that
 # read on a light and on a dark background.
 SERIES_COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd")
@@ -135,7 +135,7 @@ def index_curves(frame: pd.DataFrame, parameter: str, ids, *, current=None, name
     reversed_x = _decreasing(frame[parameter])
     fig.update_xaxes(autorange="reversed" if reversed_x else True)
     fig.update_xaxes(title_text=parameter, row=rows, col=1)
-    legend_rows = math.ceil(len(ids) / 3)
+    legend_rows = math.ceil(len(ids) / 2)
     fig.update_layout(height=430 + 170 * (rows - 1) + 22 * legend_rows, margin=dict(l=10, r=10, t=30, b=10),
                       hovermode="x unified", legend=dict(orientation="h", yanchor="top", y=-0.16 if rows == 1 else -0.1,
                                                          xanchor="left", x=0, font=dict(size=13)))
