@@ -117,7 +117,8 @@ def seed_boxes(runs: pd.DataFrame, ids, *, published: dict | None = None, publis
                              marker=dict(color=_colour(key, j), size=5), showlegend=False))
     if published:
         fig.add_trace(go.Scatter(x=[index_label(k) for k in published], y=list(published.values()), mode="markers",
-                                 name=published_name, marker=dict(symbol="x", size=14, color="#808080")))  # grey: seen on light and dark
+                                 name=published_name,  # grey: seen on light and dark backgrounds
+                                 marker=dict(symbol="x", size=14, color="#808080")))
     fig.update_layout(title=title, height=460, margin=_MARGIN, xaxis_title="index", yaxis_title=y_title,
                       legend=_LEGEND_BELOW)
     return fig
