@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 import streamlit as st
 
-from cluval_core import CluvalError
+from cluval_core import CluvalError, cluster_count
 from cluval_core import datasets as ds
 from cluval_core.clustering import ALGORITHMS, INTERACTIVE_BUDGET, MAX_SEED
 from cluval_core.comparison import NOISE_POLICIES
@@ -178,7 +178,7 @@ def reference_k(points: data.Points, reference: str) -> int:
     labels = points.partitions.get(reference)
     if labels is None:
         return 2
-    return max(int(len(np.unique(labels[labels != points.noise]))), 1)
+    return max(cluster_count(labels, noise=points.noise), 1)
 
 
 # ---------------------------------------------------------------------- the selection's state
@@ -642,8 +642,3 @@ def partitions(sel: Selection | None = None) -> Partitions:
     name = ALGORITHMS[sel.algorithm].name + (f", k={sel.k}" if ALGORITHMS[sel.algorithm].needs_k else "")
     return Partitions(points, reference, ref_name, marked_as(run["labels"], points.noise), name, run,
                       run_caption(sel.algorithm, sel.k, sel.seed, run))
-
-
-def report_for(parts: Partitions, noise: str):
-    with guarded("Comparing the partitions"):
-        return data.comparison_report(parts.reference, parts.candidate, parts.points.X, noise, parts.points.noise)

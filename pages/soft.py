@@ -14,7 +14,7 @@ ui.require_frame("pages/soft.py")
 
 @st.cache_resource(show_spinner="Comparing soft and hardened tables…", max_entries=16)
 def soft_comparison(reference, memberships):
-    soft, hard, frame = experiments.soft_versus_crisp(reference, memberships)
+    soft, hard, frame = experiments.soft_versus_crisp(reference, memberships, first_label=1)  # clusters from 1
     return soft, hard, frame
 
 

@@ -38,9 +38,12 @@ def _one_hot(labels):
     return U, names
 
 
-def soft_versus_crisp(labels_true, memberships, ids=None):
+def soft_versus_crisp(labels_true, memberships, ids=None, *, first_label: int = 0):
     """A crisp reference against a soft candidate: the soft table N* = U^T V (U one-hot) and the
     hardened one (each object to its largest membership), and each index on both.
+
+    The candidate's clusters (the columns of `memberships`) are numbered from `first_label`
+    in both tables (1 for display).
 
     Returns ``(soft comparison, hardened comparison, frame)``; the frame has one row per
     index with its soft value, its crisp value and their difference.
@@ -51,12 +54,16 @@ def soft_versus_crisp(labels_true, memberships, ids=None):
     >>> soft, hard, frame = soft_versus_crisp([0, 0, 1, 1], V, ["ari"])
     >>> hard.score("ari"), round(soft.score("ari"), 4)
     (1.0, 0.1434)
+    >>> [c.col_labels.tolist() for c in soft_versus_crisp([0, 0, 1, 1], V, ["ari"], first_label=1)[:2]]
+    [[1, 2], [1, 2]]
     """
     ids = list(ids or SOFT_INDICES)
     V = np.asarray(memberships, dtype=float)
     U, names = _one_hot(labels_true)
-    soft = Comparison.from_memberships(U, V, row_labels=names)  # same cluster names as the hardened table
-    hard = compare(labels_true, V.argmax(axis=1))
+    columns = np.arange(first_label, first_label + V.shape[1])
+    # the same cluster names in both tables
+    soft = Comparison.from_memberships(U, V, row_labels=names, col_labels=columns)
+    hard = compare(labels_true, columns[V.argmax(axis=1)])
     rows = [{"index": INDICES[i].name, "id": i, "soft": soft.score(i), "crisp (hardened)": hard.score(i)}
             for i in ids]
     frame = pd.DataFrame(rows)
