@@ -48,6 +48,18 @@ def pytest_collection_modifyitems(config, items):
 
 
 @pytest.fixture(autouse=True)
+def _fresh_streamlit_caches(request):
+    """AppTest runs share Streamlit's caches within one pytest process: each app test starts
+    with empty ones, so that it computes (and can fail) for itself."""
+    if request.module.__name__.split(".")[-1].startswith("test_app"):
+        import streamlit as st
+
+        st.cache_data.clear()
+        st.cache_resource.clear()
+    yield
+
+
+@pytest.fixture(autouse=True)
 def _navigation_apps_keep_their_entrypoint(monkeypatch):
     """Make AppTest rerun app.py like the real server does.
 

@@ -10,30 +10,16 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from cluval_core import compare
 from cluval_core.clustering import cluster
 from cluval_core.datasets import load_dataset
 from cluval_core.export import format_value
+from apptools import open_app as _app
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(autouse=True)
-def fresh_cache():
-    st.cache_data.clear()
-    st.cache_resource.clear()
-    yield
-
-
-def _app():
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.run()
-    assert not at.exception, [e.message for e in at.exception]
-    return at
 
 
 def _shown_scores(at) -> dict:

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from cluval_core.clustering import ALGORITHMS, MAX_SEED
@@ -23,12 +22,6 @@ COMPARE, SOFT = "pages/compare.py", "pages/soft.py"
 # longer; tests/test_browser_frame.py visits them).
 NO_CONTROLS = ["pages/why_disagree.py", "pages/your_data.py", "pages/index_reference.py"]
 CANDIDATE_KEYS = {"algorithm", "k", "seed"}
-
-
-@pytest.fixture(autouse=True)
-def fresh_cache():
-    st.cache_data.clear()
-    yield
 
 
 def _app(page: str | None = None, **query) -> AppTest:

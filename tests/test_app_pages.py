@@ -12,8 +12,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-import streamlit as st
-from streamlit.testing.v1 import AppTest
 
 from cluval_core import INDICES, compare
 from cluval_core import experiments
@@ -22,24 +20,10 @@ from cluval_core.export import format_value
 from cluval_core.plots import index_curves, score_bars
 from cluval_core.plots.curves import PANELS
 from cluval_core.synthetic import SCENARIOS
+from apptools import open_app as _app
 
 ROOT = Path(__file__).resolve().parents[1]
-APP = str(ROOT / "app.py")
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(autouse=True)
-def fresh_cache():
-    st.cache_data.clear()
-    st.cache_resource.clear()
-    yield
-
-
-def _app():
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.run()
-    assert not at.exception, [e.message for e in at.exception]
-    return at
 
 
 def _page(page: str):

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 import cluval_core.datasets
@@ -19,13 +18,6 @@ from cluval_core.experiments import CHECK_COLUMNS, DIFFERS, EXPERIMENTS, run_exp
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(autouse=True)
-def fresh_cache():
-    st.cache_data.clear()
-    yield
-    st.cache_data.clear()
 
 
 def _reproduce(name: str) -> AppTest:

@@ -6,10 +6,10 @@ import re
 from pathlib import Path
 
 import pytest
-import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from cluval_core import compare
+from apptools import open_app as _app
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 pytestmark = pytest.mark.slow
@@ -18,19 +18,6 @@ GOOD = b"x,y,truth,found\n0,0,a,1\n0,1,a,1\n5,5,b,2\n6,5,b,2\n9,9,c,2\n"
 ANIMALS = (b"x,y,animal,kmeans\n0.1,0.3,cat,1\n0.2,0.1,cat,1\n0.3,0.2,cat,1\n5.0,4.8,dog,2\n5.2,5.1,dog,2\n"
            b"4.9,5.3,dog,3\n9.1,0.2,bird,3\n9.3,0.1,bird,3\n")
 LABELS_ONLY = b"truth,found\ncat,1\ncat,1\ndog,2\ndog,2\nbird,3\nbird,1\n"
-
-
-@pytest.fixture(autouse=True)
-def fresh_cache():
-    st.cache_data.clear()
-    yield
-
-
-def _app():
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.run()
-    assert not at.exception, [e.message for e in at.exception]
-    return at
 
 
 @pytest.fixture

@@ -15,17 +15,11 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
+from apptools import settle as _settle
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"  # conftest.py starts the server and the browser
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-
-def _settle(page, timeout=90_000):
-    """Wait until Streamlit has finished the current run."""
-    page.wait_for_timeout(500)
-    page.wait_for_selector("[data-testid=stStatusWidget]", state="detached", timeout=timeout)
-    page.wait_for_timeout(300)
 
 
 def _metric(page, label: str) -> str:

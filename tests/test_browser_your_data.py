@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from apptools import settle as _settle
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 
@@ -20,13 +21,6 @@ LABELS_ONLY = b"truth,found\ncat,1\ncat,1\ndog,2\ndog,2\nbird,3\nbird,1\n"
 NO_HEADER = b"0.5,1.5,north\n0.7,1.1,north\n3.2,4.4,south\n3.0,4.9,south\n6.1,0.2,east\n6.3,0.4,east\n"
 DECIMAL_COMMA = "lat;lon;région\n1,5;2,25;nord\n1,25;2,5;nord\n7,5;8,0;sud\n7,0;8,25;sud\n".encode()
 SIZES = [(1920, 1080), (1280, 720)]
-
-
-def _settle(page, timeout=90_000):
-    """Wait until Streamlit has finished the current run."""
-    page.wait_for_timeout(500)
-    page.wait_for_selector("[data-testid=stStatusWidget]", state="detached", timeout=timeout)
-    page.wait_for_timeout(300)
 
 
 @pytest.fixture

@@ -9,7 +9,6 @@ import os
 import threading
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from cluval_core import CluvalError, Noise, compare, userdata

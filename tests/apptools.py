@@ -1,0 +1,24 @@
+"""What the app tests share: opening the app under AppTest, waiting for a real browser's run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+APP = str(Path(__file__).resolve().parents[1] / "app.py")
+
+
+def open_app() -> AppTest:
+    """The app after its first run (the Compare page), which must not raise."""
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    return at
+
+
+def settle(page, timeout=90_000):
+    """Wait until Streamlit has finished the current run in a Playwright page."""
+    page.wait_for_timeout(500)
+    page.wait_for_selector("[data-testid=stStatusWidget]", state="detached", timeout=timeout)
+    page.wait_for_timeout(300)
