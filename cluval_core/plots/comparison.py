@@ -149,7 +149,7 @@ def partition_scatter(c, side: str, *, title: str = "", X2=None, centroids=None,
         style = {"paired": ("diamond", 11, None), "unpaired": ("square-open", 13, UNPAIRED),
                  "orphan": ("x", 18, ORPHAN)}
         fills = [style[k][2] or (PALETTE[colour[i]] if colour[i] >= 0 else UNPAIRED) for i, k in enumerate(kinds)]
-        text = [f"{_text(labels[i])} ({kinds[i]}, n={sizes[i]:g})" for i in range(len(centroids))]
+        text = [f"{_text(labels[i])} ({kinds[i]}, n={_size(sizes[i])})" for i in range(len(centroids))]
         fig.add_trace(scatter(
             x=centroids[:, 0], y=centroids[:, 1], mode="markers", name="centroids", text=text,
             marker=dict(symbol=[style[k][0] for k in kinds], size=[style[k][1] for k in kinds], color=fills,
@@ -206,10 +206,15 @@ def _text(value) -> str:
     return html.escape(str(value), quote=False)
 
 
+def _size(value) -> str:
+    """A cluster size: whole for counts, one decimal for a soft table's sums of memberships."""
+    return f"{value}" if isinstance(value, (int, np.integer)) else f"{value:.1f}"
+
+
 def _axis_labels(labels, sizes, keep, rest) -> list[str]:
-    names = [f"{_text(labels[i])} (n={sizes[i]:g})" for i in keep]
+    names = [f"{_text(labels[i])} (n={_size(sizes[i])})" for i in keep]
     if len(rest):
-        names.append(f"other {len(rest)} clusters (n={sizes[rest].sum():g})")
+        names.append(f"other {len(rest)} clusters (n={_size(sizes[rest].sum())})")
     return names
 
 
