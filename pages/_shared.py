@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import streamlit as st
+from streamlit.errors import StreamlitAPIException
 
 from cluval_core import CluvalError, cluster_count
 from cluval_core import datasets as ds
@@ -559,7 +560,10 @@ def require_frame(page: str) -> None:
     if "selection" not in st.session_state:
         st.session_state["_deep_link"] = page
         st.session_state[_DEEP_LINK_QUERY] = st.query_params.to_dict()
-        st.switch_page("app.py")
+        try:
+            st.switch_page("app.py")
+        except StreamlitAPIException:  # another session's app.py ended that mode during this run:
+            st.rerun()  # a rerun now goes through app.py by itself
 
 
 # ---------------------------------------------------------------------- the partitions

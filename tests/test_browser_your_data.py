@@ -67,6 +67,8 @@ def _shots(page, name: str):
 
 def test_each_upload_shows_and_uses_its_own_columns(server, page):
     page.goto(server, wait_until="domcontentloaded")
+    page.wait_for_selector(".js-plotly-plot .main-svg", timeout=90_000)  # the first run has finished
+    _settle(page)
     page.get_by_role("link", name="Your data").click()
     page.get_by_role("heading", name="Your data").first.wait_for(timeout=90_000)
     _settle(page, timeout=180_000)
