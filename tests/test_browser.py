@@ -140,6 +140,7 @@ def _links_to(page, host: str) -> list[str]:
 
 
 def test_every_page_and_a_hostile_upload_contact_only_the_local_server(server, page):
+    page.set_viewport_size({"width": 1920, "height": 1080})  # every page is screenshot as a projector shows it
     requests = []
     page.context.on("request", lambda request: requests.append(request.url))
     page.goto(server, wait_until="domcontentloaded")
@@ -150,6 +151,8 @@ def test_every_page_and_a_hostile_upload_contact_only_the_local_server(server, p
     for title in PAGES:
         _visit(page, title)
         assert page.get_by_text("Traceback").count() == 0, title
+        slug = re.sub(r"\W+", "_", title.lower())
+        page.screenshot(path=str(ARTIFACTS / f"page_{slug}_1920x1080.png"))
 
     # Your data: the hostile file, as two label columns, then as points used by the app
     page.locator("input[type=file]").set_input_files(
