@@ -21,7 +21,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from .registry import FAMILIES, INDICES
+from .registry import FAMILIES, INDICES, get_index
 
 __all__ = ["json_safe", "to_json", "format_value", "score_table", "contingency_frame", "provenance",
            "csv_with_provenance", "json_with_provenance", "html_report"]
@@ -64,9 +64,9 @@ def format_value(index_id: str, value: float, digits: int = 4) -> str:
     >>> format_value("ari", 0.99998), format_value("ari", 1.0), format_value("nvd", 2e-7)
     ('0.99998', '1', '0.0000002')
     """
+    info = get_index(index_id)  # an unknown id is a CluvalError naming the valid ones
     if value != value:
         return "undefined"
-    info = INDICES[index_id]
     if math.isinf(value):
         return _number(value)
     if info.integer_valued:

@@ -335,6 +335,26 @@ def _number_from_url(state, key: str, low, high, problems: list, what: str, whol
     return value
 
 
+def _algorithm_state(state: dict, key: str) -> None:
+    """Take an algorithm chosen in its box into the selection, then seed the box from it."""
+    chosen = _changed(key)
+    if chosen is not _UNCHANGED and chosen in ALGORITHMS:
+        state[key] = chosen
+    _seed(key, state[key])
+
+
+def _k_state(state: dict, key: str, what: str, largest: int, natural: int, problems: list) -> None:
+    """A k from the link or typed in its box goes into the selection (a k set so stays); the box
+    then shows it, or `natural` while none was set, within 1..largest."""
+    from_url = _number_from_url(state, key, 1, largest, problems, what)
+    if from_url is not None:
+        state[key] = from_url
+    chosen = _changed(key)
+    if chosen is not _UNCHANGED:
+        state[key] = int(chosen)
+    _seed(key, _clamped(state[key] if state[key] is not None else natural, 1, largest))
+
+
 def _reference_controls(state: dict, points, with_second: bool, problems: list) -> tuple:
     """The reference partition (and the second clustering's settings): (reference, algorithm, k, seed)."""
     names = list(points.partitions)
@@ -359,21 +379,12 @@ def _reference_controls(state: dict, points, with_second: bool, problems: list) 
             state["pending"].pop(key, None)  # a link's second clustering without it: nothing to apply
         return reference, "", 0, 0
 
-    chosen = _changed("ref_algorithm")
-    if chosen is not _UNCHANGED and chosen in ALGORITHMS:
-        state["ref_algorithm"] = chosen
-    _seed("ref_algorithm", state["ref_algorithm"])
+    _algorithm_state(state, "ref_algorithm")
     algorithm = st.sidebar.selectbox("Reference algorithm", list(ALGORITHMS), format_func=lambda a: ALGORITHMS[a].name,
                                      key="ref_algorithm")
     largest = data.largest_k(points.X)
-    from_url = _number_from_url(state, "ref_k", 1, largest, problems, "reference k")
-    if from_url is not None:
-        state["ref_k"] = from_url
-    chosen = _changed("ref_k")
-    if chosen is not _UNCHANGED:
-        state["ref_k"] = int(chosen)
     natural = reference_k(points, names[0])
-    _seed("ref_k", _clamped(state["ref_k"] if state["ref_k"] is not None else natural, 1, largest))
+    _k_state(state, "ref_k", "reference k", largest, natural, problems)
     ref_k = int(st.sidebar.number_input("Reference k", min_value=1, max_value=largest, key="ref_k",
                                         help=f"Defaults to the number of clusters of {names[0]} ({natural})."))
     chosen = _changed("ref_seed")
@@ -436,22 +447,13 @@ def _parameter_control(state: dict, algorithm: str, name: str, X: np.ndarray, k:
 def _candidate_controls(state: dict, points, natural_k: int, problems: list) -> tuple:
     """The candidate clustering: (algorithm, k, seed, params)."""
     st.sidebar.subheader("Candidate clustering")
-    chosen = _changed("algorithm")
-    if chosen is not _UNCHANGED and chosen in ALGORITHMS:
-        state["algorithm"] = chosen
-    _seed("algorithm", state["algorithm"])
+    _algorithm_state(state, "algorithm")
     algorithm = st.sidebar.selectbox("Algorithm", list(ALGORITHMS), format_func=lambda a: ALGORITHMS[a].name,
                                      key="algorithm",
                                      help="\n\n".join(f"**{a.name}**: {a.description}" for a in ALGORITHMS.values()))
     declared = ALGORITHMS[algorithm]
     largest = data.largest_k(points.X)
-    from_url = _number_from_url(state, "k", 1, largest, problems, "k")
-    if from_url is not None:
-        state["k"] = from_url
-    chosen = _changed("k")
-    if chosen is not _UNCHANGED:
-        state["k"] = int(chosen)  # set by hand: another reference no longer changes it
-    _seed("k", _clamped(state["k"] if state["k"] is not None else natural_k, 1, largest))
+    _k_state(state, "k", "k", largest, natural_k, problems)  # set by hand: another reference no longer changes it
     k = int(st.sidebar.number_input(
         "k (clusters)", min_value=1, max_value=largest, key="k", disabled=not declared.needs_k,
         help=(f"Follows the reference's number of clusters ({natural_k}) until you change it; another data set "

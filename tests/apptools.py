@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
@@ -22,3 +23,15 @@ def settle(page, timeout=90_000):
     page.wait_for_timeout(500)
     page.wait_for_selector("[data-testid=stStatusWidget]", state="detached", timeout=timeout)
     page.wait_for_timeout(300)
+
+
+def metric(page, label: str) -> str:
+    """The value a metric with `label` shows in a Playwright page."""
+    found = page.locator("[data-testid=stMetric]", has_text=label).first
+    return found.locator("[data-testid=stMetricValue]").inner_text()
+
+
+def choose(page, label: str, option: str):
+    """Pick the first option starting with `option` in the selectbox called `label`."""
+    page.get_by_role("combobox", name=label, exact=True).click()
+    page.get_by_role("option", name=re.compile(rf"^{re.escape(option)}")).first.click()

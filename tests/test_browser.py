@@ -15,21 +15,13 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
+from apptools import choose as _choose
+from apptools import metric as _metric
 from apptools import settle as _settle
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"  # conftest.py starts the server and the browser
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-
-def _metric(page, label: str) -> str:
-    metric = page.locator("[data-testid=stMetric]", has_text=label).first
-    return metric.locator("[data-testid=stMetricValue]").inner_text()
-
-
-def _choose(page, label: str, option: str):
-    page.get_by_role("combobox", name=label, exact=True).click()
-    page.get_by_role("option", name=re.compile(rf"^{re.escape(option)}")).first.click()
 
 
 def _multiselect(page, label: str, values):
