@@ -169,13 +169,20 @@ class Comparison:
                     _labels_of_table(col_labels, table.shape[1], "col_labels"))
 
     @classmethod
-    def _build(cls, table, row_labels, col_labels, *, X=None, labels=None, codes=None, noise=None):
-        """A comparison of a table cluval built itself (no validation)."""
+    def _build(cls, table, row_labels, col_labels, *, X=None, labels=None, codes=None, noise=None, tie_order=None):
+        """A comparison of a table cluval built itself (no validation).
+
+        `table` is a numpy array or a scipy.sparse array of counts; `tie_order`, when given, is
+        (rows, columns) in the order their clusters first occur (else it is derived from
+        `labels` or `codes`, or is the table's own order).
+        """
         self = cls.__new__(cls)
-        self._setup(table, row_labels, col_labels, X=X, labels=labels, codes=codes, noise=noise)
+        self._setup(table, row_labels, col_labels, X=X, labels=labels, codes=codes, noise=noise, tie_order=tie_order)
         return self
 
-    def _setup(self, table, row_labels, col_labels, *, X=None, labels=None, codes=None, noise=None):
+    def _setup(self, table, row_labels, col_labels, *, X=None, labels=None, codes=None, noise=None, tie_order=None):
+        if hasattr(table, "toarray") and hasattr(table, "nnz"):
+            table = table.toarray()
         table = np.array(table)  # our own copy: it is made read-only below
         rows_kept = np.flatnonzero(table.sum(axis=1) > 0)
         cols_kept = np.flatnonzero(table.sum(axis=0) > 0)
@@ -194,6 +201,7 @@ class Comparison:
         object.__setattr__(self, "_codes", codes)
         object.__setattr__(self, "_labels", labels)
         object.__setattr__(self, "noise", noise)
+        object.__setattr__(self, "_tie_order", tie_order)
         object.__setattr__(self, "_values", {})  # index id -> value, each computed once
 
     def __setattr__(self, name, value):
@@ -337,7 +345,9 @@ class Comparison:
         Ties in pairings and mappings are broken in this order (INDICES.md), which no
         relabelling changes. Comparisons built from a table use its own order.
         """
-        if self._labels is not None:
+        if self._tie_order is not None:
+            orders = tuple(np.asarray(order, dtype=np.intp) for order in self._tie_order)
+        elif self._labels is not None:
             orders = tuple(first_occurrence_order(labels, values)
                            for labels, values in zip(self._labels, (self.row_labels, self.col_labels)))
         elif self._codes is not None:
@@ -634,6 +644,11 @@ def _is_label(arr: np.ndarray, label) -> np.ndarray:
     return arr == value if value == label else none
 
 
+def _is_dask(labels) -> bool:
+    """True for a Dask collection (array, Series), told by its type's module: Dask is never imported."""
+    return type(labels).__module__.split(".")[0] == "dask"
+
+
 def cluster_count(labels, noise=None) -> int:
     """The number of clusters of a partition: its distinct labels, the `noise` label not counted.
 
@@ -696,6 +711,10 @@ def compare(labels_true, labels_pred, *, X=None, noise=None) -> Comparison:
     >>> compare([1, 1, 2, 2], [1, 1, 2, 3]).score("ci_partition")
     1.0
     """
+    if _is_dask(labels_true) or _is_dask(labels_pred):
+        from .chunks import compare_dask  # imports Dask, which only Dask inputs need
+
+        return compare_dask(labels_true, labels_pred, X=X, noise=noise)
     a = as_labels(labels_true, "labels_true")
     b = as_labels(labels_pred, "labels_pred")
     if a.shape != b.shape:
