@@ -67,7 +67,7 @@ def _many_clusters_script():
     views.index_tables(model.comparison, key="many")
 
 
-def many_clusters(ks=(100, 1000, 3000), n=200_000):
+def many_clusters(ks=(100, 1000, 3000, 10_000), n=200_000):
     """Server time of the comparison's parts for K x K clusters (a fresh comparison each time)."""
     at = AppTest.from_function(_many_clusters_script, default_timeout=600)
     at.session_state["root"] = str(Path(APP).parent)

@@ -24,8 +24,9 @@ SOFT_TOLERANCE = 1e-12
 # Largest total a table may have: pair counts stay exact Python ints, and every int64 sum of
 # cells or margins stays below 2**63.
 MAX_TOTAL = 2**62
-# Most cells a dense contingency table may have (400 MB of int64).
-MAX_DENSE_CELLS = 50_000_000
+# Tables with more cells than this (32 MiB of int64) are kept sparse: only their non-empty
+# cells are stored.
+DENSE_CELLS = 1 << 22
 
 
 class CluvalError(ValueError):
@@ -174,17 +175,16 @@ def _check_finite_nonnegative(arr: np.ndarray, name: str, what: str, hint: str =
 def as_table(table, name: str = "table") -> np.ndarray:
     """Return a non-negative finite 2-D table; int64 when every entry is a whole number.
 
-    Accepts nested sequences, numpy arrays, scipy.sparse matrices and pandas DataFrames.
+    Accepts nested sequences, numpy arrays, scipy.sparse matrices and pandas DataFrames. A
+    scipy.sparse table stays sparse: a canonical ``scipy.sparse.csr_array`` (sorted, no
+    duplicate or zero entries).
     Whole-number tables must total at most ``MAX_TOTAL`` (2**62) objects, so that every
     count stays exact.
     """
     if isinstance(table, pd.DataFrame):
         table = table.to_numpy()
-    elif hasattr(table, "toarray") and hasattr(table, "nnz"):  # scipy.sparse
-        if table.shape[0] * table.shape[1] > MAX_DENSE_CELLS:
-            raise CluvalError(f"{name} has {table.shape[0]} x {table.shape[1]} cells, more than {MAX_DENSE_CELLS} "
-                              "that a dense table may hold")
-        table = table.toarray()
+    elif hasattr(table, "toarray") and hasattr(table, "nnz"):  # scipy.sparse: kept sparse
+        return _as_sparse_table(table, name)
     try:
         arr = np.asarray(table)
     except (ValueError, TypeError) as exc:
@@ -220,6 +220,37 @@ def as_table(table, name: str = "table") -> np.ndarray:
     if arr.sum() <= 0:
         raise CluvalError(f"{name} sums to zero: there are no objects to compare")
     return arr
+
+
+def _as_sparse_table(table, name: str):
+    from scipy.sparse import csr_array
+
+    if len(table.shape) != 2 or 0 in table.shape:
+        raise CluvalError(f"{name} must be a non-empty 2-D table: shape is {table.shape}")
+    coo = table.tocoo()
+    data = coo.data
+    if data.dtype.kind == "b":
+        data = data.astype(np.int64)
+    if data.dtype.kind not in "iuf":
+        raise CluvalError(f"{name} must be numeric, got dtype {data.dtype}")
+    for bad, problem in ((~np.isfinite(data), "non-finite"), (data < 0, "negative")):
+        if bad.any():
+            k = int(np.argmax(bad))
+            raise CluvalError(f"{name} has a {problem} entry ({_item(data[k])!r} at [{coo.row[k]}, {coo.col[k]}]): "
+                              "counts must be >= 0")
+    if data.dtype.kind == "f" and np.all(data == np.round(data)) and float(data.sum()) <= MAX_TOTAL:
+        data = data.astype(np.int64)
+    if data.dtype.kind in "iu":
+        data = data.astype(np.int64)
+    csr = csr_array((data, (coo.row, coo.col)), shape=coo.shape)
+    csr.sum_duplicates()
+    csr.eliminate_zeros()
+    total = int(csr.data.sum(dtype=object)) if csr.data.dtype.kind == "i" else float(csr.data.sum())
+    if total > MAX_TOTAL:
+        raise CluvalError(f"{name} counts {total} objects, more than {MAX_TOTAL} (2**62) that cluval counts exactly")
+    if total <= 0:
+        raise CluvalError(f"{name} sums to zero: there are no objects to compare")
+    return csr
 
 
 def _all_ints(arr: np.ndarray) -> bool:

@@ -15,23 +15,27 @@ import math
 import numbers
 from dataclasses import dataclass
 from functools import cached_property, partial
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
+from scipy.sparse import csr_array
 from scipy.spatial.distance import cdist
 
 from ._numeric import order_free_sum
-from ._validation import (SOFT_TOLERANCE, CluvalError, _item, as_data, as_labels, as_memberships, as_table,
-                          check_choice, warn)
+from ._validation import (DENSE_CELLS, SOFT_TOLERANCE, CluvalError, _item, as_data, as_labels, as_memberships,
+                          as_table, check_choice, warn)
 from .set_matching import PsiSteps, pair_sets_index_steps
 from .contingency import contingency_table, factorize, first_occurrence_order, table_from_codes
-from .matching import (TIE_TOLERANCE, Mapping, Mappings, Pairing, greedy_pairing, nearest_mapping, optimal_pairing,
-                       optimal_pairing_is_tied)
+from .matching import (TIE_TOLERANCE, _unused, Mapping, Mappings, Pairing, greedy_pairing, greedy_pairing_cells,
+                       nearest_mapping, nearest_mapping_cells, optimal_pairing_cells, optimal_pairing_cells_is_tied,
+                       tie_priority)
 
 __all__ = ["Comparison", "compare", "Noise", "PairCounts", "Entropies", "CentroidRatio", "cluster_count"]
 
 NOISE_POLICIES = ("drop_reference_noise", "singletons")
 _MAX_SINGLETONS = 20_000
+_MAX_CENTROID_PAIRS = 50_000_000  # a dense matrix of centroid distances: 400 MB
 # Distances between centroids (in units of the data's extent) closer than this, relatively,
 # or absolutely for squared distances, are ties: rounding cannot tell them apart.
 _DISTANCE_RTOL, _DISTANCE_ATOL = TIE_TOLERANCE, 1e-20
@@ -79,6 +83,14 @@ class PairCounts:
         return self.a + self.b + self.c + self.d
 
 
+class Cells(NamedTuple):
+    """The non-empty cells of a table in row-major order: row, column and count of each."""
+
+    rows: np.ndarray
+    cols: np.ndarray
+    values: np.ndarray
+
+
 @dataclass(frozen=True)
 class Entropies:
     """Entropies in nats: reference, candidate, joint, and their mutual information."""
@@ -121,6 +133,11 @@ def _labels_of_table(values, n: int, name: str) -> np.ndarray:
     if repeated.any():
         raise CluvalError(f"{name} repeats the label {_item(labels[repeated.argmax()])!r}: each cluster needs its own label")
     return labels
+
+
+def _margin(table, axis: int) -> np.ndarray:
+    """Row (axis=1) or column (axis=0) sums of a dense or sparse table, in its own dtype."""
+    return np.asarray(table.sum(axis=axis)).ravel()
 
 
 def _read_only(*arrays):
@@ -181,19 +198,24 @@ class Comparison:
         return self
 
     def _setup(self, table, row_labels, col_labels, *, X=None, labels=None, codes=None, noise=None, tie_order=None):
-        if hasattr(table, "toarray") and hasattr(table, "nnz"):
-            table = table.toarray()
-        table = np.array(table)  # our own copy: it is made read-only below
-        rows_kept = np.flatnonzero(table.sum(axis=1) > 0)
-        cols_kept = np.flatnonzero(table.sum(axis=0) > 0)
+        sparse = hasattr(table, "toarray") and hasattr(table, "nnz")
+        if not sparse and table.dtype.kind in "iu" and table.size > DENSE_CELLS:
+            table, sparse = csr_array(table), True  # a large table keeps only its non-empty cells
+        # our own copy, made read-only below
+        table = csr_array(table, copy=True) if sparse else np.array(table)
+        rows_kept = np.flatnonzero(_margin(table, 1) > 0)
+        cols_kept = np.flatnonzero(_margin(table, 0) > 0)
         row_labels, col_labels = np.array(row_labels), np.array(col_labels)
         if len(rows_kept) < table.shape[0] or len(cols_kept) < table.shape[1]:
             table = table[rows_kept][:, cols_kept]
             row_labels, col_labels = row_labels[rows_kept], col_labels[cols_kept]
+        if sparse:
+            table.sum_duplicates()
+            table.eliminate_zeros()
         n = table.sum()
         if n < 2:
             raise CluvalError(f"at least 2 objects are needed to compare partitions, got {n}")
-        _read_only(table, row_labels, col_labels)
+        _read_only(*((table.data, table.indices, table.indptr) if sparse else (table,)), row_labels, col_labels)
         object.__setattr__(self, "table", table)
         object.__setattr__(self, "row_labels", row_labels)
         object.__setattr__(self, "col_labels", col_labels)
@@ -261,6 +283,55 @@ class Comparison:
         return self.table.dtype.kind == "f"
 
     @property
+    def is_sparse(self) -> bool:
+        """True when :attr:`table` is a ``scipy.sparse.csr_array`` of its non-empty cells (tables
+        of more than ``DENSE_CELLS`` cells); every index is computed the same way either way."""
+        return not isinstance(self.table, np.ndarray)
+
+    @cached_property
+    def cells(self) -> Cells:
+        """The non-empty cells in row-major order: what every index is computed from."""
+        t = self.table
+        if self.is_sparse:
+            rows = np.repeat(np.arange(t.shape[0], dtype=np.intp), np.diff(t.indptr))
+            cells = Cells(rows, t.indices.astype(np.intp), t.data)
+        else:
+            rows, cols = np.nonzero(t)
+            cells = Cells(rows, cols, t[rows, cols])
+        _read_only(*cells)
+        return cells
+
+    def cell_values(self, rows, cols) -> np.ndarray:
+        """The counts n_ij of the given (row, column) index pairs (0 for empty cells)."""
+        rows, cols = np.asarray(rows, dtype=np.intp), np.asarray(cols, dtype=np.intp)
+        if not self.is_sparse:
+            return self.table[rows, cols]
+        found = self._find_cells(rows, cols)
+        values = self.cells.values
+        return np.where(found >= 0, values[found], values.dtype.type(0))
+
+    def _find_cells(self, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+        """Positions in :attr:`cells` of the given (row, column) pairs, -1 for empty cells."""
+        keys = self._cell_keys
+        wanted = rows.astype(np.int64) * self.k_pred + cols
+        at = np.minimum(np.searchsorted(keys, wanted), len(keys) - 1)
+        return np.where(keys[at] == wanted, at, -1)
+
+    @cached_property
+    def _cell_keys(self) -> np.ndarray:
+        """row * K_b + column of each cell: ascending, as the cells are row-major."""
+        return self.cells.rows.astype(np.int64) * self.k_pred + self.cells.cols
+
+    def _per_cell(self, values: np.ndarray):
+        """A table of per-cell values laid out like :attr:`table` (0 on empty cells)."""
+        r, c, _ = self.cells
+        if self.is_sparse:
+            return csr_array((values, c, self.table.indptr), shape=self.table.shape)
+        out = np.zeros(self.table.shape)
+        out[r, c] = values
+        return out
+
+    @property
     def has_data(self) -> bool:
         return self._X is not None
 
@@ -281,13 +352,13 @@ class Comparison:
 
     @cached_property
     def row_sizes(self) -> np.ndarray:
-        sizes = self.table.sum(axis=1)
+        sizes = _margin(self.table, 1)
         _read_only(sizes)
         return sizes
 
     @cached_property
     def col_sizes(self) -> np.ndarray:
-        sizes = self.table.sum(axis=0)
+        sizes = _margin(self.table, 0)
         _read_only(sizes)
         return sizes
 
@@ -302,13 +373,13 @@ class Comparison:
     @cached_property
     def is_identical(self) -> bool:
         """True when the two partitions are the same up to label names."""
-        return self.k_true == self.k_pred == int(np.count_nonzero(self.table))
+        return self.k_true == self.k_pred == len(self.cells.values)
 
     # ------------------------------------------------------------------ pair counting
     @cached_property
     def pair_counts(self) -> PairCounts:
         n = self.n
-        together_both = _pair_sum(self.table, n)
+        together_both = _pair_sum(self.cells.values, n)
         together_true = _pair_sum(self.row_sizes, n)
         together_pred = _pair_sum(self.col_sizes, n)
         all_pairs = n * (n - 1) // 2 if not self.is_soft else n * (n - 1) / 2
@@ -324,9 +395,8 @@ class Comparison:
         if self.is_identical:  # the same multiset of probabilities: make the equalities exact
             return Entropies(h_true, h_true, h_true, h_true)
         h_pred = _entropy(self.col_sizes, n)
-        nz = self.table[self.table > 0]
+        r_idx, c_idx, nz = self.cells
         h_joint = _entropy(nz, n)
-        r_idx, c_idx = np.nonzero(self.table > 0)
         p = nz / n
         if self.is_soft:  # logs taken one by one: tiny soft cells never meet log(0)
             log_ratio = (np.log(nz) + np.log(float(n)) - np.log(self.row_sizes)[r_idx]
@@ -360,58 +430,82 @@ class Comparison:
     # ------------------------------------------------------------------ pairings
     def _pairing(self, criterion: str, rows: np.ndarray, cols: np.ndarray, similarity: np.ndarray,
                  tie) -> Pairing:
-        t = self.table
+        """A Pairing of the given pairs; `similarity` holds the criterion's value of each cell."""
         r = self.row_sizes[rows]
         c = self.col_sizes[cols]
-        overlap = t[rows, cols]
-        sim = similarity[rows, cols].astype(np.float64)
+        found = self._find_cells(rows, cols)
+        overlap = np.where(found >= 0, self.cells.values[found], self.cells.values.dtype.type(0))
+        sim = np.where(found >= 0, similarity[found], 0.0).astype(np.float64)
         pairing = Pairing(
             criterion=criterion, rows=rows, cols=cols,
             row_labels=self.row_labels[rows], col_labels=self.col_labels[cols],
             row_sizes=r, col_sizes=c, overlap=overlap, similarity=sim,
             braun_banquet=overlap / np.maximum(r, c),
             jaccard=overlap / (r + c - overlap),
-            unpaired_rows=np.setdiff1d(np.arange(self.k_true), rows),
-            unpaired_cols=np.setdiff1d(np.arange(self.k_pred), cols),
+            unpaired_rows=_unused(rows, self.k_true),
+            unpaired_cols=_unused(cols, self.k_pred),
             total=order_free_sum(sim), _tie=tie,
         )
         _read_only(*(getattr(pairing, f) for f in pairing.__dataclass_fields__))
         return pairing
 
     def _optimal_pairing(self, criterion: str, similarity: np.ndarray) -> Pairing:
-        rows, cols = optimal_pairing(similarity, *self.tie_order)
-        return self._pairing(criterion, rows, cols, similarity, partial(optimal_pairing_is_tied, similarity, rows, cols))
+        """The optimal pairing on a similarity given per non-empty cell (0 elsewhere)."""
+        r, c, _ = self.cells
+        rows, cols = optimal_pairing_cells(r, c, similarity, self.table.shape, *self.tie_order,
+                                           priority=self._tie_priority)
+        tie = partial(optimal_pairing_cells_is_tied, r, c, similarity, self.table.shape, rows, cols)
+        return self._pairing(criterion, rows, cols, similarity, tie)
 
     @cached_property
-    def braun_banquet(self) -> np.ndarray:
-        """n_ij / max(r_i, c_j) for every cell: the similarity PSI pairs on."""
-        return self.table / np.maximum.outer(self.row_sizes, self.col_sizes)
+    def _tie_priority(self) -> np.ndarray:
+        r, c, _ = self.cells
+        return tie_priority(r, c, self.table.shape, *self.tie_order)
 
     @cached_property
-    def jaccard(self) -> np.ndarray:
-        """n_ij / (r_i + c_j - n_ij) for every cell: the similarity CI maps on."""
-        return self.table / (np.add.outer(self.row_sizes, self.col_sizes) - self.table)
+    def _cell_braun_banquet(self) -> np.ndarray:
+        r, c, v = self.cells
+        return v / np.maximum(self.row_sizes[r], self.col_sizes[c])
+
+    @cached_property
+    def _cell_jaccard(self) -> np.ndarray:
+        r, c, v = self.cells
+        return v / (self.row_sizes[r] + self.col_sizes[c] - v)
+
+    @cached_property
+    def braun_banquet(self):
+        """n_ij / max(r_i, c_j) for every cell: the similarity PSI pairs on (laid out like
+        :attr:`table`, sparse when it is)."""
+        return self._per_cell(self._cell_braun_banquet)
+
+    @cached_property
+    def jaccard(self):
+        """n_ij / (r_i + c_j - n_ij) for every cell: the similarity CI maps on (laid out like
+        :attr:`table`, sparse when it is)."""
+        return self._per_cell(self._cell_jaccard)
 
     @cached_property
     def hungarian_pairing(self) -> Pairing:
         """The optimal one-to-one pairing on Braun-Banquet similarity (PSI's S is its total)."""
-        return self._optimal_pairing("braun_banquet", self.braun_banquet)
+        return self._optimal_pairing("braun_banquet", self._cell_braun_banquet)
 
     @cached_property
     def accuracy_pairing(self) -> Pairing:
         """The one-to-one pairing with the most shared objects (pivoted accuracy)."""
-        return self._optimal_pairing("overlap", self.table)
+        return self._optimal_pairing("overlap", self.cells.values)
 
     @cached_property
     def row_normalised_pairing(self) -> Pairing:
         """The one-to-one pairing maximising sum of n_ij / r_i (adjusted asymmetric accuracy)."""
-        return self._optimal_pairing("recall", self.table / self.row_sizes[:, None])
+        r, _, v = self.cells
+        return self._optimal_pairing("recall", v / self.row_sizes[r])
 
     @cached_property
     def greedy_pairing(self) -> Pairing:
         """Criterion H's greedy pairing: largest remaining cell first, ties in tie order."""
-        rows, cols, tie = greedy_pairing(self.table, *self.tie_order)
-        return self._pairing("overlap", rows, cols, self.table, tie)
+        r, c, v = self.cells
+        rows, cols, tie = greedy_pairing_cells(r, c, v, self.table.shape, *self.tie_order)
+        return self._pairing("overlap", rows, cols, v, tie)
 
     @cached_property
     def psi_expected(self) -> float:
@@ -428,14 +522,14 @@ class Comparison:
         return pair_sets_index_steps(self)
 
     # ------------------------------------------------------------------ mappings
-    def _mappings(self, criterion: str, scores: np.ndarray, **options) -> Mappings:
-        """Nearest-neighbour mappings both ways on a rows x columns score matrix."""
+    def _mappings(self, criterion: str, nearest) -> Mappings:
+        """Nearest-neighbour mappings both ways; nearest(forward, target_order) gives one way's
+        (targets, in_degree, tie_broken)."""
         row_order, col_order = self.tie_order
         out = []
-        for direction, matrix, order, src, dst in (
-                ("true->pred", scores, col_order, self.row_labels, self.col_labels),
-                ("pred->true", scores.T, row_order, self.col_labels, self.row_labels)):
-            targets, in_degree, tie = nearest_mapping(matrix, order, **options)
+        for direction, forward, order, src, dst in (("true->pred", True, col_order, self.row_labels, self.col_labels),
+                                                    ("pred->true", False, row_order, self.col_labels, self.row_labels)):
+            targets, in_degree, tie = nearest(forward, order)
             _read_only(targets, in_degree)
             out.append(Mapping(direction, criterion, targets, in_degree, src, dst, tie))
         return Mappings(*out)
@@ -443,7 +537,15 @@ class Comparison:
     @cached_property
     def jaccard_mapping(self) -> Mappings:
         """Nearest neighbour by Jaccard, (reference -> candidate, candidate -> reference)."""
-        return self._mappings("jaccard", self.jaccard)
+        r, c, _ = self.cells
+        shape = self.table.shape
+
+        def nearest(forward, order):
+            if forward:
+                return nearest_mapping_cells(r, c, self._cell_jaccard, shape, order)
+            return nearest_mapping_cells(c, r, self._cell_jaccard, shape[::-1], order)
+
+        return self._mappings("jaccard", nearest)
 
     # ------------------------------------------------------------------ data (X)
     def _require_data(self, what: str):
@@ -500,6 +602,10 @@ class Comparison:
     @cached_property
     def _unit_distances(self) -> np.ndarray:
         """Squared Euclidean distances between centroids, in the unit frame."""
+        if self.k_true * self.k_pred > _MAX_CENTROID_PAIRS:
+            raise CluvalError(f"the centroid-based indices compare all {self.k_true} x {self.k_pred} pairs of centroids, "
+                              f"more than {_MAX_CENTROID_PAIRS:.0e}: use the partition-based ones (ci_partition, "
+                              "csi_partition), which need only the table")
         return cdist(*self._unit_centroids, "sqeuclidean")
 
     @cached_property
@@ -516,8 +622,13 @@ class Comparison:
 
         Distances equal to within rounding (a relative 1e-9) are ties, broken in tie order.
         """
-        return self._mappings("centroid", self._unit_distances, lower_is_nearer=True,
-                              rtol=_DISTANCE_RTOL, atol=_DISTANCE_ATOL)
+        d2 = self._unit_distances
+
+        def nearest(forward, order):
+            return nearest_mapping(d2 if forward else d2.T, order, lower_is_nearer=True,
+                                   rtol=_DISTANCE_RTOL, atol=_DISTANCE_ATOL)
+
+        return self._mappings("centroid", nearest)
 
     @cached_property
     def centroid_ratio(self) -> CentroidRatio:

@@ -16,13 +16,14 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ._validation import MAX_DENSE_CELLS, CluvalError, bad_label_error, first_bad_label
+from scipy.sparse import csr_array
+
+from ._validation import DENSE_CELLS, CluvalError, bad_label_error, first_bad_label
 
 __all__ = ["factorize", "contingency_table", "first_occurrence_order"]
 
-# Largest dense table (cells) the integer counting path may allocate before falling back
-# to factorising each side: 4 Mi cells = 32 MiB.
-_MAX_DENSE_CELLS = 1 << 22
+# Widest integer label range factorised by counting (a lookup table of that many entries).
+_MAX_LOOKUP = 1 << 22
 
 
 def _sort_key(value):
@@ -94,7 +95,7 @@ def factorize(labels: np.ndarray, name: str = "labels") -> tuple[np.ndarray, np.
     labels = _as_exact_ints(labels)
     if labels.dtype.kind == "i":
         lo, width = _int_range(labels)
-        if width <= max(_MAX_DENSE_CELLS, 2 * labels.size):
+        if width <= max(_MAX_LOOKUP, 2 * labels.size):
             shifted = (labels - lo if lo != 0 else labels).astype(np.int64, copy=False)
             present = np.bincount(shifted, minlength=width) > 0
             lookup = np.cumsum(present) - 1
@@ -158,7 +159,7 @@ def _integer_table(a: np.ndarray, b: np.ndarray):
     counts are added into the rows of a table that grows to a's full range.
     """
     b_lo, width = _int_range(b)
-    limit = max(_MAX_DENSE_CELLS, 2 * a.size)
+    limit = DENSE_CELLS
     if width > limit:
         return None
     n = a.size
@@ -202,7 +203,9 @@ def contingency_table(labels_true: np.ndarray, labels_pred: np.ndarray):
     """Return ``(table, row_labels, col_labels)`` for two validated label vectors.
 
     ``table[i, j]`` counts the objects in the i-th reference cluster and the j-th candidate
-    cluster (int64); labels are the sorted distinct values of each vector.
+    cluster (int64); labels are the sorted distinct values of each vector. A table of more
+    than ``DENSE_CELLS`` cells is a ``scipy.sparse.csr_array`` holding only the non-empty
+    cells.
 
     >>> table, rows, cols = contingency_table(np.array(["a", "a", "b"]), np.array([5, 9, 9]))
     >>> table.tolist(), rows.tolist(), cols.tolist()
@@ -220,10 +223,13 @@ def contingency_table(labels_true: np.ndarray, labels_pred: np.ndarray):
     return table_from_codes(codes_a, codes_b, len(rows), len(cols)), rows, cols
 
 
-def table_from_codes(codes_a: np.ndarray, codes_b: np.ndarray, k_a: int, k_b: int) -> np.ndarray:
-    """Count the (row code, column code) pairs into a ``k_a x k_b`` int64 table."""
-    if k_a * k_b > MAX_DENSE_CELLS:
-        raise CluvalError(f"the contingency table would have {k_a} x {k_b} cells, more than this machine "
-                          "can hold densely: compare partitions with fewer clusters")
+def table_from_codes(codes_a: np.ndarray, codes_b: np.ndarray, k_a: int, k_b: int):
+    """Count the (row code, column code) pairs into a ``k_a x k_b`` int64 table: dense up to
+    ``DENSE_CELLS`` cells, else a ``scipy.sparse.csr_array`` of the non-empty cells."""
     combined = codes_a.astype(np.int64) * k_b + codes_b
-    return np.bincount(combined, minlength=k_a * k_b).reshape(k_a, k_b)
+    if k_a * k_b <= DENSE_CELLS:
+        return np.bincount(combined, minlength=k_a * k_b).reshape(k_a, k_b)
+    keys, counts = np.unique(combined, return_counts=True)  # sorted: row-major order
+    rows, cols = np.divmod(keys, k_b)
+    indptr = np.r_[0, np.cumsum(np.bincount(rows, minlength=k_a))]
+    return csr_array((counts.astype(np.int64), cols, indptr), shape=(k_a, k_b))

@@ -96,8 +96,18 @@ def score_table(scores: dict) -> pd.DataFrame:
 
 
 def contingency_frame(c) -> pd.DataFrame:
-    """The table in the pairing's display order with cluster labels and both marginals."""
+    """The table in the pairing's display order with cluster labels and both marginals.
+
+    A sparse table (too many clusters to lay out, see ``Comparison.is_sparse``) is given as
+    its non-empty cells instead, one row each: reference, candidate, count.
+    """
     pairing = c.hungarian_pairing
+    if c.is_sparse:
+        rank_r, rank_c = np.argsort(pairing.row_order), np.argsort(pairing.col_order)
+        r, col, v = c.cells
+        order = np.lexsort((rank_c[col], rank_r[r]))
+        return pd.DataFrame({"reference": c.row_labels[r[order]], "candidate": c.col_labels[col[order]],
+                             "count": v[order]})
     rows = [str(c.row_labels[i]) for i in pairing.row_order]
     cols = [str(c.col_labels[j]) for j in pairing.col_order]
     frame = pd.DataFrame(np.asarray(c.table)[np.ix_(pairing.row_order, pairing.col_order)],

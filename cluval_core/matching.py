@@ -24,8 +24,11 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 from scipy.optimize import linear_sum_assignment
+from scipy.sparse import coo_array
+from scipy.sparse.csgraph import connected_components, min_weight_full_bipartite_matching
 
-__all__ = ["Pairing", "Mapping", "Mappings", "optimal_pairing", "greedy_pairing", "nearest_mapping"]
+__all__ = ["Pairing", "Mapping", "Mappings", "optimal_pairing", "greedy_pairing", "nearest_mapping",
+           "optimal_pairing_cells", "greedy_pairing_cells", "nearest_mapping_cells"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -339,3 +342,266 @@ def nearest_mapping(scores: np.ndarray, col_order=None, *, lower_is_nearer: bool
     targets = col_order[first].astype(np.intp)
     in_degree = np.bincount(targets, minlength=scores.shape[1])
     return targets, in_degree, bool((near.sum(axis=1) > 1).any())
+
+
+# ---------------------------------------------------------------------- on the non-empty cells
+# The functions below read a table as its non-empty cells: aligned arrays `rows`, `cols` and
+# `values` (every other cell is 0), with `shape` = (K_a, K_b). Their cost grows with the
+# number of cells, never with K_a K_b, and on a table whose every row and column has a
+# non-empty cell they give the results of the dense functions above.
+
+# Largest block (cells) of a connected component solved densely by linear_sum_assignment;
+# larger components go to the sparse solver.
+_DENSE_BLOCK = 1 << 22
+
+
+def _ranks(order, k: int) -> np.ndarray:
+    """rank[i] = position of cluster i in `order` (default: as given)."""
+    rank = np.empty(k, dtype=np.intp)
+    rank[_identity(k, order)] = np.arange(k)
+    return rank
+
+
+def _largest_other(group: np.ndarray, values: np.ndarray, k: int) -> np.ndarray:
+    """For each cell, the largest value among the other cells of its group (0 if none)."""
+    best = np.zeros(k, dtype=np.float64)
+    np.maximum.at(best, group, values)
+    top = values == best[group]
+    top[top] = _first_of_each(group[top], k)  # one largest cell per group
+    second = np.zeros(k, dtype=np.float64)
+    np.maximum.at(second, group[~top], values[~top])
+    return np.where(top, second[group], best[group])
+
+
+def _first_of_each(group: np.ndarray, k: int) -> np.ndarray:
+    """Mask of the entries that are the first of their group (groups 0..k-1), in one pass."""
+    first = np.empty(k, dtype=np.intp)
+    position = np.arange(len(group))
+    first[group[::-1]] = position[::-1]  # the last write, the first position, wins
+    return first[group] == position
+
+
+def _one_per_line(candidates: np.ndarray, rows: np.ndarray, cols: np.ndarray, k_a: int, k_b: int) -> np.ndarray:
+    """The candidate cells (indices, in priority order) that are first in their row and column."""
+    kept = candidates[_first_of_each(rows[candidates], k_a)]
+    return kept[_first_of_each(cols[kept], k_b)]
+
+
+def _forced_pairs(rows, cols, w, k_a, k_b, priority):
+    """Pairs that some optimal pairing contains, found without solving, and the cells left.
+
+    A cell with w_ij >= (largest other cell of row i) + (largest other cell of column j)
+    belongs to an optimal pairing: in an optimal pairing without it, i pairs with k and j with l, and
+    trading (i, k), (l, j) for (i, j) loses w_ik + w_lj - w_ij <= 0 (weights are >= 0). Fixing
+    it and deleting its row and column only lowers the other cells' bounds, so
+    every such cell can be fixed at once (one per row and column), and the test repeated on
+    what is left. On tables close to a permutation this pairs almost every cluster.
+    """
+    fixed = []
+    alive = np.arange(len(w))
+    while len(alive):
+        r, c, v = rows[alive], cols[alive], w[alive]
+        forced = np.flatnonzero(v >= _largest_other(r, v, k_a) + _largest_other(c, v, k_b))
+        if not len(forced):
+            break
+        forced = forced[np.argsort(priority[alive[forced]], kind="stable")]
+        chosen = alive[_one_per_line(forced, r, c, k_a, k_b)]
+        fixed.append(chosen)
+        used_rows = np.zeros(k_a, dtype=bool)
+        used_cols = np.zeros(k_b, dtype=bool)
+        used_rows[rows[chosen]] = used_cols[cols[chosen]] = True
+        alive = alive[~(used_rows[r] | used_cols[c])]
+    fixed = np.concatenate(fixed) if fixed else np.zeros(0, dtype=np.intp)
+    return fixed, alive
+
+
+def _component_pairs(r, c, w, shape) -> np.ndarray:
+    """Cell indices of a maximum-weight matching of one connected component (cells laid out
+    in tie order: r and c are ranks), keeping only cells of positive weight."""
+    rows, row_of = np.unique(r, return_inverse=True)
+    cols, col_of = np.unique(c, return_inverse=True)
+    n_r, n_c = len(rows), len(cols)
+    cell = np.full((n_r, n_c), -1, dtype=np.intp) if n_r * n_c <= _DENSE_BLOCK else None
+    if cell is not None:
+        block = np.zeros((n_r, n_c))
+        block[row_of, col_of] = w
+        cell[row_of, col_of] = np.arange(len(w))
+        pr, pc = linear_sum_assignment(block, maximize=True)
+        chosen = cell[pr, pc]
+        return chosen[chosen >= 0]
+    # the sparse solver needs a full matching and non-zero weights: every row also gets a
+    # column of its own (weight 0, "unpaired"), and every weight is shifted by the same
+    # constant, which adds the same amount to every full matching (every row is matched)
+    transpose = n_r > n_c
+    if transpose:
+        row_of, col_of, n_r, n_c = col_of, row_of, n_c, n_r
+    shift = 1.0 + float(np.max(w))
+    graph = coo_array((np.r_[w + shift, np.full(n_r, shift)],
+                       (np.r_[row_of, np.arange(n_r)], np.r_[col_of, n_c + np.arange(n_r)])),
+                      shape=(n_r, n_c + n_r)).tocsr()
+    pr, pc = min_weight_full_bipartite_matching(graph, maximize=True)
+    real = pc < n_c
+    pr, pc = pr[real], pc[real]
+    lookup = pd.Series(np.arange(len(w)), index=pd.MultiIndex.from_arrays([row_of, col_of]))
+    return lookup.loc[list(zip(pr.tolist(), pc.tolist()))].to_numpy()
+
+
+def _unused(used: np.ndarray, k: int) -> np.ndarray:
+    """The indices 0..k-1 not in `used`, ascending."""
+    free = np.ones(k, dtype=bool)
+    free[used] = False
+    return np.flatnonzero(free)
+
+
+def _pad(pair_rows, pair_cols, k_a, k_b, row_rank, col_rank):
+    """Complete a matching to min(K_a, K_b) pairs: unmatched rows with unmatched columns, both
+    in tie order (such pairs share no object: a positive cell between them would improve it)."""
+    free_rows = _unused(pair_rows, k_a)
+    free_cols = _unused(pair_cols, k_b)
+    free_rows = free_rows[np.argsort(row_rank[free_rows])]
+    free_cols = free_cols[np.argsort(col_rank[free_cols])]
+    m = min(len(free_rows), len(free_cols))
+    rows = np.r_[pair_rows, free_rows[:m]].astype(np.intp)
+    cols = np.r_[pair_cols, free_cols[:m]].astype(np.intp)
+    by_row = np.argsort(rows)
+    return rows[by_row], cols[by_row]
+
+
+def tie_priority(rows, cols, shape, row_order=None, col_order=None) -> np.ndarray:
+    """Each cell's position when the cells are sorted in tie order, row first, then column."""
+    r, c = _ranks(row_order, shape[0])[rows], _ranks(col_order, shape[1])[cols]
+    priority = np.empty(len(r), dtype=np.intp)
+    priority[np.lexsort((c, r))] = np.arange(len(r))
+    return priority
+
+
+def optimal_pairing_cells(rows, cols, values, shape, row_order=None, col_order=None, *, priority=None):
+    """A one-to-one pairing maximising the summed values of its cells, from the non-empty cells.
+
+    Pairs forced by a dominance test are fixed first (see :func:`_forced_pairs`); the rest
+    is solved one connected component of the cells' graph at a time: densely
+    (``linear_sum_assignment``) when the component's block is small, else with
+    ``scipy.sparse.csgraph.min_weight_full_bipartite_matching``. The clusters left over are
+    paired in tie order, so that min(K_a, K_b) pairs result. Returns (rows, cols) by row.
+    `priority` (optional, to share the work between calls) ranks the cells in tie order, row
+    first: ``tie_priority(rows, cols, shape, row_order, col_order)``.
+
+    >>> optimal_pairing_cells(np.array([0, 0, 1]), np.array([0, 1, 0]), np.array([1.0, 0.9, 0.9]), (2, 2))
+    (array([0, 1]), array([1, 0]))
+    """
+    k_a, k_b = shape
+    rows, cols, values = np.asarray(rows, np.intp), np.asarray(cols, np.intp), np.asarray(values)
+    row_rank, col_rank = _ranks(row_order, k_a), _ranks(col_order, k_b)
+    positive = np.flatnonzero(values > 0)
+    r, c, w = row_rank[rows[positive]], col_rank[cols[positive]], values[positive].astype(np.float64)
+    if priority is None:
+        priority = tie_priority(rows, cols, shape, row_order, col_order)
+    chosen, alive = _forced_pairs(r, c, w, k_a, k_b, priority[positive])
+    if len(alive):
+        n_comp, component = connected_components(
+            coo_array((np.ones(len(alive)), (r[alive], k_a + c[alive])), shape=(k_a + k_b, k_a + k_b)),
+            directed=False)
+        comp = component[r[alive]]
+        by_comp = np.argsort(comp, kind="stable")
+        starts = np.flatnonzero(np.r_[True, comp[by_comp][1:] != comp[by_comp][:-1]])
+        found = [chosen]
+        for part in np.split(by_comp, starts[1:]):
+            cells = alive[part]
+            found.append(cells[_component_pairs(r[cells], c[cells], w[cells], shape)])
+        chosen = np.concatenate(found)
+    return _pad(rows[positive[chosen]], cols[positive[chosen]], k_a, k_b, row_rank, col_rank)
+
+
+def optimal_pairing_cells_is_tied(rows, cols, values, shape, pair_rows, pair_cols) -> bool:
+    """True when another pairing is optimal too (see :func:`optimal_pairing_is_tied`), from the
+    non-empty cells; `pair_rows`, `pair_cols` is the pairing found."""
+    k = len(pair_rows)
+    if k == 0:
+        return False
+    k_a, k_b = shape
+    values = np.asarray(values)
+    key = pd.Index(np.asarray(rows, np.int64) * k_b + np.asarray(cols, np.int64))
+    at = key.get_indexer(np.asarray(pair_rows, np.int64) * k_b + np.asarray(pair_cols, np.int64))
+    positive = at[at >= 0]
+    positive = positive[values[positive] > 0]
+    if (k_a - len(positive)) * (k_b - len(positive)) > 1:
+        return True  # two empty pairs could swap partners
+    weights = values.astype(np.float64)
+    if values.dtype.kind in "iu":
+        delta = 1.0 / (k + 1)
+    else:
+        delta = TIE_TOLERANCE * max(float(np.abs(weights).max()), np.finfo(float).tiny)
+    weights[positive] -= delta
+    again = optimal_pairing_cells(rows, cols, weights, shape)
+    return set(zip(*map(np.ndarray.tolist, again))) != set(zip(np.asarray(pair_rows).tolist(),
+                                                                np.asarray(pair_cols).tolist()))
+
+
+def greedy_pairing_cells(rows, cols, values, shape, row_order=None, col_order=None):
+    """:func:`greedy_pairing` (exact ties) from the non-empty cells of a table with values >= 0.
+
+    The sequential greedy takes a cell when it comes first, in the order (value descending,
+    then tie order), among the cells still available in both its row and its column; every
+    such cell can be taken at once, so the pairing is found in a few vectorised rounds.
+    Cells are sorted once; the clusters left after the positive cells are paired in tie
+    order (pairs of zero value), as the dense greedy does. Returns (rows, cols, tie_broken).
+
+    >>> greedy_pairing_cells(np.array([0, 1, 1]), np.array([0, 0, 1]), np.array([1, 1, 1]), (2, 2), row_order=[1, 0])
+    (array([0, 1]), array([1, 0]), True)
+    """
+    k_a, k_b = shape
+    rows, cols, values = np.asarray(rows, np.intp), np.asarray(cols, np.intp), np.asarray(values)
+    row_rank, col_rank = _ranks(row_order, k_a), _ranks(col_order, k_b)
+    positive = np.flatnonzero(values > 0)
+    order = positive[np.lexsort((col_rank[cols[positive]], row_rank[rows[positive]], -values[positive]))]
+    r, c = rows[order], cols[order]
+    taken = np.zeros(len(order), dtype=bool)
+    alive = np.arange(len(order))
+    while len(alive):
+        take = alive[_first_of_each(r[alive], k_a) & _first_of_each(c[alive], k_b)]
+        taken[take] = True
+        used_rows, used_cols = np.zeros(k_a, dtype=bool), np.zeros(k_b, dtype=bool)
+        used_rows[r[take]] = used_cols[c[take]] = True
+        alive = alive[~(used_rows[r[alive]] | used_cols[c[alive]])]
+    # a tie mattered when, as a value's turn came, two of its cells still available shared a
+    # row or a column (cells of a line whose pair has a larger value were no longer available)
+    v = values[order]
+    row_value = np.full(k_a, -np.inf)
+    col_value = np.full(k_b, -np.inf)
+    row_value[r[taken]] = v[taken]
+    col_value[c[taken]] = v[taken]
+    open_ = (row_value[r] <= v) & (col_value[c] <= v)
+    tie = bool(pd.DataFrame({"v": v[open_], "r": r[open_]}).duplicated().any()
+               or pd.DataFrame({"v": v[open_], "c": c[open_]}).duplicated().any())
+    n_taken = int(taken.sum())
+    if n_taken < min(k_a, k_b) and (k_a - n_taken) * (k_b - n_taken) > 1:
+        tie = True  # the empty pairs could be formed in several ways
+    pair_rows, pair_cols = _pad(r[taken], c[taken], k_a, k_b, row_rank, col_rank)
+    return pair_rows, pair_cols, tie
+
+
+def nearest_mapping_cells(sources, targets, scores, shape, target_order=None):
+    """:func:`nearest_mapping` (exact ties, higher is nearer) from the non-empty cells.
+
+    `sources`, `targets`, `scores` are aligned cell arrays; every source must have a cell of
+    positive score (every cluster shares objects with some cluster of the other side).
+    Returns ``(targets, in_degree, tie_broken)``.
+
+    >>> nearest_mapping_cells(np.array([0, 0, 1]), np.array([0, 1, 1]), np.array([0.2, 0.5, 0.5]), (2, 2))
+    (array([1, 1]), array([0, 2]), False)
+    """
+    k_src, k_dst = shape
+    sources, targets, scores = np.asarray(sources, np.intp), np.asarray(targets, np.intp), np.asarray(scores)
+    rank = _ranks(target_order, k_dst)
+    order = np.lexsort((rank[targets], -scores, sources))
+    s = sources[order]
+    first = np.r_[True, s[1:] != s[:-1]]
+    if int(first.sum()) != k_src:
+        raise ValueError("every source needs a cell")
+    best = scores[order][first]
+    chosen = targets[order][first]
+    tied = scores[order] == np.repeat(best, np.diff(np.r_[np.flatnonzero(first), len(s)]))
+    tie = bool((np.bincount(s[tied], minlength=k_src) > 1).any())
+    out = np.empty(k_src, dtype=np.intp)
+    out[s[first]] = chosen
+    return out, np.bincount(out, minlength=k_dst), tie

@@ -37,22 +37,34 @@ def _cell_sum(c, cells):
     return order_free_sum(cells) if c.is_soft else int(np.sum(cells))
 
 
+def _line_max(group: np.ndarray, values: np.ndarray, k: int) -> np.ndarray:
+    """The largest of each row's (or column's) non-empty cells."""
+    out = np.zeros(k, dtype=values.dtype)
+    np.maximum.at(out, group, values)
+    return out
+
+
 def f_measure(c, over: str = "true") -> float:
-    t = c.table
-    dice = 2 * t / np.add.outer(c.row_sizes, c.col_sizes)
+    # each cluster's best F is at a cell it shares objects with: the empty cells give 0
+    r, col, v = c.cells
+    dice = 2 * v / (c.row_sizes[r] + c.col_sizes[col])
     if over == "true":
-        return order_free_sum(c.row_sizes * dice.max(axis=1)) / c.n
-    return order_free_sum(c.col_sizes * dice.max(axis=0)) / c.n
+        return order_free_sum(c.row_sizes * _line_max(r, dice, c.k_true)) / c.n
+    return order_free_sum(c.col_sizes * _line_max(col, dice, c.k_pred)) / c.n
+
+
+def _maxima(c, over: str) -> np.ndarray:
+    """max_i n_ij for each column (over="pred") or max_j n_ij for each row (over="true")."""
+    r, col, v = c.cells
+    return _line_max(col, v, c.k_pred) if over == "pred" else _line_max(r, v, c.k_true)
 
 
 def purity(c, over: str = "pred") -> float:
-    axis = 0 if over == "pred" else 1
-    return _cell_sum(c, c.table.max(axis=axis)) / c.n
+    return _cell_sum(c, _maxima(c, over)) / c.n
 
 
 def van_dongen(c) -> float:
-    t = c.table
-    return float((2 * c.n - _cell_sum(c, t.max(axis=1)) - _cell_sum(c, t.max(axis=0))) / (2 * c.n))
+    return float((2 * c.n - _cell_sum(c, _maxima(c, "true")) - _cell_sum(c, _maxima(c, "pred"))) / (2 * c.n))
 
 
 def criterion_h(c, pairing: str = "greedy") -> float:

@@ -361,10 +361,11 @@ SPARSE = {"csr": sp.csr_matrix, "coo": sp.coo_matrix, "csc": sp.csc_matrix, "csr
 
 
 @pytest.mark.parametrize("kind", list(SPARSE))
-def test_from_table_accepts_scipy_sparse(kind):
+def test_from_table_keeps_a_scipy_sparse_table_sparse(kind):
     dense = np.array([[5, 0, 1], [0, 4, 0], [2, 0, 0]])
     c = Comparison.from_table(SPARSE[kind](dense))
-    assert c.table.tolist() == dense.tolist()
+    assert c.is_sparse and not Comparison.from_table(dense).is_sparse
+    assert c.table.toarray().tolist() == dense.tolist()
     assert c.scores() == Comparison.from_table(dense).scores()
 
 

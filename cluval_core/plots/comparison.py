@@ -194,11 +194,18 @@ def condensed_order(order: np.ndarray, max_shown: int = MAX_SHOWN) -> tuple[np.n
     return order[:max_shown - 1], order[max_shown - 1:]
 
 
-def _grouped_sum(values: np.ndarray, keep: np.ndarray, rest: np.ndarray, axis: int) -> np.ndarray:
-    kept = np.take(values, keep, axis=axis)
-    if not len(rest):
-        return kept
-    return np.concatenate([kept, np.take(values, rest, axis=axis).sum(axis=axis, keepdims=True)], axis=axis)
+def _condensed_table(c, keep_rows, rest_rows, keep_cols, rest_cols) -> np.ndarray:
+    """The table with the kept rows and columns in order and the rest summed into one "other"
+    row and column (when there is a rest), from the non-empty cells: no K_a x K_b array."""
+    out = np.zeros((len(keep_rows) + bool(len(rest_rows)), len(keep_cols) + bool(len(rest_cols))),
+                   dtype=c.cells.values.dtype)
+    row_at = np.full(c.k_true, len(keep_rows), dtype=np.intp)  # the "other" row (if any)
+    row_at[keep_rows] = np.arange(len(keep_rows))
+    col_at = np.full(c.k_pred, len(keep_cols), dtype=np.intp)
+    col_at[keep_cols] = np.arange(len(keep_cols))
+    r, col, v = c.cells
+    np.add.at(out, (row_at[r], col_at[col]), v)
+    return out
 
 
 def _text(value) -> str:
@@ -228,8 +235,7 @@ def contingency_heatmap(c, *, max_shown: int = MAX_SHOWN, annotate_up_to: int = 
     pairing = c.hungarian_pairing
     keep_rows, rest_rows = condensed_order(pairing.row_order, max_shown)
     keep_cols, rest_cols = condensed_order(pairing.col_order, max_shown)
-    table = np.asarray(c.table)
-    t = _grouped_sum(_grouped_sum(table, keep_rows, rest_rows, 0), keep_cols, rest_cols, 1)
+    t = _condensed_table(c, keep_rows, rest_rows, keep_cols, rest_cols)
     rows = _axis_labels(c.row_labels, c.row_sizes, keep_rows, rest_rows)
     cols = _axis_labels(c.col_labels, c.col_sizes, keep_cols, rest_cols)
     annotate = max(t.shape) <= annotate_up_to
