@@ -131,7 +131,7 @@ def test_large_tables_are_condensed_and_say_so():
     fig = contingency_heatmap(c)
     z = np.asarray(fig.data[0].z)
     assert z.shape == (MAX_SHOWN, MAX_SHOWN) and z.sum() == c.n  # every object once, the rest grouped
-    assert "other 141 reference and 91 candidate clusters" in fig.layout.annotations[0].text
+    assert "other 141 reference and 91 candidate<br>clusters" in fig.layout.annotations[0].text
     assert fig.data[0].zmax == z[:-1, :-1].max()
     assert c.k_true == 200 and c.k_pred == 150
     first = c.hungarian_pairing.display_order[0]

@@ -221,7 +221,7 @@ def _size(value) -> str:
 def _axis_labels(labels, sizes, keep, rest) -> list[str]:
     names = [f"{_text(labels[i])} (n={_size(sizes[i])})" for i in keep]
     if len(rest):
-        names.append(f"other {len(rest)} clusters (n={_size(sizes[rest].sum())})")
+        names.append(f"other {len(rest)} (n={_size(sizes[rest].sum())})")
     return names
 
 
@@ -265,8 +265,9 @@ def contingency_heatmap(c, *, max_shown: int = MAX_SHOWN, annotate_up_to: int = 
         grouped.append(f"{len(rest_rows)} reference")
     if len(rest_cols):
         grouped.append(f"{len(rest_cols)} candidate")
-    note = (f"{c.k_true} × {c.k_pred} clusters: the first {max_shown - 1} of each side are shown,<br>"
-            f"the other {' and '.join(grouped)} clusters are summed as 'other' (not in the colour scale)"
+    note = (f"{c.k_true} × {c.k_pred} clusters: the first {max_shown - 1} of each side<br>"
+            f"are shown; the other {' and '.join(grouped)}<br>"
+            f"clusters are summed as 'other' (not in the colour scale)"
             if grouped else None)
     font = dict(size=10 if max(t.shape) > 20 else 12)
     row_step, col_step = max(1, int(np.ceil(len(rows) / 40))), max(1, int(np.ceil(len(cols) / 20)))
@@ -277,7 +278,7 @@ def contingency_heatmap(c, *, max_shown: int = MAX_SHOWN, annotate_up_to: int = 
     fig.update_xaxes(title="candidate", side="top", showgrid=False, zeroline=False, tickfont=font,
                      tickvals=col_ticks, ticktext=[cols[i] for i in col_ticks], range=[-0.5, len(cols) - 0.5])
     size = max(360, min(760, 22 * max(t.shape) + 180))
-    fig.update_layout(height=size, margin=dict(l=10, r=10, t=40, b=50 if note else 10))
+    fig.update_layout(height=size, margin=dict(l=10, r=10, t=40, b=64 if note else 10))
     if note:
         fig.add_annotation(text=note, x=0, xref="paper", xanchor="left", y=0, yref="paper", yanchor="top", yshift=-8,
                            showarrow=False, align="left", font=dict(size=11))
