@@ -35,9 +35,7 @@ def centroid_index(c, basis: str = "partition") -> float:
 
 
 def centroid_similarity_index(c, basis: str = "partition") -> float:
-    forward, backward = _mapping(c, basis)
-    cells = np.concatenate([c.cell_values(np.arange(c.k_true), forward.targets),
-                            c.cell_values(backward.targets, np.arange(c.k_pred))])
+    cells = np.concatenate(c.mapped_overlaps(basis))
     shared = order_free_sum(cells) if c.is_soft else int(cells.sum())
     return float(shared / (2 * c.n))
 

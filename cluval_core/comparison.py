@@ -428,12 +428,12 @@ class Comparison:
         return orders
 
     # ------------------------------------------------------------------ pairings
-    def _pairing(self, criterion: str, rows: np.ndarray, cols: np.ndarray, similarity: np.ndarray,
-                 tie) -> Pairing:
-        """A Pairing of the given pairs; `similarity` holds the criterion's value of each cell."""
+    def _pairing(self, criterion: str, rows: np.ndarray, cols: np.ndarray, found: np.ndarray,
+                 similarity: np.ndarray, tie) -> Pairing:
+        """A Pairing of the given pairs, whose cells are at `found` in :attr:`cells` (-1: empty);
+        `similarity` holds the criterion's value of each cell."""
         r = self.row_sizes[rows]
         c = self.col_sizes[cols]
-        found = self._find_cells(rows, cols)
         overlap = np.where(found >= 0, self.cells.values[found], self.cells.values.dtype.type(0))
         sim = np.where(found >= 0, similarity[found], 0.0).astype(np.float64)
         pairing = Pairing(
@@ -452,10 +452,12 @@ class Comparison:
     def _optimal_pairing(self, criterion: str, similarity: np.ndarray) -> Pairing:
         """The optimal pairing on a similarity given per non-empty cell (0 elsewhere)."""
         r, c, _ = self.cells
-        rows, cols = optimal_pairing_cells(r, c, similarity, self.table.shape, *self.tie_order,
-                                           priority=self._tie_priority)
+        if self.is_identical:  # one cell per row and column: they are the only pairing that uses no empty cell
+            return self._pairing(criterion, r, c, np.arange(len(r)), similarity, False)
+        rows, cols, found = optimal_pairing_cells(r, c, similarity, self.table.shape, *self.tie_order,
+                                                  priority=self._tie_priority, return_cells=True)
         tie = partial(optimal_pairing_cells_is_tied, r, c, similarity, self.table.shape, rows, cols)
-        return self._pairing(criterion, rows, cols, similarity, tie)
+        return self._pairing(criterion, rows, cols, found, similarity, tie)
 
     @cached_property
     def _tie_priority(self) -> np.ndarray:
@@ -504,8 +506,10 @@ class Comparison:
     def greedy_pairing(self) -> Pairing:
         """Criterion H's greedy pairing: largest remaining cell first, ties in tie order."""
         r, c, v = self.cells
-        rows, cols, tie = greedy_pairing_cells(r, c, v, self.table.shape, *self.tie_order)
-        return self._pairing("overlap", rows, cols, v, tie)
+        if self.is_identical:
+            return self._pairing("overlap", r, c, np.arange(len(r)), v, False)
+        rows, cols, tie, found = greedy_pairing_cells(r, c, v, self.table.shape, *self.tie_order, return_cells=True)
+        return self._pairing("overlap", rows, cols, found, v, tie)
 
     @cached_property
     def psi_expected(self) -> float:
@@ -535,17 +539,28 @@ class Comparison:
         return Mappings(*out)
 
     @cached_property
+    def _jaccard_nearest(self):
+        """Both ways: (targets, in_degree, tie_broken, the chosen cells' positions in cells)."""
+        r, c, _ = self.cells
+        rows, cols = self.tie_order
+        shape = self.table.shape
+        return (nearest_mapping_cells(r, c, self._cell_jaccard, shape, cols, return_cells=True),
+                nearest_mapping_cells(c, r, self._cell_jaccard, shape[::-1], rows, return_cells=True))
+
+    @cached_property
     def jaccard_mapping(self) -> Mappings:
         """Nearest neighbour by Jaccard, (reference -> candidate, candidate -> reference)."""
-        r, c, _ = self.cells
-        shape = self.table.shape
+        return self._mappings("jaccard", lambda forward, order: self._jaccard_nearest[0 if forward else 1][:3])
 
-        def nearest(forward, order):
-            if forward:
-                return nearest_mapping_cells(r, c, self._cell_jaccard, shape, order)
-            return nearest_mapping_cells(c, r, self._cell_jaccard, shape[::-1], order)
-
-        return self._mappings("jaccard", nearest)
+    def mapped_overlaps(self, basis: str = "partition") -> tuple[np.ndarray, np.ndarray]:
+        """Shared objects of every cluster with the cluster it maps to: n_{i,NN(i)} for each
+        reference cluster, n_{NN(j),j} for each candidate cluster (CSI sums them)."""
+        if basis == "partition":
+            values = self.cells.values
+            return values[self._jaccard_nearest[0][3]], values[self._jaccard_nearest[1][3]]
+        forward, backward = self.centroid_mapping
+        return (self.cell_values(np.arange(self.k_true), forward.targets),
+                self.cell_values(backward.targets, np.arange(self.k_pred)))
 
     # ------------------------------------------------------------------ data (X)
     def _require_data(self, what: str):

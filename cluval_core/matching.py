@@ -453,18 +453,25 @@ def _unused(used: np.ndarray, k: int) -> np.ndarray:
     return np.flatnonzero(free)
 
 
-def _pad(pair_rows, pair_cols, k_a, k_b, row_rank, col_rank):
-    """Complete a matching to min(K_a, K_b) pairs: unmatched rows with unmatched columns, both
-    in tie order (such pairs share no object: a positive cell between them would improve it)."""
+def _pad(pair_cells, rows, cols, k_a, k_b, row_rank, col_rank):
+    """Complete a matching (the cells `pair_cells` of the cell arrays `rows`, `cols`) to
+    min(K_a, K_b) pairs: unmatched rows with unmatched columns, both in tie order (such pairs
+    share no object: a positive cell between them would improve the matching). Returns
+    (rows, cols, cells) by row, cells -1 for the added pairs."""
+    pair_rows, pair_cols = rows[pair_cells], cols[pair_cells]
     free_rows = _unused(pair_rows, k_a)
     free_cols = _unused(pair_cols, k_b)
-    free_rows = free_rows[np.argsort(row_rank[free_rows])]
-    free_cols = free_cols[np.argsort(col_rank[free_cols])]
     m = min(len(free_rows), len(free_cols))
-    rows = np.r_[pair_rows, free_rows[:m]].astype(np.intp)
-    cols = np.r_[pair_cols, free_cols[:m]].astype(np.intp)
-    by_row = np.argsort(rows)
-    return rows[by_row], cols[by_row]
+    if m:
+        free_rows = free_rows[np.argsort(row_rank[free_rows], kind="stable")][:m]
+        free_cols = free_cols[np.argsort(col_rank[free_cols], kind="stable")][:m]
+    out_rows = np.r_[pair_rows, free_rows[:m]].astype(np.intp)
+    out_cols = np.r_[pair_cols, free_cols[:m]].astype(np.intp)
+    out_cells = np.r_[pair_cells, np.full(m, -1)].astype(np.intp)
+    slot = np.full(k_a, -1, dtype=np.intp)  # each row once: order by row without sorting
+    slot[out_rows] = np.arange(len(out_rows))
+    by_row = slot[slot >= 0]
+    return out_rows[by_row], out_cols[by_row], out_cells[by_row]
 
 
 def tie_priority(rows, cols, shape, row_order=None, col_order=None) -> np.ndarray:
@@ -475,7 +482,8 @@ def tie_priority(rows, cols, shape, row_order=None, col_order=None) -> np.ndarra
     return priority
 
 
-def optimal_pairing_cells(rows, cols, values, shape, row_order=None, col_order=None, *, priority=None):
+def optimal_pairing_cells(rows, cols, values, shape, row_order=None, col_order=None, *, priority=None,
+                          return_cells=False):
     """A one-to-one pairing maximising the summed values of its cells, from the non-empty cells.
 
     Pairs forced by a dominance test are fixed first (see :func:`_forced_pairs`); the rest
@@ -484,7 +492,8 @@ def optimal_pairing_cells(rows, cols, values, shape, row_order=None, col_order=N
     ``scipy.sparse.csgraph.min_weight_full_bipartite_matching``. The clusters left over are
     paired in tie order, so that min(K_a, K_b) pairs result. Returns (rows, cols) by row.
     `priority` (optional, to share the work between calls) ranks the cells in tie order, row
-    first: ``tie_priority(rows, cols, shape, row_order, col_order)``.
+    first: ``tie_priority(rows, cols, shape, row_order, col_order)``. With `return_cells`, the
+    position of each pair's cell in the input arrays comes third (-1 for pairs of empty cells).
 
     >>> optimal_pairing_cells(np.array([0, 0, 1]), np.array([0, 1, 0]), np.array([1.0, 0.9, 0.9]), (2, 2))
     (array([0, 1]), array([1, 0]))
@@ -509,7 +518,8 @@ def optimal_pairing_cells(rows, cols, values, shape, row_order=None, col_order=N
             cells = alive[part]
             found.append(cells[_component_pairs(r[cells], c[cells], w[cells], shape)])
         chosen = np.concatenate(found)
-    return _pad(rows[positive[chosen]], cols[positive[chosen]], k_a, k_b, row_rank, col_rank)
+    pairs = _pad(positive[chosen], rows, cols, k_a, k_b, row_rank, col_rank)
+    return pairs if return_cells else pairs[:2]
 
 
 def optimal_pairing_cells_is_tied(rows, cols, values, shape, pair_rows, pair_cols) -> bool:
@@ -537,14 +547,15 @@ def optimal_pairing_cells_is_tied(rows, cols, values, shape, pair_rows, pair_col
                                                                 np.asarray(pair_cols).tolist()))
 
 
-def greedy_pairing_cells(rows, cols, values, shape, row_order=None, col_order=None):
+def greedy_pairing_cells(rows, cols, values, shape, row_order=None, col_order=None, *, return_cells=False):
     """:func:`greedy_pairing` (exact ties) from the non-empty cells of a table with values >= 0.
 
     The sequential greedy takes a cell when it comes first, in the order (value descending,
     then tie order), among the cells still available in both its row and its column; every
     such cell can be taken at once, so the pairing is found in a few vectorised rounds.
     Cells are sorted once; the clusters left after the positive cells are paired in tie
-    order (pairs of zero value), as the dense greedy does. Returns (rows, cols, tie_broken).
+    order (pairs of zero value), as the dense greedy does. Returns (rows, cols, tie_broken),
+    and with `return_cells` the position of each pair's cell in the input (-1: empty) fourth.
 
     >>> greedy_pairing_cells(np.array([0, 1, 1]), np.array([0, 0, 1]), np.array([1, 1, 1]), (2, 2), row_order=[1, 0])
     (array([0, 1]), array([1, 0]), True)
@@ -576,16 +587,17 @@ def greedy_pairing_cells(rows, cols, values, shape, row_order=None, col_order=No
     n_taken = int(taken.sum())
     if n_taken < min(k_a, k_b) and (k_a - n_taken) * (k_b - n_taken) > 1:
         tie = True  # the empty pairs could be formed in several ways
-    pair_rows, pair_cols = _pad(r[taken], c[taken], k_a, k_b, row_rank, col_rank)
-    return pair_rows, pair_cols, tie
+    pair_rows, pair_cols, cells = _pad(order[taken], rows, cols, k_a, k_b, row_rank, col_rank)
+    return (pair_rows, pair_cols, tie, cells) if return_cells else (pair_rows, pair_cols, tie)
 
 
-def nearest_mapping_cells(sources, targets, scores, shape, target_order=None):
+def nearest_mapping_cells(sources, targets, scores, shape, target_order=None, *, return_cells=False):
     """:func:`nearest_mapping` (exact ties, higher is nearer) from the non-empty cells.
 
     `sources`, `targets`, `scores` are aligned cell arrays; every source must have a cell of
     positive score (every cluster shares objects with some cluster of the other side).
-    Returns ``(targets, in_degree, tie_broken)``.
+    Returns ``(targets, in_degree, tie_broken)``, and with `return_cells` the position of each
+    source's chosen cell in the input arrays fourth.
 
     >>> nearest_mapping_cells(np.array([0, 0, 1]), np.array([0, 1, 1]), np.array([0.2, 0.5, 0.5]), (2, 2))
     (array([1, 1]), array([0, 2]), False)
@@ -593,15 +605,18 @@ def nearest_mapping_cells(sources, targets, scores, shape, target_order=None):
     k_src, k_dst = shape
     sources, targets, scores = np.asarray(sources, np.intp), np.asarray(targets, np.intp), np.asarray(scores)
     rank = _ranks(target_order, k_dst)
-    order = np.lexsort((rank[targets], -scores, sources))
-    s = sources[order]
-    first = np.r_[True, s[1:] != s[:-1]]
-    if int(first.sum()) != k_src:
+    best = np.full(k_src, -np.inf)
+    np.maximum.at(best, sources, scores)
+    if not np.all(np.isfinite(best)):
         raise ValueError("every source needs a cell")
-    best = scores[order][first]
-    chosen = targets[order][first]
-    tied = scores[order] == np.repeat(best, np.diff(np.r_[np.flatnonzero(first), len(s)]))
-    tie = bool((np.bincount(s[tied], minlength=k_src) > 1).any())
-    out = np.empty(k_src, dtype=np.intp)
-    out[s[first]] = chosen
-    return out, np.bincount(out, minlength=k_dst), tie
+    nearest = np.flatnonzero(scores == best[sources])
+    first = np.full(k_src, k_dst, dtype=np.intp)  # the nearest target first in tie order
+    np.minimum.at(first, sources[nearest], rank[targets[nearest]])
+    out = _identity(k_dst, target_order)[first]
+    tie = bool((np.bincount(sources[nearest], minlength=k_src) > 1).any())
+    if not return_cells:
+        return out, np.bincount(out, minlength=k_dst), tie
+    cells = np.empty(k_src, dtype=np.intp)
+    chosen = nearest[targets[nearest] == out[sources[nearest]]]
+    cells[sources[chosen]] = chosen
+    return out, np.bincount(out, minlength=k_dst), tie, cells
