@@ -13,6 +13,7 @@ Rows 3, 3 and columns 2, 4: S = 2/3 + 3/4, E = 3*4/6/4 + 3*2/6/3 = 5/6, PSI = (S
 
 from ._validation import CluvalError, CluvalWarning
 from .comparison import CentroidRatio, Comparison, Entropies, Noise, PairCounts, cluster_count, compare
+from .chunks import compare_chunks
 from .contingency import contingency_table
 from .emi import expected_mutual_information
 from .matching import Mapping, Pairing
@@ -24,6 +25,6 @@ __version__ = "0.1.0"
 
 __all__ = [
     "CluvalError", "CluvalWarning", "Comparison", "compare", "cluster_count", "Noise", "PairCounts", "Entropies", "CentroidRatio",
-    "contingency_table", "expected_mutual_information", "Mapping", "Pairing",
+    "compare_chunks", "contingency_table", "expected_mutual_information", "Mapping", "Pairing",
     "FAMILIES", "INDICES", "IndexInfo", "get_index", "index_table", "find_indices", *_score_names,
 ]
