@@ -41,9 +41,9 @@ import numpy as np
 import pandas as pd
 from scipy.sparse import coo_array
 
-from ._validation import MAX_TOTAL, CluvalError, as_labels, warn
+from ._validation import MAX_TOTAL, CluvalError, as_labels, bad_label_error, first_bad_label, warn
 from .comparison import Comparison, Noise, _is_label, _normalise_noise
-from .contingency import _sorted_uniques_order, contingency_table
+from .contingency import _sorted_codes, _sorted_uniques_order, contingency_table, factorize, table_from_codes
 
 __all__ = ["PartialTable", "compare_chunks", "compare_dask"]
 
@@ -76,6 +76,39 @@ def _first_positions(labels: np.ndarray, uniques: np.ndarray) -> np.ndarray:
     positions = np.empty(k, dtype=np.int64)
     positions[where] = first
     return positions
+
+
+def _is_pandas_text(labels) -> bool:
+    """A pandas Series of text, categories or Python objects: factorised by pandas, without a
+    Python object per label (a Dask DataFrame's partitions of CSV text are such Series)."""
+    return isinstance(labels, pd.Series) and labels.dtype.kind == "O"
+
+
+def _codes(labels, name: str) -> tuple[np.ndarray, np.ndarray]:
+    """Each object's cluster index and the distinct labels in table order, as
+    :func:`~cluval_core.contingency.factorize` gives them, and refused as it refuses them."""
+    if not _is_pandas_text(labels):
+        return factorize(as_labels(labels, name), name)
+    try:
+        codes, uniques = pd.factorize(labels, sort=False)
+    except TypeError:  # an unhashable value: find and name it
+        raise bad_label_error(name, *first_bad_label(np.asarray(labels, dtype=object))) from None
+    if codes.size and codes.min() < 0:  # pandas codes None and NaN as -1
+        i = int(np.argmin(codes))
+        raise bad_label_error(name, i, f"a missing or infinite label ({labels.iloc[i]!r}")
+    uniques = np.asarray(uniques, dtype=object)
+    bad = first_bad_label(uniques)
+    if bad is not None:
+        raise bad_label_error(name, int(np.flatnonzero(codes == bad[0])[0]), bad[1])
+    return _sorted_codes(codes, uniques)
+
+
+def _occurring(codes: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Codes and labels without the labels no object carries (order kept)."""
+    present = np.bincount(codes, minlength=len(labels)) > 0
+    if present.all():
+        return codes, labels
+    return (np.cumsum(present) - 1)[codes], labels[present]
 
 
 def _as_objects(labels: np.ndarray) -> np.ndarray:
@@ -179,6 +212,8 @@ class PartialTable:
             raise CluvalError(f"labels_true and labels_pred differ in length: {n_a} != {n_b}")
         if n_a == 0:
             return cls.empty()
+        if _is_pandas_text(labels_true) or _is_pandas_text(labels_pred):
+            return cls._from_codes(_codes(labels_true, "labels_true"), _codes(labels_pred, "labels_pred"), noise)
         a = as_labels(labels_true, "labels_true")
         b = as_labels(labels_pred, "labels_pred")
         if a.shape != b.shape:
@@ -195,6 +230,26 @@ class PartialTable:
         cells = coo_array(table, dtype=np.int64)
         cells.sum_duplicates()
         return cls(rows, cols, _first_positions(a, rows), _first_positions(b, cols), cells, int(a.size), dropped)
+
+    @classmethod
+    def _from_codes(cls, true: tuple, pred: tuple, noise: Noise | None) -> PartialTable:
+        """The table of labels given as (codes, distinct labels in table order) each."""
+        (codes_a, rows), (codes_b, cols) = true, pred
+        if codes_a.size != codes_b.size:
+            raise CluvalError(f"labels_true and labels_pred differ in length: {codes_a.size} != {codes_b.size}")
+        dropped = 0
+        if noise is not None:
+            keep = ~_is_label(rows, noise.label)[codes_a]
+            dropped = int(codes_a.size - np.count_nonzero(keep))
+            if dropped:
+                (codes_a, rows), (codes_b, cols) = _occurring(codes_a[keep], rows), _occurring(codes_b[keep], cols)
+            if codes_a.size == 0:
+                return cls.empty(dropped)
+        cells = coo_array(table_from_codes(codes_a, codes_b, len(rows), len(cols)), dtype=np.int64)
+        cells.sum_duplicates()
+        first_a = _first_positions(codes_a, np.arange(len(rows)))
+        first_b = _first_positions(codes_b, np.arange(len(cols)))
+        return cls(rows, cols, first_a, first_b, cells, int(codes_a.size), dropped)
 
     def __add__(self, other: PartialTable) -> PartialTable:
         """The table of this run followed by `other`'s: labels merged by value, cells summed,
@@ -381,8 +436,10 @@ def _blocks(labels_true, labels_pred) -> tuple[list, list]:
             raise CluvalError(f"labels_true and labels_pred differ in length: {n_a} != {n_b}")
         if a.chunks != b.chunks and not np.isnan(a.chunks[0] + b.chunks[0]).any():
             b = b.rechunk(a.chunks)
-    parts = [x.to_delayed().ravel().tolist() if kind == "array" else x.to_delayed()
-             for x, kind in ((a, kind_a), (b, kind_b))]
+    # not optimised one by one: what both inputs share (a file read once for two columns, a
+    # block that the other is computed from) stays one task when the whole graph is optimised
+    parts = [x.to_delayed(optimize_graph=False).ravel().tolist() if kind == "array"
+             else x.to_delayed(optimize_graph=False) for x, kind in ((a, kind_a), (b, kind_b))]
     if len(parts[0]) != len(parts[1]):
         raise CluvalError(f"labels_true has {len(parts[0])} partitions and labels_pred {len(parts[1])}: pass Dask "
                           "collections with the same partitions (e.g. two columns of one Dask DataFrame)")

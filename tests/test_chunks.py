@@ -14,6 +14,7 @@ import sys
 import tracemalloc
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -160,6 +161,22 @@ def test_empty_and_one_object_chunks():
               ([3, 9], ["q", "p"]), ([], []), ([5], ["r"]), ([3], ["q"]), ([], [])]
     assert_same_comparison(compare_chunks(chunks), compare(a, b))
     assert_same_comparison(compare_chunks(iter(chunks)), compare(a, b))
+
+
+def test_pandas_text_chunks_are_factorised_by_pandas():
+    # text, categorical and object Series (as Dask reads CSV partitions) give the same comparison
+    a = ["b", "a", "a", "c", "b", "d", "a", "c"]
+    b = [1, 2, 2, 3, 1, 3, 2, 1]
+    for dtype in ("str", "category", object):
+        chunks = [(pd.Series(x, dtype=dtype), pd.Series(y)) for x, y in _chunks(a, b, [3, 3, 6])]
+        assert_same_comparison(compare_chunks(chunks), compare(a, b))
+        noise = Noise("a", "drop_reference_noise")
+        assert_same_comparison(compare_chunks(chunks, noise=noise), compare(a, b, noise=noise))
+    mixed = pd.Series([1, "1", 1.0, True], dtype=object)
+    assert compare_chunks([(mixed, ["x", "y", "x", "z"])]).row_labels.tolist() == [1, "1"]
+    with pytest.raises(CluvalError, match=r"^chunk 1: labels_pred contains a missing or infinite label \(None at "
+                                          r"position 1\)"):
+        compare_chunks([(["a"], ["x"]), (["a", "b"], pd.Series(["x", None], dtype=object))])
 
 
 def test_clusters_first_seen_in_later_chunks():
