@@ -4,11 +4,18 @@
     cluval datasets list                    the catalogue, and which sets are available here
     cluval datasets fetch [NAME ...]        download (and verify) sets into the cache
     cluval datasets verify                  check every local file against its checksum
-    cluval compare FILE --true COL --pred COL [--json]
+    cluval compare PATH --true COL --pred COL [--json] [--memory-budget SIZE] [--scheduler ADDRESS]
                                             every index for two label columns of a CSV/Parquet file
+                                            or a folder of them
     cluval experiments list                 the papers' tables and figures cluval reproduces
     cluval experiments run NAME [--full] --out DIR
                                             run one (or "all"): CSV of values and checks, HTML figure
+
+``compare`` reads a file in memory when it fits the memory budget (default 1GB); a larger one,
+or a folder whose files do not each fit, is read out of core in blocks through Dask (the
+``cluval[dask]`` extra), on this machine's threads or, with ``--scheduler``, on a running Dask
+cluster (whose workers must see the same paths). The files of a folder (all CSV or all
+Parquet) follow each other in natural name order (part.2 before part.10).
 
 Exit status: 0 on success; 1 when ``datasets verify`` or ``datasets fetch`` finds a problem or
 ``experiments run`` computes a claim that differs from the paper; 2 on an error, reported
@@ -20,6 +27,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
+import re
 import subprocess
 import sys
 import warnings
@@ -27,6 +35,16 @@ from pathlib import Path
 
 from ._validation import CluvalError
 
+DEFAULT_MEMORY_BUDGET = "1GB"
+DASK_EXTRA = 'python -m pip install "cluval[dask]"'
+SCHEDULER_TIMEOUT = "10s"  # to connect to a --scheduler
+# Memory per byte of a CSV block read out of core, so that the blocks read at once by every
+# thread fit the budget (measured: about 16 for two columns of short labels; the rest is room
+# for longer labels and the allocator's slack).
+_BLOCK_EXPANSION = 50
+_MIN_BLOCK = 1 << 18
+_UNITS = {"": 1, "b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12,
+          "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40}
 APP_HELP = ('the app runs from a checkout of the cluval repository: clone it, then run '
             'python -m pip install -e ".[app]" && python -m streamlit run app.py')
 
@@ -70,16 +88,106 @@ def _datasets(args) -> int:
     return 1 if failed else 0
 
 
-def _compare(args) -> int:
-    from .comparison import compare
-    from .export import to_json
-    from .registry import INDICES
+def byte_size(text: str, name: str = "--memory-budget") -> int:
+    """A size such as ``1GB``, ``512MiB`` or ``2e9`` in bytes (kB, MB, GB, TB are powers of
+    1000; KiB, MiB, GiB, TiB powers of 1024).
+
+    >>> byte_size("1GB"), byte_size("512 MiB"), byte_size("2e9")
+    (1000000000, 536870912, 2000000000)
+    """
+    match = re.fullmatch(r"\s*(\d+(?:\.\d*)?|\.\d+)(?:[eE](\d+))?\s*([A-Za-z]*)\s*", text)
+    unit = match.group(3).lower() if match else ""
+    if not match or unit not in _UNITS:
+        raise CluvalError(f"{name} must be a size such as 1GB, 512MB or 2GiB, got {text!r}")
+    value = float(match.group(1)) * 10 ** int(match.group(2) or 0) * _UNITS[unit]
+    if not 1 <= value < 2**63:
+        raise CluvalError(f"{name} must be at least one byte, got {text!r}")
+    return int(value)
+
+
+def _size_text(n: int) -> str:
+    if n >= 10**9:
+        return f"{n / 10**9:.3g} GB"
+    return f"{n / 10**6:.3g} MB" if n >= 10**6 else f"{n:,} bytes"
+
+
+def _file_labels(path, args, in_folder: bool = False):
+    """One file's two label columns, read in memory; a folder's file is named in errors."""
     from .userdata import label_column, read_table
 
-    frame = read_table(args.file)
-    labels_true, _ = label_column(frame, args.true)
-    labels_pred, _ = label_column(frame, args.pred)
-    scores = compare(labels_true, labels_pred).scores()
+    frame = read_table(path)
+    try:
+        return label_column(frame, args.true)[0], label_column(frame, args.pred)[0]
+    except CluvalError as exc:
+        if not in_folder:
+            raise
+        raise CluvalError(f"{path}: {exc}") from None
+
+
+def _comparison_of_path(args):
+    """The comparison of the two label columns of a file or folder, in memory or out of core."""
+    from .chunks import compare_chunks
+    from .comparison import compare
+    from .userdata import fits_in_memory, table_files
+
+    budget = byte_size(args.memory_budget)
+    files = table_files(args.file)
+    if args.scheduler is None and all(fits_in_memory(path, budget) for path in files):
+        if len(files) == 1:
+            return compare(*_file_labels(files[0], args))
+        return compare_chunks(_file_labels(path, args, in_folder=True) for path in files)
+    try:
+        import dask
+    except ImportError:
+        why = "--scheduler uses" if args.scheduler else (f"{args.file} needs more memory than --memory-budget "
+                                                         f"({_size_text(budget)}) and is read out of core with")
+        raise CluvalError(f"{why} Dask, which is not installed: {DASK_EXTRA}") from None
+    import pandas as pd
+    from pyarrow import ArrowException
+
+    from .userdata import ACCEPTED, dask_label_columns
+
+    blocksize = max(_MIN_BLOCK, budget // (_BLOCK_EXPANSION * (os.cpu_count() or 1)))
+    try:
+        labels_true, labels_pred = dask_label_columns(files, args.true, args.pred, blocksize=blocksize)
+        if args.scheduler is None:
+            with dask.config.set(scheduler="threads"):
+                return compare(labels_true, labels_pred)
+        with _dask_client(args.scheduler):
+            return compare(labels_true, labels_pred)
+    except UnicodeDecodeError as exc:
+        raise CluvalError(f"{args.file} is not UTF-8 text (byte 0x{exc.object[exc.start]:02x} cannot be decoded): "
+                          "save it as UTF-8 (in a spreadsheet: 'CSV UTF-8')") from None
+    except pd.errors.ParserError as exc:
+        raise CluvalError(f"{args.file} could not be read as CSV ({_first_line(exc)}): check that every row has the "
+                          "same number of fields") from None
+    except ArrowException as exc:
+        raise CluvalError(f"{args.file} could not be read ({_first_line(exc)}): give {ACCEPTED}, or a folder of "
+                          "them") from None
+
+
+def _first_line(exc: Exception) -> str:
+    return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+
+
+def _dask_client(address: str):
+    """A ``distributed.Client`` of the Dask scheduler at `address` (closed by its ``with``)."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise CluvalError(f"--scheduler needs dask.distributed, which is not installed: {DASK_EXTRA}") from None
+    try:
+        return Client(address, timeout=SCHEDULER_TIMEOUT)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise CluvalError(f"cannot connect to the Dask scheduler at {address} ({_first_line(exc)}): start one (dask "
+                          "scheduler) or leave out --scheduler") from None
+
+
+def _compare(args) -> int:
+    from .export import to_json
+    from .registry import INDICES
+
+    scores = _comparison_of_path(args).scores()
     if args.json:
         print(to_json(scores))
     else:
@@ -156,11 +264,19 @@ def build_parser() -> argparse.ArgumentParser:
     ds.add_argument("action", choices=["list", "fetch", "verify"])
     ds.add_argument("names", nargs="*", help="data set names (default: all)")
     ds.set_defaults(func=_datasets)
-    cmp_ = sub.add_parser("compare", help="every index for two label columns of a CSV or Parquet file")
-    cmp_.add_argument("file")
+    cmp_ = sub.add_parser("compare", help="every index for two label columns of a CSV or Parquet file, or of a "
+                                          "folder of them")
+    cmp_.add_argument("file", metavar="PATH", help="a CSV or Parquet file, or a folder of them (read in natural name "
+                                                   "order)")
     cmp_.add_argument("--true", required=True, help="column of the reference labels")
     cmp_.add_argument("--pred", required=True, help="column of the candidate labels")
     cmp_.add_argument("--json", action="store_true", help="print strict JSON (an undefined index is null)")
+    cmp_.add_argument("--memory-budget", default=DEFAULT_MEMORY_BUDGET, metavar="SIZE",
+                      help="memory the data may take, e.g. 500MB or 4GB (default: %(default)s); a larger input is "
+                           "read out of core through Dask")
+    cmp_.add_argument("--scheduler", metavar="ADDRESS",
+                      help="compute on the running Dask cluster at ADDRESS (e.g. tcp://10.0.0.5:8786); its workers "
+                           "read the files at the same paths")
     cmp_.set_defaults(func=_compare)
     ex = sub.add_parser("experiments", help="reproduce the papers' tables and figures")
     ex.add_argument("action", choices=["list", "run"])

@@ -14,6 +14,10 @@ written with decimal commas (``1,5`` in a ``;``-separated European export) is re
 decimal points. Rows are counted from 1 after the header: "data row 7" is the seventh
 object, as :func:`preview` numbers it.
 
+``cluval compare`` also reads folders of CSV or Parquet files (:func:`table_files`), and inputs
+that would need more memory than a budget (:func:`fits_in_memory`) out of core, through Dask
+(:func:`dask_label_columns`): the same delimiter, header and labels as written, read in blocks.
+
 >>> frame = read_table_bytes(b"x,y,truth\\n0,0,cat\\n0,1,cat\\n5,5,dog\\n")
 >>> X, labels, names = points_and_labels(frame, ["x", "y"], "truth")
 >>> X.shape, labels.tolist(), names
@@ -44,12 +48,18 @@ from .contingency import factorize
 __all__ = ["MAX_BYTES", "MAX_CELLS", "ACCEPTED", "UserTable", "ColumnSummary", "Suggestion", "read_table",
            "read_table_bytes", "read_user_table", "read_csv_bytes", "preview", "points_and_labels", "label_column",
            "distinct_labels", "numeric_columns", "column_summaries", "suggest_columns", "default_coordinates",
-           "continuous_label_warning"]
+           "continuous_label_warning", "table_files", "fits_in_memory", "dask_label_columns"]
 
 MAX_BYTES = 200 * 2**20
 MAX_CELLS = 20_000_000
 ACCEPTED = "a CSV or TSV text file in UTF-8, or a Parquet file"
 _SNIFF_BYTES = 16384
+CSV_SUFFIXES = (".csv", ".tsv", ".txt")
+PARQUET_SUFFIXES = (".parquet", ".parq", ".pq")
+# Peak memory of read_table and label_column per CSV cell (measured: 10 million cells of short
+# labels take about 1 GB), the estimate that decides whether a file is read in memory.
+BYTES_PER_CELL = 100
+_COUNT_STEP = 1 << 24  # lines are counted in steps of this many bytes
 _DELIMITERS = (",", ";", "\t", "|", " ")  # in the order preferred when several fit equally well
 _DELIMITER_NAMES = {",": "commas", ";": "semicolons", "\t": "tabs", "|": "bars", " ": "spaces"}
 _HEADER_ROWS = 1000  # rows compared with the first one to decide whether it is a header
@@ -551,3 +561,154 @@ def points_and_labels(frame: pd.DataFrame, coordinates, label: str, noise=None):
         X[:, j] = numeric
     labels, names = label_column(frame, label, noise)
     return X, labels, names
+
+
+# ---------------------------------------------------------------------- folders and out-of-core reading
+def _natural_key(path: Path):
+    """File names in natural order: part.2 before part.10."""
+    return [(0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", path.name)]
+
+
+def _is_parquet(path: Path) -> bool:
+    with open(path, "rb") as fh:
+        return fh.read(4) == b"PAR1"
+
+
+def table_files(path) -> list[Path]:
+    """The files a path names: itself, or a folder's CSV or Parquet files in natural name order.
+
+    A folder's files are those ending in .csv, .tsv, .txt, .parquet, .parq or .pq (hidden
+    files and names starting with ``_`` left out), all CSV or all Parquet; their objects follow
+    each other in that order. A path that is not a folder is returned as it is (the readers
+    check it).
+    """
+    path = Path(path)
+    if not path.is_dir():
+        return [path]
+    suffixes = CSV_SUFFIXES + PARQUET_SUFFIXES
+    files = sorted((p for p in path.iterdir() if p.suffix.lower() in suffixes and p.is_file()
+                    and not p.name.startswith((".", "_"))), key=_natural_key)
+    if not files:
+        raise CluvalError(f"{path} is a folder without CSV or Parquet files ({', '.join(suffixes)}): give the path "
+                          f"of {ACCEPTED}, or of a folder of them")
+    try:
+        kinds = {_is_parquet(p) for p in files}
+    except OSError as exc:
+        raise CluvalError(f"a file in {path} cannot be read ({exc.strerror or exc})") from None
+    if len(kinds) > 1:
+        raise CluvalError(f"{path} holds both CSV and Parquet files: give a folder of one kind")
+    return files
+
+
+def _cells(path: Path, size: int) -> int:
+    """The cells of a file, as the in-memory reader counts them (lines x fields of the first
+    line for CSV, rows x columns for Parquet); 0 when the file is unreadable (the reader then
+    says why)."""
+    try:
+        if _is_parquet(path):
+            import pyarrow.parquet as pq
+
+            meta = pq.ParquetFile(path).metadata
+            return meta.num_rows * meta.num_columns
+        newlines = returns = 0
+        with open(path, "rb") as fh:
+            head = fh.read(_SNIFF_BYTES)
+            fh.seek(0)
+            while block := fh.read(_COUNT_STEP):
+                newlines += block.count(b"\n")
+                returns += block.count(b"\r")
+    except Exception:  # noqa: BLE001 - unreadable or damaged: the in-memory reader names the problem
+        return 0
+    sample = head.decode("utf-8-sig", errors="ignore")
+    first_line = sample.split("\n", 1)[0]
+    return max(newlines, returns) * max(1, len(first_line.split(_delimiter(sample))))
+
+
+def fits_in_memory(path, budget: int) -> bool:
+    """Whether :func:`read_table` reads the file within its limits (:data:`MAX_BYTES`,
+    :data:`MAX_CELLS`) and within `budget` bytes of memory (:data:`BYTES_PER_CELL` per cell).
+
+    Paths that are not regular files count as fitting: :func:`read_table` says what is wrong.
+    """
+    try:
+        info = os.stat(path)
+    except OSError:
+        return True
+    if not stat.S_ISREG(info.st_mode):
+        return True
+    size = info.st_size
+    if size > MAX_BYTES:
+        return False
+    if (size + 1) * BYTES_PER_CELL <= budget and size + 1 <= MAX_CELLS:
+        return True  # every cell takes at least one byte
+    cells = _cells(Path(path), size)
+    return cells <= MAX_CELLS and cells * BYTES_PER_CELL <= budget
+
+
+def _csv_layout(path: Path) -> UserTable:
+    """The delimiter, header and column names of a CSV file, read from its first lines."""
+    name = str(path)
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(_SNIFF_BYTES)
+    except OSError as exc:
+        raise CluvalError(f"{name} cannot be read ({exc.strerror or exc})") from None
+    if head[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
+        raise CluvalError(f"{name} is UTF-16 text, which is read out of core only as UTF-8: save it as UTF-8 CSV "
+                          "(in a spreadsheet: 'CSV UTF-8')")
+    if len(head) == _SNIFF_BYTES and b"\n" in head:
+        head = head[: head.rindex(b"\n") + 1]  # whole lines only
+    return read_user_table(head, name)
+
+
+def _check_labels(frame: pd.DataFrame, columns: list[str], where: str, csv: bool) -> pd.DataFrame:
+    """A partition's label columns, refused when one holds an empty field or a null, or when
+    the CSV parser took a row with more fields than the first row as an index."""
+    if csv and not isinstance(frame.index, pd.RangeIndex):
+        raise CluvalError(f"{where} could not be read as CSV (a row has more fields than the first row): check that "
+                          "every row has the same number of fields")
+    for column in columns:
+        missing = _missing(frame[column])
+        if missing.any():
+            raise CluvalError(f"column {column!r} has {int(missing.sum())} empty label(s) in {where}: every object "
+                              "needs a label in both partitions")
+    return frame
+
+
+def dask_label_columns(files, true: str, pred: str, *, blocksize: int):
+    """Two label columns of CSV or Parquet files as Dask Series, read out of core.
+
+    The first file's first lines decide the delimiter and whether the first row names the
+    columns, as :func:`read_table` decides them; labels are kept as written (text from CSV,
+    numbers from Parquet). CSV is read in blocks of about `blocksize` bytes, Parquet by row
+    groups. Empty labels are refused when a partition is read.
+    """
+    import dask.dataframe as dd
+
+    files = [Path(f).resolve() for f in files]
+    name = str(files[0]) if len(files) == 1 else f"{files[0].parent}"
+    for path in files:
+        if not path.is_file():
+            raise CluvalError(f"{path} is not a regular file: give the path of {ACCEPTED}, or of a folder of them")
+    if _is_parquet(files[0]):
+        import pyarrow.parquet as pq
+
+        try:
+            columns = pq.read_schema(files[0]).names
+        except Exception as exc:  # noqa: BLE001 - pyarrow raises many types for a damaged file
+            first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise CluvalError(f"{files[0]} could not be read as Parquet ({first}): give {ACCEPTED}") from None
+        for column in (true, pred):
+            _column(pd.DataFrame(columns=columns), column)
+        frame = dd.read_parquet([str(p) for p in files], columns=list(dict.fromkeys([true, pred])))
+    else:
+        layout = _csv_layout(files[0])
+        for column in (true, pred):
+            _column(layout.frame, column)
+        # every column is parsed (no usecols), so that a row with too many fields is an error, as in memory
+        frame = dd.read_csv([str(p) for p in files], sep=layout.delimiter, header=0 if layout.header else None,
+                            names=list(layout.frame.columns), dtype=str, keep_default_na=False,
+                            skipinitialspace=True, encoding="utf-8-sig", blocksize=blocksize)
+    csv = not _is_parquet(files[0])
+    frame = frame.map_partitions(_check_labels, [true, pred], name, csv, meta=dict(frame.dtypes))
+    return frame[true], frame[pred]

@@ -44,10 +44,13 @@ def test_compare_refuses_dev_zero_at_once():
                              f"the path of {ACCEPTED}\n")
 
 
-def test_compare_directory(tmp_path, capsys):
+def test_compare_folder_without_tables(tmp_path, capsys):
+    (tmp_path / "notes.md").write_text("t,p\na,1\n")
+    (tmp_path / ".hidden.csv").write_text("t,p\na,1\n")
     code, out, err = _run(capsys, "compare", str(tmp_path), "--true", "a", "--pred", "b")
     assert code == 2 and out == ""
-    _one_line_error(err, f"{tmp_path} is a directory, not a file: give the path of {ACCEPTED}")
+    _one_line_error(err, f"{tmp_path} is a folder without CSV or Parquet files (.csv, .tsv, .txt, .parquet, .parq, "
+                         f".pq): give the path of {ACCEPTED}, or of a folder of them")
 
 
 def test_compare_empty_file(tmp_path, capsys):
@@ -72,13 +75,14 @@ def test_compare_non_utf8_file(tmp_path, capsys):
                          "(in a spreadsheet: 'CSV UTF-8')")
 
 
-def test_compare_over_cap_file(tmp_path, capsys):
+def test_compare_over_cap_file_is_read_out_of_core_and_still_checked(tmp_path, capsys):
+    # beyond what the in-memory reader accepts: read out of core, after the same checks of its first bytes
     path = tmp_path / "huge.csv"
     with open(path, "wb") as fh:
         fh.truncate(MAX_BYTES + 1)
     code, _, err = _run(capsys, "compare", str(path), "--true", "a", "--pred", "b")
     assert code == 2
-    _one_line_error(err, f"{path} is {MAX_BYTES + 1:,} bytes, more than the 200 MB accepted: subsample it first")
+    _one_line_error(err, f"{path} is a binary file (it contains NUL bytes), not text: give {ACCEPTED}")
 
 
 def test_compare_missing_file_and_column(tmp_path, capsys):
@@ -131,6 +135,214 @@ def test_compare_text_output_names_every_index(tmp_path, capsys):
     code, out, _ = _run(capsys, "compare", path, "--true", "truth", "--pred", "found")
     assert code == 0
     assert any(line.split()[-2:] == ["ari", "0.571429"] for line in out.splitlines())
+
+
+# ---------------------------------------------------------------------- compare: folders, out of core, a cluster
+def _write_csv(path: Path, true, pred, header: str | None = "t,p", sep: str = ",") -> str:
+    lines = ([header] if header else []) + [f"{x}{sep}{y}" for x, y in zip(true, pred)]
+    path.write_text("\n".join(lines) + "\n")
+    return str(path)
+
+
+def _scores(capsys, *argv) -> dict:
+    code, out, err = _run(capsys, *argv)
+    assert code == 0, err
+    return _strict(out)
+
+
+def _expected(labels_true, labels_pred) -> dict:
+    return {k: None if math.isnan(v) else v for k, v in compare(labels_true, labels_pred).scores().items()}
+
+
+@pytest.fixture
+def dask_calls(monkeypatch):
+    """The partitions of every Dask comparison that compare() hands over."""
+    import cluval_core.chunks as chunks
+
+    calls = []
+    real = chunks.compare_dask
+
+    def recording(labels_true, labels_pred, **kwargs):
+        calls.append(labels_true.npartitions)
+        return real(labels_true, labels_pred, **kwargs)
+
+    monkeypatch.setattr(chunks, "compare_dask", recording)
+    return calls
+
+
+def _moved_labels(n: int, seed: int = 0):
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, 25, n)
+    b = np.where(rng.random(n) < 0.3, rng.integers(0, 28, n), a)
+    return [f"c{v}" for v in a], b.tolist()
+
+
+def test_compare_a_file_over_the_memory_budget_out_of_core(tmp_path, capsys, dask_calls):
+    labels_true, labels_pred = _moved_labels(300_000)
+    path = _write_csv(tmp_path / "labels.csv", labels_true, labels_pred)
+    in_memory = _scores(capsys, "compare", path, "--true", "t", "--pred", "p", "--json")
+    assert dask_calls == []
+    out_of_core = _scores(capsys, "compare", path, "--true", "t", "--pred", "p", "--json", "--memory-budget", "1MB")
+    assert len(dask_calls) == 1 and dask_calls[0] >= 2  # read in blocks
+    assert out_of_core == in_memory == _expected(labels_true, [str(v) for v in labels_pred])
+
+
+def test_compare_out_of_core_reads_the_delimiter_and_header_as_in_memory(tmp_path, capsys, dask_calls):
+    labels_true, labels_pred = _moved_labels(2000, seed=1)
+    numbers = [int(v[1:]) for v in labels_true]
+    path = _write_csv(tmp_path / "labels.txt", numbers, labels_pred, header=None, sep="; ")
+    argv = ["compare", path, "--true", "column 1", "--pred", "column 2", "--json"]
+    assert _scores(capsys, *argv, "--memory-budget", "10kB") == _scores(capsys, *argv)
+    assert len(dask_calls) == 1
+
+
+def test_compare_folder_in_natural_name_order(tmp_path, capsys, dask_calls):
+    # part.1, part.2, part.10: in name order (1, 10, 2) Criterion H and CI would be 0.5 and 0
+    a, b = [1, 0, 1, 0, 2, 1, 0, 2], [2, 2, 1, 2, 1, 0, 0, 2]
+    for name, rows in (("part.1.csv", slice(0, 2)), ("part.2.csv", slice(2, 5)), ("part.10.csv", slice(5, 8))):
+        _write_csv(tmp_path / name, a[rows], b[rows])
+    (tmp_path / "_SUCCESS").write_text("")
+    (tmp_path / "README.md").write_text("not a table")
+    expected = _expected([str(v) for v in a], [str(v) for v in b])
+    assert (expected["ch_greedy"], expected["ci_partition"]) == (0.625, 1.0)
+    argv = ["compare", str(tmp_path), "--true", "t", "--pred", "p", "--json"]
+    assert _scores(capsys, *argv) == expected
+    assert dask_calls == []  # each file fits: read one after the other in memory
+    assert _scores(capsys, *argv, "--memory-budget", "100B") == expected
+    assert dask_calls == [3]
+
+
+def test_compare_parquet_file_and_folder_out_of_core(tmp_path, capsys, dask_calls):
+    import pandas as pd
+
+    labels_true, labels_pred = _moved_labels(5000, seed=2)
+    frame = pd.DataFrame({"t": labels_true, "p": labels_pred})  # the candidate's labels stay numbers
+    frame.to_parquet(tmp_path / "one.parquet", row_group_size=1000)
+    folder = tmp_path / "parts"
+    folder.mkdir()
+    for i, lo in enumerate(range(0, 5000, 1700)):
+        frame.iloc[lo:lo + 1700].to_parquet(folder / f"part.{i}.parquet")
+    expected = _expected(labels_true, labels_pred)
+    for path in (tmp_path / "one.parquet", folder):
+        argv = ["compare", str(path), "--true", "t", "--pred", "p", "--json"]
+        assert _scores(capsys, *argv) == expected
+        assert _scores(capsys, *argv, "--memory-budget", "1kB") == expected
+    assert dask_calls == [1, 3]
+
+
+def test_compare_out_of_core_errors_are_one_line(tmp_path, capsys):
+    labels_true, labels_pred = _moved_labels(3000, seed=3)
+    path = _write_csv(tmp_path / "labels.csv", labels_true, labels_pred)
+    small = ["--memory-budget", "1kB"]
+    code, _, err = _run(capsys, "compare", path, "--true", "t", "--pred", "nope", *small)
+    assert code == 2
+    _one_line_error(err, "column 'nope' is not in the file; its columns are: t, p")
+    holes = _write_csv(tmp_path / "holes.csv", labels_true, labels_pred[:2000] + [""] + labels_pred[2001:])
+    code, _, err = _run(capsys, "compare", holes, "--true", "t", "--pred", "p", *small)
+    assert code == 2
+    _one_line_error(err, f"column 'p' has 1 empty label(s) in {holes}: every object needs a label in both partitions")
+    ragged = tmp_path / "ragged.csv"
+    ragged.write_text(Path(path).read_text() + "c1,2,3\n")
+    code, _, err = _run(capsys, "compare", str(ragged), "--true", "t", "--pred", "p", *small)
+    assert code == 2 and err.count("\n") == 1
+    assert err.startswith(f"cluval: error: {ragged} could not be read as CSV (") and err.endswith(
+        "): check that every row has the same number of fields\n")
+    latin = tmp_path / "latin.csv"
+    latin.write_bytes(Path(path).read_bytes() + "naïve,1\n".encode("cp1252"))
+    code, _, err = _run(capsys, "compare", str(latin), "--true", "t", "--pred", "p", *small)
+    assert code == 2
+    _one_line_error(err, f"{latin} is not UTF-8 text (byte 0xef cannot be decoded): save it as UTF-8 (in a "
+                         "spreadsheet: 'CSV UTF-8')")
+    longer = _write_csv(tmp_path / "longer.csv", ["x,9"] + labels_true[1:], labels_pred)  # a first row of 3 fields
+    for budget in ([], small):
+        code, _, err = _run(capsys, "compare", longer, "--true", "t", "--pred", "p", *budget)
+        assert code == 2 and err.count("\n") == 1
+        assert err.startswith(f"cluval: error: {longer} could not be read as CSV (") and err.endswith(
+            "): check that every row has the same number of fields\n")
+    utf16 = tmp_path / "utf16.csv"
+    utf16.write_bytes(Path(path).read_text().encode("utf-16"))
+    code, _, err = _run(capsys, "compare", str(utf16), "--true", "t", "--pred", "p", *small)
+    assert code == 2
+    _one_line_error(err, f"{utf16} is UTF-16 text, which is read out of core only as UTF-8: save it as UTF-8 CSV (in a "
+                         "spreadsheet: 'CSV UTF-8')")
+
+
+def test_compare_damaged_parquet_out_of_core(tmp_path, capsys):
+    path = tmp_path / "damaged.parquet"
+    path.write_bytes(b"PAR1" + bytes(range(200)) * 10)
+    code, _, err = _run(capsys, "compare", str(path), "--true", "t", "--pred", "p", "--memory-budget", "10B")
+    assert code == 2 and err.count("\n") == 1
+    assert err.startswith(f"cluval: error: {path} could not be read as Parquet (") and err.endswith(
+        f"): give {ACCEPTED}\n")
+
+
+def test_compare_folder_errors(tmp_path, capsys):
+    import pandas as pd
+
+    _write_csv(tmp_path / "a.csv", ["x", "y"], [1, 2])
+    pd.DataFrame({"t": ["x"], "p": [1]}).to_parquet(tmp_path / "b.parquet")
+    code, _, err = _run(capsys, "compare", str(tmp_path), "--true", "t", "--pred", "p")
+    assert code == 2
+    _one_line_error(err, f"{tmp_path} holds both CSV and Parquet files: give a folder of one kind")
+    (tmp_path / "b.parquet").unlink()
+    _write_csv(tmp_path / "c.csv", ["x", "y"], [1, 2], header="t,q")
+    code, _, err = _run(capsys, "compare", str(tmp_path), "--true", "t", "--pred", "p")
+    assert code == 2
+    _one_line_error(err, f"{tmp_path / 'c.csv'}: column 'p' is not in the file; its columns are: t, q")
+
+
+@pytest.mark.parametrize("budget", ["lots", "0", "1 XB", "-5MB", "1e99"])
+def test_compare_bad_memory_budget(tmp_path, capsys, budget):
+    path = _labels(tmp_path, b"t,p\na,1\nb,2\n")
+    code, _, err = _run(capsys, "compare", path, "--true", "t", "--pred", "p", f"--memory-budget={budget}")
+    assert code == 2
+    assert err in (f"cluval: error: --memory-budget must be a size such as 1GB, 512MB or 2GiB, got {budget!r}\n",
+                   f"cluval: error: --memory-budget must be at least one byte, got {budget!r}\n")
+
+
+def test_byte_sizes():
+    assert [cli.byte_size(t) for t in ("1GB", "1 gb", "512MiB", "2e9", "1.5kB", "100")] == [
+        10**9, 10**9, 512 * 2**20, 2 * 10**9, 1500, 100]
+
+
+def test_compare_out_of_core_without_dask_explains(tmp_path, capsys, monkeypatch):
+    path = _labels(tmp_path, b"t,p\na,1\na,1\nb,2\n")
+    monkeypatch.setitem(sys.modules, "dask", None)  # import dask fails
+    code, _, err = _run(capsys, "compare", path, "--true", "t", "--pred", "p", "--memory-budget", "10B")
+    assert code == 2
+    _one_line_error(err, f'{path} needs more memory than --memory-budget (10 bytes) and is read out of core with Dask, '
+                         'which is not installed: python -m pip install "cluval[dask]"')
+    assert _run(capsys, "compare", path, "--true", "t", "--pred", "p")[0] == 0  # in memory: no Dask needed
+
+
+def test_compare_unreachable_scheduler(tmp_path, capsys, monkeypatch):
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # closed again: nothing listens there
+    monkeypatch.setattr(cli, "SCHEDULER_TIMEOUT", "1s")
+    path = _labels(tmp_path, b"t,p\na,1\na,1\nb,2\n")
+    code, _, err = _run(capsys, "compare", path, "--true", "t", "--pred", "p", "--scheduler", f"tcp://127.0.0.1:{port}")
+    assert code == 2 and err.count("\n") == 1
+    assert err.startswith(f"cluval: error: cannot connect to the Dask scheduler at tcp://127.0.0.1:{port} (")
+    assert err.endswith("): start one (dask scheduler) or leave out --scheduler\n")
+
+
+@pytest.mark.slow
+def test_compare_on_a_running_dask_cluster(tmp_path, capsys, dask_calls):
+    from distributed import LocalCluster
+
+    labels_true, labels_pred = _moved_labels(20_000, seed=4)
+    path = _write_csv(tmp_path / "labels.csv", labels_true, labels_pred)
+    expected = _scores(capsys, "compare", path, "--true", "t", "--pred", "p", "--json")
+    with LocalCluster(n_workers=1, processes=False, protocol="tcp", host="127.0.0.1", dashboard_address=None) as cluster:
+        shown = _scores(capsys, "compare", path, "--true", "t", "--pred", "p", "--json", "--scheduler",
+                        cluster.scheduler_address)
+        assert "partition_table" in cluster.scheduler.task_prefixes  # the cluster built the tables
+    assert shown == expected and len(dask_calls) == 1
 
 
 # ---------------------------------------------------------------------- experiments: exit status, --out
