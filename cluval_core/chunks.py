@@ -34,6 +34,7 @@ from __future__ import annotations
 import functools
 import numbers
 import operator
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -380,14 +381,13 @@ def _dask_kind(labels) -> str:
     """'array', 'series', 'frame' or '' for a non-Dask input (told without importing Dask)."""
     if type(labels).__module__.split(".")[0] != "dask":
         return ""
-    import dask.array as da
-    import dask.dataframe as dd
-
-    if isinstance(labels, da.Array):
+    # a collection of a Dask module not yet imported cannot be this one (importing costs a second)
+    da, dd = sys.modules.get("dask.array"), sys.modules.get("dask.dataframe")
+    if da is not None and isinstance(labels, da.Array):
         return "array"
-    if isinstance(labels, dd.Series):
+    if dd is not None and isinstance(labels, dd.Series):
         return "series"
-    if isinstance(labels, dd.DataFrame):
+    if dd is not None and isinstance(labels, dd.DataFrame):
         return "frame"
     return "other"
 
