@@ -133,9 +133,9 @@ def run_one(mode: str, n: int, chunk: int) -> dict:
     The libraries are imported before the clock starts, for every mode alike.
     """
     import dask
-    import dask.array  # noqa: F401
+    import dask.array
 
-    import cluval_core.chunks  # noqa: F401
+    import cluval_core.chunks
 
     tree = None
     start = time.perf_counter()
@@ -230,7 +230,8 @@ def main(argv=None) -> int:
     ok_ratio = result["dask / loop"] <= RATIO_TARGET
     ok_memory = all(result[f"{mode} peak MB"] < MEMORY_TARGET_MB for mode in modes)
     print(f"target: Dask within {RATIO_TARGET}x of the loop: {'met' if ok_ratio else 'NOT met'} "
-          f"({result['dask / loop']:.2f}x); peak memory under {MEMORY_TARGET_MB} MB: {'met' if ok_memory else 'NOT met'}")
+          f"({result['dask / loop']:.2f}x); peak memory under {MEMORY_TARGET_MB} MB: "
+          f"{'met' if ok_memory else 'NOT met'}")
     return 0
 
 

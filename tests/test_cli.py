@@ -338,7 +338,8 @@ def test_compare_on_a_running_dask_cluster(tmp_path, capsys, dask_calls):
     labels_true, labels_pred = _moved_labels(20_000, seed=4)
     path = _write_csv(tmp_path / "labels.csv", labels_true, labels_pred)
     expected = _scores(capsys, "compare", path, "--true", "t", "--pred", "p", "--json")
-    with LocalCluster(n_workers=1, processes=False, protocol="tcp", host="127.0.0.1", dashboard_address=None) as cluster:
+    with LocalCluster(n_workers=1, processes=False, protocol="tcp", host="127.0.0.1",
+                      dashboard_address=None) as cluster:
         shown = _scores(capsys, "compare", path, "--true", "t", "--pred", "p", "--json", "--scheduler",
                         cluster.scheduler_address)
         assert "partition_table" in cluster.scheduler.task_prefixes  # the cluster built the tables

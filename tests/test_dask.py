@@ -180,13 +180,13 @@ def client():
         yield client
 
 
-def _ran_on_workers(client, run) -> set:
-    """The workers that built partition tables while `run()` computed."""
+def _ran_on_workers(client, run) -> tuple:
+    """What `run()` returns, and the workers that built partition tables while it computed."""
     from distributed import get_task_stream
 
     with get_task_stream(client) as stream:
         result = run()
-    return result, {t["worker"] for t in stream.data if any("_partition_table" in str(k) for k in [t["key"]])}
+    return result, {task["worker"] for task in stream.data if "partition_table" in str(task["key"])}
 
 
 @pytest.mark.slow
