@@ -5,6 +5,8 @@ and the result exactly ``compare`` on the computed labels, on threads and on a
 from __future__ import annotations
 
 import os
+import sys
+import types
 
 import dask
 import dask.array as da
@@ -175,9 +177,13 @@ def test_x_and_singleton_noise_are_refused_with_what_is_supported():
 def client():
     from distributed import Client, LocalCluster
 
-    with LocalCluster(n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None,
-                      host="127.0.0.1") as cluster, Client(cluster) as client:
-        yield client
+    # worker processes start by spawning, which re-runs the parent's __main__ from its file; an
+    # app test earlier in the session leaves app.py there, so workers start from an empty one
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(sys.modules, "__main__", types.ModuleType("__main__"))
+        with LocalCluster(n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None,
+                          host="127.0.0.1") as cluster, Client(cluster) as client:
+            yield client
 
 
 def _ran_on_workers(client, run) -> tuple:
