@@ -8,6 +8,7 @@ import math
 import numpy as np
 import pytest
 from sklearn.cluster import AgglomerativeClustering
+from sklearn.datasets import make_blobs
 
 from cluval_core import CluvalError, compare
 from cluval_core import clustering
@@ -305,12 +306,31 @@ def test_pairwise_methods_refuse_huge_inputs_before_allocating(algorithm, never_
         cluster(X, algorithm, 5)
 
 
-def test_single_link_in_many_dimensions_refuses_the_matrix(never_run):
+@pytest.mark.parametrize(("d", "method"), [(8, "sesqui_kd_tree"), (8, "brute"), (25, "brute")])  # a KD-tree: d <= 20
+def test_single_link_in_many_dimensions_equals_scikit_learn(d, method, monkeypatch):
+    X, _ = make_blobs(1500, n_features=d, centers=6, cluster_std=2.0, random_state=d)
+    theirs = AgglomerativeClustering(n_clusters=6, linkage="single").fit_predict(X)
+    monkeypatch.setattr(clustering, "_single_link_plan", lambda n, d: (method, 0.0))
+    assert compare(single_linkage(X, 6), theirs).is_identical
+
+
+def test_single_link_plan_takes_the_kd_tree_in_few_dimensions_and_prim_in_many():
+    assert clustering._single_link_plan(100_000, 1)[0] == "sort"
+    assert clustering._single_link_plan(100_000, 2)[0] == "sesqui_kd_tree"
+    assert clustering._single_link_plan(100_000, 8)[0] == "sesqui_kd_tree"
+    assert clustering._single_link_plan(1_000, 25)[0] == "brute"
+    assert clustering._single_link_plan(100_000, 25)[0] == "brute"
+
+
+def test_single_link_beyond_the_budget_is_refused_before_it_starts(never_run):
     never_run("single")
-    X = np.random.default_rng(0).random((40_000, 5))
-    with pytest.raises(CluvalError, match=r"n x n distance matrix.*reduce the data to at most 3 dimensions"):
+    X = np.random.default_rng(0).random((300_000, 30))
+    with pytest.raises(CluvalError, match=r"single link with k=5 on 300,000 points \(a minimum spanning tree by "
+                                          r"Prim's algorithm over 4.5e\+10 pairs of points in 30 dimensions\) "
+                                          r"would need about [\d.]+ min, more than the budget of 60 s.*reduce the "
+                                          r"number of dimensions"):
         cluster(X, "single", 5)
-    with pytest.raises(CluvalError, match=r"single link with k=5 on 40,000 points \(an n x n distance matrix"):
+    with pytest.raises(CluvalError, match="Prim's algorithm"):
         single_linkage(X, 5)
 
 
