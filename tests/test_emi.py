@@ -1,0 +1,101 @@
+"""The expected mutual information against exact sums: rational arithmetic for small N, 40-digit
+sums (mpmath) for large N, and its invariances."""
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cluval_core import expected_mutual_information
+
+
+def exact_expected_mutual_information(a, b) -> float:
+    """Every hypergeometric term, each probability an exact fraction."""
+    n = sum(a)
+    total = 0.0
+    for size_a in a:
+        for size_b in b:
+            for m in range(max(1, size_a + size_b - n), min(size_a, size_b) + 1):
+                p = Fraction(math.comb(size_a, m) * math.comb(n - size_a, size_b - m), math.comb(n, size_b))
+                total += float(p) * m / n * math.log(n * m / (size_a * size_b))
+    return total
+
+
+def sizes_summing_to(n):
+    """Cluster sizes of a partition of n objects, as a strategy."""
+    return st.lists(st.integers(1, n), min_size=1, max_size=n).map(lambda cuts: np.diff(sorted({0, n, *cuts})).tolist())
+
+
+@st.composite
+def size_pairs(draw):
+    n = draw(st.integers(1, 60))
+    return draw(sizes_summing_to(n)), draw(sizes_summing_to(n))
+
+
+@settings(max_examples=150, deadline=None)
+@given(size_pairs())
+def test_equals_the_exact_sum_on_small_partitions(sizes):
+    a, b = sizes
+    assert expected_mutual_information(a, b) == pytest.approx(exact_expected_mutual_information(a, b),
+                                                              rel=1e-13, abs=1e-15)
+
+
+@pytest.mark.parametrize("a, b", [
+    ([7], [7]),                      # one cluster each: MI is always 0
+    ([7], [1] * 7),                  # one cluster against singletons
+    ([7], [3, 4]),
+    ([1] * 5, [1] * 5),              # singletons against singletons: MI is always log N
+    ([2, 2], [2, 2]),
+    ([10, 1], [6, 5]),
+    ([1, 1, 30], [30, 1, 1]),
+])
+def test_equals_the_exact_sum_at_the_edges(a, b):
+    assert expected_mutual_information(a, b) == pytest.approx(exact_expected_mutual_information(a, b),
+                                                              rel=1e-13, abs=1e-15)
+    if len(a) == 1 or len(b) == 1:
+        assert expected_mutual_information(a, b) < 1e-15
+    if a == [1] * len(a) and b == [1] * len(b):
+        assert expected_mutual_information(a, b) == pytest.approx(math.log(len(a)), rel=1e-15)
+
+
+# Every term summed with 40 significant digits (mpmath), the hypergeometric probabilities from
+# log-gamma at that precision. A difference of double-precision log-factorials of size N is off
+# by about 1e-9 at N = 1e7 and 4e-6 at N = 1e9 on these.
+REFERENCES = [
+    ([4000] * 100 + [6000] * 100, [2500] * 200 + [5000] * 100, "0.03013094667011525942181299"),
+    ([400_000] * 5 + [450_000] * 4 + [500_000] * 6 + [550_000] * 5 + [450_000],
+     [1_000_000] * 6 + [250_000] * 12 + [1_000_000], "0.00001800020406907974590522656"),
+    ([1_000_000] * 1000, [2_000_000] * 300 + [500_000] * 800, "0.0005490966066248679965298489"),
+]
+
+
+@pytest.mark.parametrize("a, b, reference", REFERENCES, ids=["N=1e6", "N=1e7", "N=1e9"])
+def test_equals_a_forty_digit_sum_at_large_n(a, b, reference):
+    assert sum(a) == sum(b)
+    assert expected_mutual_information(a, b) == pytest.approx(float(reference), rel=1e-12)
+
+
+@settings(max_examples=50, deadline=None)
+@given(size_pairs(), st.randoms(use_true_random=False))
+def test_depends_only_on_the_multisets_of_sizes_and_is_symmetric(sizes, random):
+    a, b = sizes
+    value = expected_mutual_information(a, b)
+    shuffled_a, shuffled_b = random.sample(a, len(a)), random.sample(b, len(b))
+    assert expected_mutual_information(shuffled_a, shuffled_b) == value
+    assert expected_mutual_information(b, a) == pytest.approx(value, rel=1e-13, abs=1e-15)
+
+
+def test_scales_with_repeated_sizes_like_the_full_sum():
+    # the sum over distinct size pairs weights each by how often it occurs: repeating every
+    # cluster of both partitions twice (N doubled) must equal the exact sum at 2N
+    a, b = [3, 5, 2, 6], [4, 4, 8]
+    assert expected_mutual_information(a * 2, b * 2) == pytest.approx(
+        exact_expected_mutual_information(a * 2, b * 2), rel=1e-13)
+
+
+def test_sizes_that_do_not_sum_alike_are_refused():
+    with pytest.raises(ValueError, match="different totals"):
+        expected_mutual_information([2, 3], [4])
