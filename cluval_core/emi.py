@@ -23,7 +23,7 @@ convex function, so the same bounds hold here. Every term satisfies
 N <= 10^12 and K <= 10^3.
 
 Clusters of equal size give equal terms, so the sum runs over the distinct pairs of sizes,
-each weighted by how often it occurs. Within a window, P is computed every 64 terms in
+each weighted by how often it occurs. Within a window, P is computed every 128 terms in
 Loader's saddle-point form (a sum of small terms, accurate to ~1e-14 at any N, where a
 difference of log-factorials of size N loses log10(N log N) digits: 1e-8 at N = 10^7) and
 carried between these anchors by the exact ratio of successive probabilities. The only
@@ -46,8 +46,10 @@ from ._validation import CluvalError
 __all__ = ["expected_mutual_information", "MAX_TERMS"]
 
 _LOG_INV_EPS = math.log(1e17)
-_CELLS_PER_BLOCK = 1 << 16    # terms evaluated at once: a few arrays that stay in the cache
-_ANCHOR_EVERY = 64            # terms carried by the ratio of successive probabilities
+_CELLS_PER_BLOCK = 1 << 18    # terms evaluated at once: a few arrays that stay in the cache
+_ANCHOR_EVERY = 128           # terms carried by the ratio of successive probabilities
+_SEGMENTS_PER_GROUP = 1 << 14  # segments whose anchors are computed at once
+_STEPS = np.arange(_ANCHOR_EVERY)[:, None]
 _TABLE_LIMIT = 1 << 22        # a table of log(m) up to 4M entries (32 MB), if the sum needs it
 # The most terms one expected mutual information may sum (about half a minute here): beyond,
 # it is refused rather than left to run for hours (N = 10^15 with two clusters needs 10^9).
@@ -118,75 +120,66 @@ def expected_mutual_information(row_sizes, col_sizes) -> float:
     if total_terms > MAX_TERMS:
         raise CluvalError(f"the expected mutual information of these cluster sizes (N = {n}) needs "
                           f"{total_terms:.3g} terms, more than the {MAX_TERMS:.0e} cluval sums")
-    # P(m) is anchored every _ANCHOR_EVERY terms of a window (at lo, lo + 64, ...), weighted
-    anchors = (width + _ANCHOR_EVERY - 1) // _ANCHOR_EVERY
-    first_anchor = np.cumsum(anchors) - anchors
-    pair = np.repeat(np.arange(len(width)), anchors)
-    at = lo[pair] + (np.arange(len(pair)) - first_anchor[pair]) * _ANCHOR_EVERY
-    anchor_p = weight[pair] * np.exp(_log_hypergeometric(at, ai[pair], bj[pair], n))
+    # each window is cut into segments of _ANCHOR_EVERY terms (the last one shorter), each
+    # with P anchored at its start; segments are summed a block at a time
+    segments = (width + _ANCHOR_EVERY - 1) // _ANCHOR_EVERY
+    ends = np.cumsum(segments)
     log_mu = np.log(ai) + np.log(bj) - math.log(n)
     top = int((lo + width).max())
     # a table of log(m) pays when the windows hold more terms than it has entries
-    use_table = top <= min(_TABLE_LIMIT, 2 * total_terms)
-    log_table = np.log(np.arange(1, top + 1, dtype=np.float64)) if use_table else None
-    # pairs in order of width, a block of similar widths at a time
-    order = np.argsort(width, kind="stable")
-    buffers = (np.empty(_CELLS_PER_BLOCK, dtype=np.int64),) + tuple(np.empty(_CELLS_PER_BLOCK) for _ in range(3))
+    log_table = None
+    if top <= min(_TABLE_LIMIT, 2 * total_terms):
+        log_table = np.log(np.maximum(np.arange(top + _ANCHOR_EVERY, dtype=np.float64), 1.0))
+    buffers = (*np.empty((4, _CELLS_PER_BLOCK)), np.empty(_CELLS_PER_BLOCK, dtype=np.intp))
     total = 0.0
-    start = 0
-    while start < len(order):
-        stop = min(len(order), start + max(1, _CELLS_PER_BLOCK // int(width[order[start]])))
-        while stop - start > 1 and (stop - start) * int(width[order[stop - 1]]) > _CELLS_PER_BLOCK:
-            stop = start + (stop - start) // 2
-        rows = order[start:stop]
-        total += _block_sum(ai[rows], bj[rows], lo[rows], width[rows], anchor_p, first_anchor[rows], log_mu[rows],
-                            n, log_table, buffers)
-        start = stop
+    for first in range(0, int(ends[-1]), _SEGMENTS_PER_GROUP):
+        seg = np.arange(first, min(first + _SEGMENTS_PER_GROUP, int(ends[-1])))
+        pair = np.searchsorted(ends, seg, side="right")
+        at = lo[pair] + (seg - (ends[pair] - segments[pair])) * _ANCHOR_EVERY
+        length = np.minimum(_ANCHOR_EVERY, lo[pair] + width[pair] - at)
+        A, B = ai[pair], bj[pair]
+        anchor_p = weight[pair] * np.exp(_log_hypergeometric(at, A, B, n))
+        per_block = _CELLS_PER_BLOCK // int(length.max())
+        for s in range(0, len(seg), per_block):
+            block = slice(s, s + per_block)
+            total += _block_sum(at[block], length[block], A[block], B[block], anchor_p[block], log_mu[pair[block]],
+                                n, log_table, buffers)
     return max(total / n, 0.0)
 
 
-def _block_sum(A, B, lo, width, anchor_p, first_anchor, log_mu, n, log_table, buffers) -> float:
-    """The sum over pairs (rows) of  sum_{lo <= m < lo + width}  m log(m / mu) P(m).
+def _block_sum(at, length, A, B, anchor_p, log_mu, n, log_table, buffers) -> float:
+    """The sum over segments of  sum_{at <= m < at + length}  m log(m / mu) P(m).
 
-    P is carried from each anchor by the exact ratio P(m+1)/P(m) = (A-m)(B-m) / ((m+1)(N-A-B+m+1)),
-    at most _ANCHOR_EVERY - 1 times (a relative error of at most ~1e-14). The work arrays are
-    `buffers`, reused from block to block.
+    P is carried from each anchor P(at) by the exact ratio
+    P(m+1)/P(m) = (A-m)(B-m) / ((m+1)(N-A-B+m+1)), at most _ANCHOR_EVERY - 1 times (a relative
+    error of at most ~3e-14). Segments are columns, so that each step of the product is one
+    contiguous row; the work arrays are `buffers`, reused from block to block.
     """
-    total = 0.0
-    M1 = (n - A - B + 1).astype(np.float64)
-    A, B = A.astype(np.float64), B.astype(np.float64)
-    for first in range(0, int(width.max()), _ANCHOR_EVERY):
-        if first:
-            live = width > first
-            A, B, M1, lo, width, first_anchor, log_mu = (
-                x[live] for x in (A, B, M1, lo, width, first_anchor, log_mu))
-        span = min(_ANCHOR_EVERY, int(width.max()) - first)
-        m, mf, p, work = (x[:len(A) * span].reshape(len(A), span) for x in buffers)
-        np.add((lo + first)[:, None], np.arange(span), out=m)  # the shared counts, one row per pair
-        np.copyto(mf, m)
-        p[:, 0] = anchor_p[first_anchor + first // _ANCHOR_EVERY]
-        step, ratio, scratch = mf[:, :-1], p[:, 1:], work[:, 1:]
-        np.subtract(A[:, None], step, out=ratio)
-        np.subtract(B[:, None], step, out=scratch)
-        ratio *= scratch
-        np.add(M1[:, None], step, out=scratch)
-        scratch *= step + 1
-        ratio /= scratch
-        # each row ends at its window: a zero ratio there zeroes the rest of its row
-        end = width - first
-        short = np.flatnonzero(end < span)
-        p[short, end[short]] = 0.0
-        np.cumprod(p, axis=1, out=p)
-        if log_table is not None:
-            np.subtract(m, 1, out=m)
-            np.take(log_table, m, out=work)
-        else:
-            np.log(mf, out=work)
-        work -= log_mu[:, None]
-        work *= mf
-        work *= p
-        total += float(work.sum())
-    return total
+    segments, span = len(at), int(length.max())
+    mf, p, work, scratch = (x[:segments * span].reshape(span, segments) for x in buffers[:4])
+    m = buffers[4][:segments * span].reshape(span, segments)
+    np.add(at, _STEPS[:span], out=m)  # m[j, i] = at_i + j: the shared counts
+    np.copyto(mf, m)
+    p[0] = anchor_p
+    step, ratio, part = mf[:-1], p[1:], scratch[1:]
+    np.subtract(A.astype(np.float64), step, out=ratio)
+    np.subtract(B.astype(np.float64), step, out=part)
+    ratio *= part
+    np.add((n + 1 - A - B).astype(np.float64), step, out=part)
+    part *= mf[1:]
+    ratio /= part
+    # a segment shorter than span ends early: a zero ratio there zeroes the rest of its column
+    short = np.flatnonzero(length < span)
+    p[length[short], short] = 0.0
+    for j in range(1, span):
+        p[j] *= p[j - 1]
+    if log_table is not None:
+        np.take(log_table, m, out=work)
+    else:
+        np.log(mf, out=work)
+    work -= log_mu
+    work *= mf
+    return float(np.vdot(work, p))
 
 
 # ---------------------------------------------------------------------- hypergeometric probabilities
