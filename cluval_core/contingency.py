@@ -74,7 +74,13 @@ def first_occurrence_order(labels: np.ndarray, uniques) -> np.ndarray:
         length = min(len(labels), 4 * length)
     if isinstance(uniques, int):
         return found.astype(np.intp)
-    if labels.dtype.kind in "iub" and uniques.dtype.kind in "iub":  # sorted integers
+    if labels.dtype.kind == "i" and uniques.dtype.kind == "i" and k:  # sorted integers
+        lo, width = int(uniques[0]), int(uniques[-1]) - int(uniques[0]) + 1
+        if width <= max(_MAX_LOOKUP, 2 * k):  # a look-up table, not k binary searches
+            lookup = np.empty(width, dtype=np.intp)
+            lookup[uniques - lo] = np.arange(k)
+            return lookup[found - lo]
+    if labels.dtype.kind in "iub" and uniques.dtype.kind in "iub":
         return np.searchsorted(uniques, found).astype(np.intp)
     return pd.Index(uniques, dtype=object, tupleize_cols=False).get_indexer(
         pd.Index(found, dtype=object, tupleize_cols=False)).astype(np.intp)

@@ -477,8 +477,12 @@ def _pad(pair_cells, rows, cols, k_a, k_b, row_rank, col_rank):
 def tie_priority(rows, cols, shape, row_order=None, col_order=None) -> np.ndarray:
     """Each cell's position when the cells are sorted in tie order, row first, then column."""
     r, c = _ranks(row_order, shape[0])[rows], _ranks(col_order, shape[1])[cols]
+    if shape[0] * shape[1] < 2**62:  # one key per cell, all distinct: one plain sort
+        order = np.argsort(r.astype(np.int64) * shape[1] + c)
+    else:
+        order = np.lexsort((c, r))
     priority = np.empty(len(r), dtype=np.intp)
-    priority[np.lexsort((c, r))] = np.arange(len(r))
+    priority[order] = np.arange(len(r))
     return priority
 
 
@@ -547,7 +551,8 @@ def optimal_pairing_cells_is_tied(rows, cols, values, shape, pair_rows, pair_col
                                                                 np.asarray(pair_cols).tolist()))
 
 
-def greedy_pairing_cells(rows, cols, values, shape, row_order=None, col_order=None, *, return_cells=False):
+def greedy_pairing_cells(rows, cols, values, shape, row_order=None, col_order=None, *, priority=None,
+                         return_cells=False):
     """:func:`greedy_pairing` (exact ties) from the non-empty cells of a table with values >= 0.
 
     The sequential greedy takes a cell when it comes first, in the order (value descending,
@@ -556,6 +561,7 @@ def greedy_pairing_cells(rows, cols, values, shape, row_order=None, col_order=No
     Cells are sorted once; the clusters left after the positive cells are paired in tie
     order (pairs of zero value), as the dense greedy does. Returns (rows, cols, tie_broken),
     and with `return_cells` the position of each pair's cell in the input (-1: empty) fourth.
+    `priority` is as in :func:`optimal_pairing_cells`.
 
     >>> greedy_pairing_cells(np.array([0, 1, 1]), np.array([0, 0, 1]), np.array([1, 1, 1]), (2, 2), row_order=[1, 0])
     (array([0, 1]), array([1, 0]), True)
@@ -563,8 +569,13 @@ def greedy_pairing_cells(rows, cols, values, shape, row_order=None, col_order=No
     k_a, k_b = shape
     rows, cols, values = np.asarray(rows, np.intp), np.asarray(cols, np.intp), np.asarray(values)
     row_rank, col_rank = _ranks(row_order, k_a), _ranks(col_order, k_b)
-    positive = np.flatnonzero(values > 0)
-    order = positive[np.lexsort((col_rank[cols[positive]], row_rank[rows[positive]], -values[positive]))]
+    if priority is None:
+        priority = tie_priority(rows, cols, shape, row_order, col_order)
+    by_tie = np.empty(len(priority), dtype=np.intp)  # the cells in tie order
+    by_tie[priority] = np.arange(len(priority))
+    by_tie = by_tie[values[by_tie] > 0]
+    # value descending, ties in tie order: a stable sort of the cells already in tie order
+    order = by_tie[np.argsort(-values[by_tie], kind="stable")]
     r, c = rows[order], cols[order]
     taken = np.zeros(len(order), dtype=bool)
     alive = np.arange(len(order))
