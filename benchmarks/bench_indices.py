@@ -22,8 +22,6 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import gc
-import statistics
 import time
 import tracemalloc
 
@@ -33,28 +31,9 @@ from sklearn import metrics as skm
 from sklearn.metrics.cluster import contingency_matrix
 
 from cluval_core import INDICES, compare
+from timing import paired, timed
 
 IDS_BUT_AMI = [i for i, info in INDICES.items() if i != "ami" and not info.needs_data]
-
-
-def timed(func, repeats=5):
-    times = []
-    for _ in range(repeats):
-        gc.collect()
-        start = time.perf_counter()
-        func()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
-
-
-def paired(ours, peer, repeats=7):
-    """Alternate the two; return (median ours, median peer, median of the per-repeat ratios)."""
-    mine, theirs = [], []
-    for _ in range(repeats):
-        mine.append(timed(ours, 1))
-        theirs.append(timed(peer, 1))
-    ratios = [m / t for m, t in zip(mine, theirs)]
-    return statistics.median(mine), statistics.median(theirs), statistics.median(ratios)
 
 
 def all_but_ami(a, b):

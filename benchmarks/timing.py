@@ -1,0 +1,28 @@
+"""Timing helpers shared by the benchmarks: medians, and ratios of alternating runs."""
+
+from __future__ import annotations
+
+import gc
+import statistics
+import time
+
+
+def timed(func, repeats=5):
+    """The median seconds of `repeats` calls of func()."""
+    times = []
+    for _ in range(repeats):
+        gc.collect()
+        start = time.perf_counter()
+        func()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def paired(ours, peer, repeats=7):
+    """Alternate the two; return (median ours, median peer, median of the per-repeat ratios)."""
+    mine, theirs = [], []
+    for _ in range(repeats):
+        mine.append(timed(ours, 1))
+        theirs.append(timed(peer, 1))
+    ratios = [m / t for m, t in zip(mine, theirs)]
+    return statistics.median(mine), statistics.median(theirs), statistics.median(ratios)
