@@ -36,6 +36,7 @@ term of a window alike, by about one unit in the last place of log N.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -43,7 +44,7 @@ from scipy.special import gammaln
 
 from ._validation import CluvalError
 
-__all__ = ["expected_mutual_information", "MAX_TERMS"]
+__all__ = ["expected_mutual_information", "expected_mutual_information_terms", "MAX_TERMS"]
 
 _LOG_INV_EPS = math.log(1e17)
 _CELLS_PER_BLOCK = 1 << 18    # terms evaluated at once: a few arrays that stay in the cache
@@ -98,28 +99,66 @@ def expected_mutual_information(row_sizes, col_sizes) -> float:
     >>> round(expected_mutual_information([2, 2], [2, 2]), 12) == round(math.log(2) / 3, 12)
     True
     """
+    a, b, sums, n = _size_pairs(row_sizes, col_sizes)
+    if n <= 1:
+        return 0.0
+    a, a_count = np.unique(a, return_counts=True)
+    b, b_count = np.unique(b, return_counts=True)
+    return max(float(np.multiply.outer(a_count, b_count).ravel() @ sums), 0.0)
+
+
+def expected_mutual_information_terms(row_sizes, col_sizes) -> np.ndarray:
+    """Each cell's share of :func:`expected_mutual_information`: a K_a x K_b array (rows and
+    columns in the given order) whose entry (i, j) is sum_n (n/N) log(N n/(a_i b_j)) P(n),
+    and whose total is E[MI].
+
+    >>> terms = expected_mutual_information_terms([2, 2], [2, 2])
+    >>> bool(np.isclose(terms.sum(), expected_mutual_information([2, 2], [2, 2])))
+    True
+    """
+    rows = np.asarray(row_sizes, dtype=np.int64)
+    cols = np.asarray(col_sizes, dtype=np.int64)
+    a, b, sums, n = _size_pairs(rows, cols)
+    if n <= 1:
+        return np.zeros((len(rows), len(cols)))
+    a = np.unique(a)
+    b = np.unique(b)
+    by_size = sums.reshape(len(a), len(b))
+    return by_size[np.searchsorted(a, rows)][:, np.searchsorted(b, cols)]
+
+
+def _size_pairs(row_sizes, col_sizes):
+    """(sizes a, sizes b, sums, N): the sums of every distinct pair of sizes (a row-major
+    len(unique a) x len(unique b) grid, flattened), each divided by N. Cached by the sizes."""
     a = np.sort(np.asarray(row_sizes, dtype=np.int64))  # sorted: the value never depends on the order
     b = np.sort(np.asarray(col_sizes, dtype=np.int64))
     n = int(a.sum())
     if n != int(b.sum()):
         raise ValueError(f"row and column sizes sum to different totals: {n} != {int(b.sum())}")
     if n <= 1:
-        return 0.0
+        return a, b, np.zeros(0), n
+    return a, b, _distinct_pair_sums(a.tobytes(), b.tobytes(), n), n
+
+
+@functools.lru_cache(maxsize=64)  # random tables with fixed margins share their expectation
+def _distinct_pair_sums(a_bytes: bytes, b_bytes: bytes, n: int) -> np.ndarray:
     # clusters of equal size contribute equally: sum over distinct (row size, column size)
     # pairs, each weighted by how often it occurs (K_a K_b pairs become a few thousand)
-    a, a_count = np.unique(a, return_counts=True)
-    b, b_count = np.unique(b, return_counts=True)
+    a = np.unique(np.frombuffer(a_bytes, dtype=np.int64))
+    b = np.unique(np.frombuffer(b_bytes, dtype=np.int64))
     ai, bj = np.meshgrid(a, b, indexing="ij")
     ai, bj = ai.ravel(), bj.ravel()
-    weight = np.multiply.outer(a_count, b_count).ravel().astype(np.float64)
+    sums = np.zeros(len(ai))
     lo, hi = _window(ai, bj, n)
-    keep = hi >= lo
-    ai, bj, lo, weight = ai[keep], bj[keep], lo[keep], weight[keep]
+    keep = np.flatnonzero(hi >= lo)
+    ai, bj, lo = ai[keep], bj[keep], lo[keep]
     width = hi[keep] - lo + 1
     total_terms = int(width.sum())
     if total_terms > MAX_TERMS:
         raise CluvalError(f"the expected mutual information of these cluster sizes (N = {n}) needs "
                           f"{total_terms:.3g} terms, more than the {MAX_TERMS:.0e} cluval sums")
+    if not len(keep):
+        return sums
     # each window is cut into segments of _ANCHOR_EVERY terms (the last one shorter), each
     # with P anchored at its start; segments are summed a block at a time
     segments = (width + _ANCHOR_EVERY - 1) // _ANCHOR_EVERY
@@ -130,25 +169,29 @@ def expected_mutual_information(row_sizes, col_sizes) -> float:
     log_table = None
     if top <= min(_TABLE_LIMIT, 2 * total_terms):
         log_table = np.log(np.maximum(np.arange(top + _ANCHOR_EVERY, dtype=np.float64), 1.0))
-    buffers = (*np.empty((4, _CELLS_PER_BLOCK)), np.empty(_CELLS_PER_BLOCK, dtype=np.intp))
-    total = 0.0
+    cells = min(_CELLS_PER_BLOCK, int(ends[-1]) * _ANCHOR_EVERY)  # small sums, small buffers
+    buffers = (*np.empty((4, cells)), np.empty(cells, dtype=np.intp))
+    pair_sums = np.zeros(len(width))
     for first in range(0, int(ends[-1]), _SEGMENTS_PER_GROUP):
         seg = np.arange(first, min(first + _SEGMENTS_PER_GROUP, int(ends[-1])))
         pair = np.searchsorted(ends, seg, side="right")
         at = lo[pair] + (seg - (ends[pair] - segments[pair])) * _ANCHOR_EVERY
         length = np.minimum(_ANCHOR_EVERY, lo[pair] + width[pair] - at)
         A, B = ai[pair], bj[pair]
-        anchor_p = weight[pair] * np.exp(_log_hypergeometric(at, A, B, n))
+        anchor_p = np.exp(_log_hypergeometric(at, A, B, n))
         per_block = _CELLS_PER_BLOCK // int(length.max())
         for s in range(0, len(seg), per_block):
             block = slice(s, s + per_block)
-            total += _block_sum(at[block], length[block], A[block], B[block], anchor_p[block], log_mu[pair[block]],
-                                n, log_table, buffers)
-    return max(total / n, 0.0)
+            segment_sums = _block_sum(at[block], length[block], A[block], B[block], anchor_p[block],
+                                      log_mu[pair[block]], n, log_table, buffers)
+            pair_sums += np.bincount(pair[block], weights=segment_sums, minlength=len(width))
+    sums[keep] = pair_sums / n
+    sums.flags.writeable = False
+    return sums
 
 
-def _block_sum(at, length, A, B, anchor_p, log_mu, n, log_table, buffers) -> float:
-    """The sum over segments of  sum_{at <= m < at + length}  m log(m / mu) P(m).
+def _block_sum(at, length, A, B, anchor_p, log_mu, n, log_table, buffers) -> np.ndarray:
+    """For each segment,  sum_{at <= m < at + length}  m log(m / mu) P(m).
 
     P is carried from each anchor P(at) by the exact ratio
     P(m+1)/P(m) = (A-m)(B-m) / ((m+1)(N-A-B+m+1)), at most _ANCHOR_EVERY - 1 times (a relative
@@ -179,7 +222,8 @@ def _block_sum(at, length, A, B, anchor_p, log_mu, n, log_table, buffers) -> flo
         np.log(mf, out=work)
     work -= log_mu
     work *= mf
-    return float(np.vdot(work, p))
+    work *= p
+    return work.sum(axis=0)
 
 
 # ---------------------------------------------------------------------- hypergeometric probabilities
