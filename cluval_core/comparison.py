@@ -674,6 +674,50 @@ class Comparison:
         unpaired = max(self.k_true, self.k_pred) - len(rows)
         return CentroidRatio(rows, cols, ratio, ratio > 1 + TIE_TOLERANCE, unpaired, tie)
 
+    # ------------------------------------------------------------------ chance, uncertainty, anatomy
+    def chance(self, ids=None, *, n_samples: int = 1000, seed=None, progress=None) -> pd.DataFrame:
+        """Each index under the permutation model (both partitions' cluster sizes fixed).
+
+        Returns a DataFrame indexed by index id with the observed ``value``, the ``expected``
+        value (exact where a closed form exists, ``method`` "exact", else the mean of
+        `n_samples` random tables with the same margins, "Monte Carlo", with its standard
+        error ``mc_error``), the standard deviation ``sd`` (from the random tables), ``z`` =
+        (value - expected) / sd and the one-sided ``p`` in the index's better direction,
+        (1 + #{random values at least as good}) / (1 + n_samples). Deterministic for a
+        given `seed`; `progress(done, total)` is called as the tables are evaluated. Needs
+        integer counts (see :mod:`cluval_core.chance`).
+
+        >>> c = compare([0] * 5 + [1] * 5, [0] * 4 + [1] * 6)
+        >>> frame = c.chance(["ari", "psi"], n_samples=200, seed=0)
+        >>> float(frame.loc["ari", "expected"]), frame.loc["ari", "method"]
+        (0.0, 'exact')
+        """
+        from .chance import chance
+        return chance(self, ids, n_samples=n_samples, seed=seed, progress=progress)
+
+    def uncertainty(self, ids=None, *, method: str = "jackknife", level: float = 0.95, n_samples: int = 1000,
+                    seed=None) -> pd.DataFrame:
+        """Standard error ``se`` and interval (``low``, ``high``) of each index.
+
+        ``method="jackknife"`` leaves out each object in turn, exactly from the table (one
+        evaluation per non-empty cell, weighted by its count; a normal interval);
+        ``"bootstrap"`` resamples the table's cells `n_samples` times (a percentile interval).
+        """
+        from .chance import uncertainty
+        return uncertainty(self, ids, method=method, level=level, n_samples=n_samples, seed=seed)
+
+    def contributions(self, index_id: str):
+        """Each cell's share of an index: a :class:`~cluval_core.chance.Contributions` whose
+        ``cells`` (shaped like the table) and ``constant`` add up to the value; per-cluster
+        orphan indicators for the Centroid Index (``INDICES[id].anatomy`` says which).
+
+        >>> parts = compare([0, 0, 1, 1], [0, 0, 1, 1]).contributions("ari")
+        >>> parts.cells.round(3).tolist(), parts.constant
+        ([[0.625, -0.125], [-0.125, 0.625]], 0.0)
+        """
+        from .chance import contributions
+        return contributions(self, index_id)
+
     # ------------------------------------------------------------------ indices
     def score(self, index_id: str) -> float:
         """The value of one index (see :data:`cluval_core.registry.INDICES`).

@@ -353,6 +353,9 @@ def nearest_mapping(scores: np.ndarray, col_order=None, *, lower_is_nearer: bool
 # Largest block (cells) of a connected component solved densely by linear_sum_assignment;
 # larger components go to the sparse solver.
 _DENSE_BLOCK = 1 << 22
+# Tables up to this many cells are paired by one dense assignment, without the forced pairs
+# and the connected components.
+_SMALL_TABLE = 4096
 
 
 def _ranks(order, k: int) -> np.ndarray:
@@ -490,8 +493,10 @@ def optimal_pairing_cells(rows, cols, values, shape, row_order=None, col_order=N
                           return_cells=False):
     """A one-to-one pairing maximising the summed values of its cells, from the non-empty cells.
 
-    Pairs forced by a dominance test are fixed first (see :func:`_forced_pairs`); the rest
-    is solved one connected component of the cells' graph at a time: densely
+    A small table (up to ``_SMALL_TABLE`` cells) is solved by one dense assignment in tie
+    order. On a larger one, pairs forced by a dominance test are fixed first (see
+    :func:`_forced_pairs`); the rest is solved one connected component of the cells' graph at
+    a time: densely
     (``linear_sum_assignment``) when the component's block is small, else with
     ``scipy.sparse.csgraph.min_weight_full_bipartite_matching``. The clusters left over are
     paired in tie order, so that min(K_a, K_b) pairs result. Returns (rows, cols) by row.
@@ -509,7 +514,10 @@ def optimal_pairing_cells(rows, cols, values, shape, row_order=None, col_order=N
     r, c, w = row_rank[rows[positive]], col_rank[cols[positive]], values[positive].astype(np.float64)
     if priority is None:
         priority = tie_priority(rows, cols, shape, row_order, col_order)
-    chosen, alive = _forced_pairs(r, c, w, k_a, k_b, priority[positive])
+    if k_a * k_b <= _SMALL_TABLE:  # one dense assignment costs less than finding the structure
+        chosen, alive = _component_pairs(r, c, w, shape), np.zeros(0, dtype=np.intp)
+    else:
+        chosen, alive = _forced_pairs(r, c, w, k_a, k_b, priority[positive])
     if len(alive):
         n_comp, component = connected_components(
             coo_array((np.ones(len(alive)), (r[alive], k_a + c[alive])), shape=(k_a + k_b, k_a + k_b)),
@@ -593,13 +601,21 @@ def greedy_pairing_cells(rows, cols, values, shape, row_order=None, col_order=No
     row_value[r[taken]] = v[taken]
     col_value[c[taken]] = v[taken]
     open_ = (row_value[r] <= v) & (col_value[c] <= v)
-    tie = bool(pd.DataFrame({"v": v[open_], "r": r[open_]}).duplicated().any()
-               or pd.DataFrame({"v": v[open_], "c": c[open_]}).duplicated().any())
+    tie = _repeats_a_pair(v[open_], r[open_]) or _repeats_a_pair(v[open_], c[open_])
     n_taken = int(taken.sum())
     if n_taken < min(k_a, k_b) and (k_a - n_taken) * (k_b - n_taken) > 1:
         tie = True  # the empty pairs could be formed in several ways
     pair_rows, pair_cols, cells = _pad(order[taken], rows, cols, k_a, k_b, row_rank, col_rank)
     return (pair_rows, pair_cols, tie, cells) if return_cells else (pair_rows, pair_cols, tie)
+
+
+def _repeats_a_pair(x: np.ndarray, y: np.ndarray) -> bool:
+    """Whether some (x[k], y[k]) occurs twice."""
+    if len(x) < 1000:  # a sort is quicker than a hash table here
+        order = np.lexsort((y, x))
+        xs, ys = x[order], y[order]
+        return bool(np.any((xs[1:] == xs[:-1]) & (ys[1:] == ys[:-1])))
+    return bool(pd.DataFrame({"x": x, "y": y}).duplicated().any())
 
 
 def nearest_mapping_cells(sources, targets, scores, shape, target_order=None, *, return_cells=False):

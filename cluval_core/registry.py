@@ -75,6 +75,10 @@ class IndexInfo:
         pairing or a nearest-cluster mapping, where equal candidates are decided by the order
         in which clusters first occur. Optimal pairings and row or column maxima are not:
         their value is the same whichever tied choice is made.
+    anatomy : bool
+        :meth:`Comparison.contributions` gives a table shaped like the contingency table
+        whose cells (plus at most one constant) add up to the value (INDICES.md,
+        "Contributions"). The Centroid Index has per-cluster contributions instead.
     function, function_options : callable, dict
         The public one-line function that computes it and the keyword options that select
         this index (``function(labels_true, labels_pred, **function_options)``, with
@@ -99,6 +103,7 @@ class IndexInfo:
     soft: bool = True
     integer_valued: bool = False
     tie_dependent: bool = False
+    anatomy: bool = True
     function: Callable
     function_options: dict = field(default_factory=dict, hash=False)
     formula: str
@@ -360,7 +365,7 @@ _ALL = [
     IndexInfo(
         id="ci_partition", name="Centroid index (partition-based)", family="cluster_level", range=(0, INF),
         higher_is_better=False, chance_adjusted=False, symmetric=True, integer_valued=True, tie_dependent=True,
-        function=sc.centroid_index,
+        anatomy=False, function=sc.centroid_index,
         formula=r"\mathrm{CI} = \max(\mathrm{orphans}(G\to P), \mathrm{orphans}(P\to G))",
         symbols="Each reference cluster maps to the candidate cluster with the largest Jaccard similarity "
                 "n_ij / (r_i + c_j − n_ij); orphans(G → P) counts the candidate clusters nobody maps to, and "
@@ -383,7 +388,7 @@ _ALL = [
     IndexInfo(
         id="ci_centroid", name="Centroid index", family="cluster_level", range=(0, INF), higher_is_better=False,
         chance_adjusted=False, symmetric=True, needs_data=True, soft=False, integer_valued=True,
-        tie_dependent=True, function=sc.centroid_index,
+        tie_dependent=True, anatomy=False, function=sc.centroid_index,
         formula=r"\mathrm{CI} = \max(\mathrm{orphans}(C\to C'), \mathrm{orphans}(C'\to C))",
         symbols="C and C′ are the two partitions' centroids (the means of their clusters' points); each "
                 "centroid maps to the nearest centroid of the other partition, and orphans(C → C′) counts "
@@ -404,7 +409,7 @@ _ALL = [
         compute=lambda c: cl.centroid_similarity_index(c, "centroid")),
     IndexInfo(
         id="cr", name="Centroid ratio", family="cluster_level", range=(0, 1), higher_is_better=True,
-        chance_adjusted=False, symmetric=True, needs_data=True, soft=False, tie_dependent=True,
+        chance_adjusted=False, symmetric=True, needs_data=True, soft=False, tie_dependent=True, anatomy=False,
         function=sc.centroid_ratio,
         formula=r"\mathrm{CR} = 1 - \frac{\#\text{unstable pairs}}{K}",
         symbols="The centroids are paired greedily, closest pair first; a pair (C_i, C′_j) is unstable when "

@@ -1,0 +1,435 @@
+"""Chance, uncertainty and anatomy of every index (INDICES.md, "Chance, uncertainty and anatomy").
+
+* :func:`chance`: what each index gives under the permutation model (both partitions' cluster
+  sizes fixed, objects assigned at random): its expected value, standard deviation, the
+  z-score and one-sided p-value of the observed value. Expectations are exact where a closed
+  form exists (RI, ARI, FM, AFM, MI, NMI but NMI_joint, VI, NVI, AMI); everything else comes
+  from random tables with the same margins (Patefield's algorithm, ``scipy.stats.random_table``,
+  or a random permutation of the objects' labels when the table is sparse or the index
+  reads coordinates), each evaluated by the registry's own code.
+* :func:`uncertainty`: standard error and interval of each index, by the jackknife over
+  objects (exact from the table: leaving out one object of cell (i, j) lowers n_ij, r_i and
+  c_j by one, so it costs one evaluation per non-empty cell) or by the bootstrap (the table
+  resampled as one multinomial draw of N objects over its cells).
+* :func:`contributions`: a table shaped like the contingency table whose cells add up, with
+  at most one constant term, to the index's value; per-cluster orphan indicators for the
+  Centroid Index.
+
+All three read a :class:`~cluval_core.Comparison` and cost nothing until called.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+from scipy.sparse import coo_array
+
+from ._validation import DENSE_CELLS, CluvalError
+from .emi import expected_mutual_information, expected_mutual_information_terms
+from .registry import INDICES
+
+__all__ = ["chance", "uncertainty", "contributions", "Contributions", "EXACT_EXPECTATIONS"]
+
+# Indices whose expectation under the permutation model has a closed form (INDICES.md).
+EXACT_EXPECTATIONS = ("ri", "ari", "fowlkes_mallows", "afm", "mi", "nmi_sum", "nmi_sqrt", "nmi_max", "nmi_min",
+                      "vi", "nvi", "ami")
+# Most cells of random tables held at once (n_samples tables are drawn in batches).
+_BATCH_CELLS = 1 << 22
+# Most index evaluations x cells one call may cost (a bound on the work, like the clustering budget).
+_MAX_WORK = 2 * 10**9
+
+
+def _ids(c, ids, *, objects_needed: bool) -> list[str]:
+    if ids is None:
+        return [i for i, info in INDICES.items() if c.has_data or not info.needs_data]
+    ids = [ids] if isinstance(ids, str) else list(ids)
+    unknown = [i for i in ids if i not in INDICES]
+    if unknown:
+        raise CluvalError(f"unknown index id {unknown[0]!r}; the ids are {', '.join(INDICES)}")
+    needing = [i for i in ids if INDICES[i].needs_data]
+    if needing and not c.has_data:
+        raise CluvalError(f"{needing[0]} needs the data X: pass X=... to compare()")
+    if needing and objects_needed:
+        raise CluvalError(f"{needing[0]} reads each object's coordinates, so leaving one object out changes it "
+                          "object by object: its uncertainty is not computed from the table")
+    return ids
+
+
+def _counts(c, what: str) -> None:
+    if c.is_soft:
+        raise CluvalError(f"{what} needs integer counts: the permutation and resampling models move whole objects, "
+                          "which a soft table does not record")
+
+
+def _positive_cells(c):
+    r, col, v = c.cells
+    keep = v > 0
+    return r[keep], col[keep], v[keep]
+
+
+# ---------------------------------------------------------------------- chance
+def _exact_expectations(c, ids) -> dict[str, float]:
+    """The closed-form expectations (INDICES.md) for the ids that have one and are not degenerate."""
+    wanted = [i for i in ids if i in EXACT_EXPECTATIONS]
+    if not wanted or c.k_true < 2 or c.k_pred < 2:
+        return {}  # one cluster on a side: the conventions, not the formulas, give the value
+    n = int(c.n)
+    rows, cols = c.row_sizes.astype(np.int64), c.col_sizes.astype(np.int64)
+    m = n * (n - 1) // 2
+    s_r = int(np.sum(rows * (rows - 1) // 2))
+    s_c = int(np.sum(cols * (cols - 1) // 2))
+    out = {}
+    if m:
+        expected_a = s_r * s_c / m
+        out["ri"] = (m - s_r - s_c + 2 * expected_a) / m
+        if (s_r + s_c) / 2 != expected_a:
+            out["ari"] = 0.0
+        if s_r and s_c:
+            root = math.sqrt(s_r * s_c)
+            out["fowlkes_mallows"] = expected_a / root
+            if root < m:
+                out["afm"] = 0.0
+    e = c.entropies
+    emi = expected_mutual_information(rows, cols) if any(i in wanted for i in
+                                                         ("mi", "nmi_sum", "nmi_sqrt", "nmi_max", "nmi_min",
+                                                          "vi", "nvi", "ami")) else 0.0
+    out["mi"] = emi
+    normalisers = {"nmi_sum": (e.true + e.pred) / 2, "nmi_sqrt": math.sqrt(e.true * e.pred),
+                   "nmi_max": max(e.true, e.pred), "nmi_min": min(e.true, e.pred)}
+    for i, norm in normalisers.items():
+        if norm > 0:
+            out[i] = emi / norm
+    out["vi"] = e.true + e.pred - 2 * emi
+    if e.true + e.pred > 0:
+        out["nvi"] = 1 - 2 * emi / (e.true + e.pred)
+    if (e.true + e.pred) / 2 - emi > 0:
+        out["ami"] = 0.0
+    return {i: out[i] for i in wanted if i in out}
+
+
+def _random_comparisons(c, n_samples: int, rng, with_data: bool):
+    """Comparisons of random tables with c's margins, yielded in batches (lists)."""
+    from .comparison import Comparison
+    from .contingency import table_from_codes
+
+    shape = c.table.shape
+    tie_order = c.tie_order
+    if not with_data and not c.is_sparse:
+        draw = stats.random_table(c.row_sizes.astype(np.int64), c.col_sizes.astype(np.int64))
+        batch = max(1, _BATCH_CELLS // (shape[0] * shape[1]))
+        for start in range(0, n_samples, batch):
+            tables = draw.rvs(min(batch, n_samples - start), random_state=rng)
+            yield [Comparison._build(t, c.row_labels, c.col_labels, tie_order=tie_order) for t in tables]
+        return
+    # permute one side's labels: the permutation model itself, O(N) per table
+    if with_data:
+        codes_a, codes_b = c.codes
+    else:
+        r, col, v = _positive_cells(c)
+        codes_a, codes_b = np.repeat(r, v), np.repeat(col, v)
+    X = c._X if with_data else None
+    for start in range(0, n_samples, 16):
+        batch = []
+        for _ in range(min(16, n_samples - start)):
+            shuffled = rng.permutation(codes_b)
+            table = table_from_codes(codes_a, shuffled, *shape)
+            batch.append(Comparison._build(table, c.row_labels, c.col_labels, X=X,
+                                           codes=(codes_a, shuffled) if with_data else None, tie_order=tie_order))
+        yield batch
+
+
+def chance(c, ids=None, *, n_samples: int = 1000, seed=None, progress=None) -> pd.DataFrame:
+    """Each index under the permutation model: expected value, SD, z and p (see the module)."""
+    _counts(c, "chance")
+    ids = _ids(c, ids, objects_needed=False)
+    n_samples = _positive_int(n_samples, "n_samples")
+    with_data = any(INDICES[i].needs_data for i in ids)
+    per_table = len(c.cells.values) + (c.n if with_data or c.is_sparse else 0)
+    if n_samples * per_table > _MAX_WORK:
+        raise CluvalError(f"{n_samples} random tables of this comparison ({per_table:,} cells or objects each) are "
+                          f"more work than cluval does in one call: use fewer samples (n_samples=...)")
+    rng = np.random.default_rng(seed)
+    values = c.scores(ids)
+    null = np.empty((n_samples, len(ids)))
+    done = 0
+    for batch in _random_comparisons(c, n_samples, rng, with_data):
+        for comparison in batch:
+            scores = comparison.scores(ids)
+            null[done] = [scores[i] for i in ids]
+            done += 1
+        if progress is not None:
+            progress(done, n_samples)
+    exact = _exact_expectations(c, ids)
+    rows = []
+    for k, i in enumerate(ids):
+        sample = null[:, k][~np.isnan(null[:, k])]
+        value = values[i]
+        sd = float(np.std(sample, ddof=1)) if len(sample) > 1 else math.nan
+        if i in exact:
+            expected, method, error = exact[i], "exact", 0.0
+        else:
+            expected = float(np.mean(sample)) if len(sample) else math.nan
+            method, error = "Monte Carlo", (sd / math.sqrt(len(sample)) if len(sample) > 1 else math.nan)
+        z = (value - expected) / sd if sd > 0 else math.nan
+        tolerance = 1e-12 * max(1.0, abs(value)) if np.isfinite(value) else 0.0
+        better = sample >= value - tolerance if INDICES[i].higher_is_better else sample <= value + tolerance
+        p = (1 + int(better.sum())) / (1 + len(sample)) if len(sample) and np.isfinite(value) else math.nan
+        rows.append({"value": value, "expected": expected, "sd": sd, "z": z, "p": p, "method": method,
+                     "mc_error": error})
+    return pd.DataFrame(rows, index=pd.Index(ids, name="index"))
+
+
+def _positive_int(value, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 2:
+        raise CluvalError(f"{name} must be a whole number of at least 2, got {value!r}")
+    return int(value)
+
+
+# ---------------------------------------------------------------------- uncertainty
+def _reduced(c, r, col, v):
+    """The comparison of the cells (r, col, v) of c's layout, empty clusters dropped, tie order kept."""
+    from .comparison import Comparison
+
+    k_a, k_b = c.table.shape
+    rows_used = np.bincount(r, weights=v, minlength=k_a) > 0
+    cols_used = np.bincount(col, weights=v, minlength=k_b) > 0
+    new_row = np.cumsum(rows_used) - 1
+    new_col = np.cumsum(cols_used) - 1
+    shape = (int(rows_used.sum()), int(cols_used.sum()))
+    keep = v > 0
+    r, col, v = new_row[r[keep]], new_col[col[keep]], v[keep]
+    if shape[0] * shape[1] > DENSE_CELLS:
+        table = coo_array((v, (r, col)), shape=shape).tocsr()
+    else:
+        table = np.zeros(shape, dtype=np.int64)
+        table[r, col] = v
+    order = tuple(new[o[used[o]]] for new, o, used in ((new_row, c.tie_order[0], rows_used),
+                                                       (new_col, c.tie_order[1], cols_used)))
+    return Comparison._build(table, c.row_labels[rows_used], c.col_labels[cols_used], tie_order=order)
+
+
+def uncertainty(c, ids=None, *, method: str = "jackknife", level: float = 0.95, n_samples: int = 1000,
+                seed=None) -> pd.DataFrame:
+    """Standard error and interval of each index, by the jackknife or the bootstrap (see the module)."""
+    _counts(c, "uncertainty")
+    ids = _ids(c, ids, objects_needed=True)
+    if method not in ("jackknife", "bootstrap"):
+        raise CluvalError(f"method must be 'jackknife' or 'bootstrap', got {method!r}")
+    if isinstance(level, bool) or not isinstance(level, (int, float)) or not 0 < level < 1:
+        raise CluvalError(f"level must be a number between 0 and 1, got {level!r}")
+    r, col, v = _positive_cells(c)
+    v = v.astype(np.int64)
+    values = c.scores(ids)
+    evaluations = len(v) if method == "jackknife" else _positive_int(n_samples, "n_samples")
+    if evaluations * len(v) > _MAX_WORK:
+        raise CluvalError(f"the {method} here evaluates {evaluations:,} tables of {len(v):,} cells, more work than "
+                          "cluval does in one call" + (": use the bootstrap with fewer samples"
+                                                       if method == "jackknife" else ": use fewer samples"))
+    null = np.empty((evaluations, len(ids)))
+    if method == "jackknife":
+        for k in range(len(v)):
+            left = v.copy()
+            left[k] -= 1
+            scores = _reduced(c, r, col, left).scores(ids)
+            null[k] = [scores[i] for i in ids]
+    else:
+        rng = np.random.default_rng(seed)
+        draws = rng.multinomial(int(v.sum()), v / v.sum(), size=evaluations)
+        for k, drawn in enumerate(draws):
+            scores = _reduced(c, r, col, drawn).scores(ids)
+            null[k] = [scores[i] for i in ids]
+    z = stats.norm.ppf((1 + level) / 2)
+    n = v.sum()
+    rows = []
+    for k, i in enumerate(ids):
+        theta = null[:, k]
+        value = values[i]
+        if method == "jackknife":
+            mean = float(np.sum(v * theta) / n)
+            se = math.sqrt((n - 1) / n * float(np.sum(v * (theta - mean) ** 2)))
+            low, high = value - z * se, value + z * se
+        else:
+            finite = theta[~np.isnan(theta)]
+            se = float(np.std(finite, ddof=1)) if len(finite) > 1 else math.nan
+            low, high = (np.quantile(finite, [(1 - level) / 2, (1 + level) / 2]) if len(finite)
+                         else (math.nan, math.nan))
+        rows.append({"value": value, "se": se, "low": float(low), "high": float(high), "method": method})
+    return pd.DataFrame(rows, index=pd.Index(ids, name="index"))
+
+
+# ---------------------------------------------------------------------- anatomy
+@dataclass(frozen=True)
+class Contributions:
+    """Where an index's value comes from.
+
+    ``cells`` (K_a x K_b, the table's row and column order) and ``constant`` add up to
+    ``value`` for the indices with an anatomy of cells; the Centroid Index has per-cluster
+    contributions instead (``rows`` and ``cols``: 1.0 marks an orphan, a cluster that no
+    cluster of the other side maps to; CI is the larger of the two sums). ``description``
+    says what a cell's number means.
+    """
+
+    index_id: str
+    value: float
+    cells: np.ndarray | None
+    constant: float
+    description: str
+    rows: np.ndarray | None = None
+    cols: np.ndarray | None = None
+
+    @property
+    def total(self) -> float:
+        """cells.sum() + constant (the value, for an anatomy of cells)."""
+        return float(self.cells.sum() + self.constant) if self.cells is not None else math.nan
+
+
+def _dense(c) -> np.ndarray:
+    if c.is_sparse:
+        if c.table.shape[0] * c.table.shape[1] > DENSE_CELLS:
+            raise CluvalError(f"contributions are a {c.table.shape[0]} x {c.table.shape[1]} table, more than "
+                              f"{DENSE_CELLS:,} cells")
+        return c.table.toarray().astype(np.float64)
+    return np.asarray(c.table, dtype=np.float64)
+
+
+def _line_maxima(table: np.ndarray, axis: int, order) -> np.ndarray:
+    """Mask of one largest cell per row (axis=1) or column (axis=0), the first in tie order."""
+    laid = np.take(table, order, axis=axis)
+    first = np.argmax(laid, axis=axis)
+    mask = np.zeros(table.shape, dtype=bool)
+    if axis == 1:
+        mask[np.arange(table.shape[0]), order[first]] = True
+    else:
+        mask[order[first], np.arange(table.shape[1])] = True
+    return mask
+
+
+def _paired(shape, pairing) -> np.ndarray:
+    mask = np.zeros(shape, dtype=bool)
+    keep = pairing.overlap > 0
+    mask[pairing.rows[keep], pairing.cols[keep]] = True
+    return mask
+
+
+def contributions(c, index_id: str) -> Contributions:
+    """Each cell's share of an index (INDICES.md, "Contributions"); see :class:`Contributions`."""
+    if index_id not in INDICES:
+        raise CluvalError(f"unknown index id {index_id!r}; the ids are {', '.join(INDICES)}")
+    info = INDICES[index_id]
+    if info.needs_data and not c.has_data:
+        raise CluvalError(f"{index_id} needs the data X: pass X=... to compare()")
+    if not info.anatomy and index_id not in ("ci_partition", "ci_centroid"):
+        raise CluvalError(f"{info.name} has no anatomy of cells or clusters in cluval")
+    value = c.score(index_id)
+    if index_id in ("ci_partition", "ci_centroid"):
+        forward, backward = c.jaccard_mapping if index_id == "ci_partition" else c.centroid_mapping
+        return Contributions(index_id, value, None, 0.0,
+                             "1 marks a cluster that no cluster of the other partition maps to (an orphan)",
+                             rows=(backward.in_degree == 0).astype(float), cols=(forward.in_degree == 0).astype(float))
+    if not math.isfinite(value):
+        raise CluvalError(f"{info.name} is undefined here ({value}), so it has no anatomy")
+    table = _dense(c)
+    shape = table.shape
+    n = float(c.n)
+    rows, cols = c.row_sizes.astype(np.float64), c.col_sizes.astype(np.float64)
+    cells, constant, what = _anatomy(c, index_id, table, rows, cols, n)
+    if cells is None or not np.isclose(cells.sum() + constant, value, rtol=1e-9, atol=1e-12):
+        # a convention (one cluster, identical partitions, a clamped value) sets the value
+        cells, constant, what = np.zeros(shape), value, "a convention sets the value here, not the cells"
+    return Contributions(index_id, value, cells, float(constant), what)
+
+
+def _anatomy(c, index_id, table, rows, cols, n):
+    """(cells, constant, description) of index_id, or (None, 0, "") where its formula does not apply."""
+    pairs = table * (table - 1) / 2
+    m = n * (n - 1) / 2
+    s_r = float(np.sum(rows * (rows - 1) / 2))
+    s_c = float(np.sum(cols * (cols - 1) / 2))
+    if index_id == "ri":
+        return 2 * pairs / m, (m - s_r - s_c) / m, "2 C(n_ij, 2) / C(N, 2): pairs kept together in both"
+    if index_id == "ari":
+        denominator = (s_r + s_c) / 2 - s_r * s_c / m
+        if denominator == 0:
+            return None, 0.0, ""
+        expected = np.outer(rows * (rows - 1) / 2, cols * (cols - 1) / 2) / m
+        return (pairs - expected) / denominator, 0.0, "(C(n_ij, 2) - its expectation) / ARI's denominator"
+    if index_id in ("fowlkes_mallows", "afm"):
+        if not s_r or not s_c:
+            return None, 0.0, ""
+        root = math.sqrt(s_r * s_c)
+        if index_id == "fowlkes_mallows":
+            return pairs / root, 0.0, "C(n_ij, 2) / sqrt(sum C(r_i, 2) sum C(c_j, 2))"
+        e = root / m
+        return pairs / root / (1 - e), -e / (1 - e), "C(n_ij, 2) / sqrt(...) / (1 - E); the constant is -E / (1 - E)"
+    e = c.entropies
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mi_cells = np.where(table > 0, table / n * np.log(table * n / np.outer(rows, cols)), 0.0)
+        vi_cells = np.where(table > 0, table / n * (np.log(rows[:, None] / table) + np.log(cols[None, :] / table)),
+                            0.0)
+    if index_id == "mi":
+        return mi_cells, 0.0, "(n_ij/N) log(N n_ij / (r_i c_j)) nats"
+    normalisers = {"nmi_sum": (e.true + e.pred) / 2, "nmi_sqrt": math.sqrt(e.true * e.pred),
+                   "nmi_max": max(e.true, e.pred), "nmi_min": min(e.true, e.pred), "nmi_joint": e.joint}
+    if index_id in normalisers:
+        norm = normalisers[index_id]
+        return (mi_cells / norm, 0.0, "the cell's mutual information over the normaliser") if norm > 0 else (None, 0, "")
+    if index_id == "vi":
+        return vi_cells, 0.0, "(n_ij/N) (log(r_i/n_ij) + log(c_j/n_ij)) nats"
+    if index_id == "nvi":
+        total = e.true + e.pred
+        return (vi_cells / total, 0.0, "the cell's variation of information over H_a + H_b") if total > 0 else (None, 0, "")
+    if index_id == "ami":
+        if c.is_soft:
+            return None, 0.0, ""
+        emi_cells = expected_mutual_information_terms(c.row_sizes, c.col_sizes)
+        denominator = (e.true + e.pred) / 2 - emi_cells.sum()
+        return ((mi_cells - emi_cells) / denominator, 0.0,
+                "(the cell's mutual information - its expectation) / AMI's denominator")
+    order_rows, order_cols = c.tie_order
+    if index_id in ("f_measure", "f_measure_pred"):
+        dice = 2 * table / np.add.outer(rows, cols)
+        if index_id == "f_measure":
+            return (np.where(_line_maxima(dice, 1, order_cols), dice * rows[:, None] / n, 0.0), 0.0,
+                    "r_i F_ij / N at each reference cluster's best match")
+        return (np.where(_line_maxima(dice, 0, order_rows), dice * cols[None, :] / n, 0.0), 0.0,
+                "c_j F_ij / N at each candidate cluster's best match")
+    if index_id == "purity":
+        return np.where(_line_maxima(table, 0, order_rows), table / n, 0.0), 0.0, "n_ij / N at each column's largest cell"
+    if index_id == "purity_inverse":
+        return np.where(_line_maxima(table, 1, order_cols), table / n, 0.0), 0.0, "n_ij / N at each row's largest cell"
+    if index_id == "nvd":
+        hits = _line_maxima(table, 1, order_cols).astype(float) + _line_maxima(table, 0, order_rows)
+        return -hits * table / (2 * n), 1.0, "-n_ij / 2N at each row's and each column's largest cell; constant 1"
+    if index_id in ("ch_greedy", "ch_optimal", "pa", "na"):
+        pairing = c.greedy_pairing if index_id == "ch_greedy" else c.accuracy_pairing
+        share = np.where(_paired(table.shape, pairing), table / n, 0.0)
+        if index_id in ("ch_greedy", "ch_optimal"):
+            return -share, 1.0, "-n_ij / N at each pair; constant 1"
+        if index_id == "pa":
+            return share, 0.0, "n_ij / N at each pair of the optimal pairing"
+        k = max(c.k_true, c.k_pred)
+        return share / (1 - 1 / k), -(1 / k) / (1 - 1 / k), "n_ij / N / (1 - 1/k) at each pair; constant -(1/k)/(1 - 1/k)"
+    if index_id == "aaa":
+        k = c.k_true
+        share = np.where(_paired(table.shape, c.row_normalised_pairing), table / rows[:, None] / k, 0.0)
+        return share / (1 - 1 / k), -(1 / k) / (1 - 1 / k), "n_ij / r_i / K_a / (1 - 1/K_a) at each pair"
+    if index_id in ("psi", "psi_simplified"):
+        steps = c.psi_steps
+        e_value = 1.0 if index_id == "psi_simplified" else steps.E
+        if steps.S < e_value:
+            return np.zeros(table.shape), 0.0, f"S = {steps.S:.4g} < E = {e_value:.4g}: PSI is 0 and no cell counts"
+        k = steps.max_k
+        bb = table / np.maximum.outer(rows, cols)
+        share = np.where(_paired(table.shape, c.hungarian_pairing), bb / (k - e_value), 0.0)
+        return share, -e_value / (k - e_value), "n_ij / max(r_i, c_j) / (max(K, K') - E) at each pair; constant -E/(max(K, K') - E)"
+    if index_id in ("csi_partition", "csi_centroid"):
+        forward, backward = c.jaccard_mapping if index_id == "csi_partition" else c.centroid_mapping
+        hits = np.zeros(table.shape)
+        np.add.at(hits, (np.arange(table.shape[0]), forward.targets), 1.0)
+        np.add.at(hits, (backward.targets, np.arange(table.shape[1])), 1.0)
+        return hits * table / (2 * n), 0.0, "n_ij / 2N for each mapping that chooses the cell"
+    return None, 0.0, ""
