@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 import pandas as pd
@@ -85,7 +86,7 @@ def _exact_expectations(c, ids) -> dict[str, float]:
     out = {}
     if m:
         expected_a = s_r * s_c / m
-        out["ri"] = (m - s_r - s_c + 2 * expected_a) / m
+        out["ri"] = float(Fraction(m * m - m * (s_r + s_c) + 2 * s_r * s_c, m * m))  # exact, then rounded once
         if (s_r + s_c) / 2 != expected_a:
             out["ari"] = 0.0
         if s_r and s_c:
@@ -190,8 +191,47 @@ def _positive_int(value, name: str) -> int:
 
 
 # ---------------------------------------------------------------------- uncertainty
-def _reduced(c, r, col, v):
-    """The comparison of the cells (r, col, v) of c's layout, empty clusters dropped, tie order kept."""
+def _leave_outs(c, r, col, v):
+    """The distinct ways of leaving one object out: (cell, number of objects, tie order).
+
+    Objects of one cell give the same table; they give the same tie order too unless one is
+    the first object of its row's or column's cluster, whose removal lets the cluster's second
+    object decide its place (for a comparison of labels; a table's own order never changes).
+    """
+    if not c.has_objects:
+        return [(k, int(v[k]), c.tie_order) for k in range(len(v))]
+    first, second = ([], [])
+    for codes in c.codes:
+        order = np.argsort(codes, kind="stable")
+        starts = np.flatnonzero(np.r_[True, codes[order][1:] != codes[order][:-1]])
+        ends = np.r_[starts[1:], len(order)]
+        first.append(order[starts])
+        second.append(np.where(ends - starts > 1, order[np.minimum(starts + 1, len(order) - 1)], -1))
+    cell_of = {(int(i), int(j)): k for k, (i, j) in enumerate(zip(r, col))}
+    special = {}  # object -> its cell
+    for side, firsts in enumerate(first):
+        for obj in firsts:
+            special[int(obj)] = cell_of[int(c.codes[0][obj]), int(c.codes[1][obj])]
+    out = []
+    counts = v.astype(np.int64).copy()
+    for obj, cell in special.items():
+        orders = []
+        for side in (0, 1):
+            positions = first[side].copy()
+            cluster = int(c.codes[side][obj])
+            if positions[cluster] == obj:
+                positions[cluster] = second[side][cluster] if second[side][cluster] >= 0 else -1
+            kept = np.flatnonzero(positions >= 0)
+            orders.append(kept[np.argsort(positions[kept], kind="stable")])
+        out.append((cell, 1, tuple(orders)))
+        counts[cell] -= 1
+    out += [(k, int(counts[k]), c.tie_order) for k in np.flatnonzero(counts)]
+    return out
+
+
+def _reduced(c, r, col, v, tie_order=None):
+    """The comparison of the cells (r, col, v) of c's layout, empty clusters dropped, in
+    `tie_order` (default c's; clusters that lost their last object are left out of it)."""
     from .comparison import Comparison
 
     k_a, k_b = c.table.shape
@@ -207,8 +247,9 @@ def _reduced(c, r, col, v):
     else:
         table = np.zeros(shape, dtype=np.int64)
         table[r, col] = v
-    order = tuple(new[o[used[o]]] for new, o, used in ((new_row, c.tie_order[0], rows_used),
-                                                       (new_col, c.tie_order[1], cols_used)))
+    tie_order = c.tie_order if tie_order is None else tie_order
+    order = tuple(new[o[used[o]]] for new, o, used in ((new_row, tie_order[0], rows_used),
+                                                       (new_col, tie_order[1], cols_used)))
     return Comparison._build(table, c.row_labels[rows_used], c.col_labels[cols_used], tie_order=order)
 
 
@@ -229,14 +270,18 @@ def uncertainty(c, ids=None, *, method: str = "jackknife", level: float = 0.95, 
         raise CluvalError(f"the {method} here evaluates {evaluations:,} tables of {len(v):,} cells, more work than "
                           "cluval does in one call" + (": use the bootstrap with fewer samples"
                                                        if method == "jackknife" else ": use fewer samples"))
-    null = np.empty((evaluations, len(ids)))
     if method == "jackknife":
-        for k in range(len(v)):
+        leave_outs = _leave_outs(c, r, col, v)
+        null = np.empty((len(leave_outs), len(ids)))
+        weights = np.empty(len(leave_outs))
+        for k, (cell, weight, tie_order) in enumerate(leave_outs):
             left = v.copy()
-            left[k] -= 1
-            scores = _reduced(c, r, col, left).scores(ids)
+            left[cell] -= 1
+            scores = _reduced(c, r, col, left, tie_order).scores(ids)
             null[k] = [scores[i] for i in ids]
+            weights[k] = weight
     else:
+        null = np.empty((evaluations, len(ids)))
         rng = np.random.default_rng(seed)
         draws = rng.multinomial(int(v.sum()), v / v.sum(), size=evaluations)
         for k, drawn in enumerate(draws):
@@ -249,8 +294,8 @@ def uncertainty(c, ids=None, *, method: str = "jackknife", level: float = 0.95, 
         theta = null[:, k]
         value = values[i]
         if method == "jackknife":
-            mean = float(np.sum(v * theta) / n)
-            se = math.sqrt((n - 1) / n * float(np.sum(v * (theta - mean) ** 2)))
+            mean = float(np.sum(weights * theta) / n)
+            se = math.sqrt((n - 1) / n * float(np.sum(weights * (theta - mean) ** 2)))
             low, high = value - z * se, value + z * se
         else:
             finite = theta[~np.isnan(theta)]

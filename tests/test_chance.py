@@ -1,0 +1,217 @@
+"""Chance, uncertainty and anatomy (INDICES.md): exact expectations against Monte Carlo and by
+hand, the jackknife against leaving out each object in turn, contributions against the values."""
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from cluval_core import INDICES, Comparison, CluvalError, compare
+from cluval_core.emi import expected_mutual_information
+
+TABLE_IDS = [i for i, info in INDICES.items() if not info.needs_data]
+ANATOMY_IDS = [i for i in TABLE_IDS if INDICES[i].anatomy]
+
+
+def labels_with_agreement(n, k_a, k_b, agreement, seed):
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, k_a, n)
+    b = np.where(rng.random(n) < agreement, a % k_b, rng.integers(0, k_b, n))
+    return a, b
+
+
+# ---------------------------------------------------------------------- chance
+def _null_values(c, n_samples, seed):
+    """Pair sums and mutual information of random tables with c's margins, computed here
+    independently of cluval (vectorised over the tables)."""
+    tables = stats.random_table(c.row_sizes, c.col_sizes).rvs(n_samples, random_state=seed).astype(float)
+    n = c.n
+    a = (tables * (tables - 1) / 2).sum(axis=(1, 2))
+    p = tables / n
+    outer = np.outer(c.row_sizes, c.col_sizes) / n**2
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mi = np.where(p > 0, p * np.log(p / outer), 0.0).sum(axis=(1, 2))
+    return a, mi
+
+
+@pytest.mark.parametrize("n, k_a, k_b, agreement", [(60, 3, 4, 0.5), (200, 5, 5, 0.8), (150, 2, 6, 0.2),
+                                                    (90, 7, 3, 0.6)])
+def test_exact_expectations_equal_monte_carlo_within_four_standard_errors(n, k_a, k_b, agreement):
+    c = compare(*labels_with_agreement(n, k_a, k_b, agreement, seed=n))
+    frame = c.chance(["ri", "fowlkes_mallows", "mi", "nmi_sum", "vi", "nvi"], n_samples=20, seed=0)
+    assert set(frame["method"]) == {"exact"}
+    a, mi = _null_values(c, 20_000, seed=1)
+    m = n * (n - 1) / 2
+    s_r = float(np.sum(c.row_sizes * (c.row_sizes - 1) / 2))
+    s_c = float(np.sum(c.col_sizes * (c.col_sizes - 1) / 2))
+    e = c.entropies
+    samples = {"ri": (m - s_r - s_c + 2 * a) / m, "fowlkes_mallows": a / math.sqrt(s_r * s_c), "mi": mi,
+               "nmi_sum": 2 * mi / (e.true + e.pred), "vi": e.true + e.pred - 2 * mi,
+               "nvi": 1 - 2 * mi / (e.true + e.pred)}
+    for index_id, sample in samples.items():
+        error = sample.std(ddof=1) / math.sqrt(len(sample))
+        assert abs(frame.loc[index_id, "expected"] - sample.mean()) <= 4 * error, index_id
+
+
+def test_chance_adjusted_indices_expect_exactly_zero():
+    c = compare(*labels_with_agreement(120, 4, 5, 0.6, seed=3))
+    frame = c.chance(["ari", "ami", "afm"], n_samples=50, seed=0)
+    assert frame["expected"].tolist() == [0.0, 0.0, 0.0]
+    assert set(frame["method"]) == {"exact"}
+    assert (frame["mc_error"] == 0).all()
+    # and the random tables agree: their mean ARI is within its Monte Carlo error of 0
+    many = c.chance(["ari", "nmi_joint"], n_samples=400, seed=1)
+    sd = many.loc["ari", "sd"]
+    assert 0 < sd < 0.2
+    assert many.loc["nmi_joint", "method"] == "Monte Carlo"
+    assert many.loc["nmi_joint", "mc_error"] == pytest.approx(many.loc["nmi_joint", "sd"] / math.sqrt(400))
+
+
+def test_expected_rand_index_equals_its_closed_form_by_hand():
+    # r = (3, 2), c = (2, 2, 1), N = 5: sum C(r, 2) = 4, sum C(c, 2) = 2, C(5, 2) = 10,
+    # E[a] = 4 * 2 / 10, E[RI] = (10 - 4 - 2 + 2 E[a]) / 10
+    c = Comparison.from_table([[2, 1, 0], [0, 1, 1]])
+    expected = (Fraction(10) - 4 - 2 + 2 * Fraction(8, 10)) / 10
+    assert c.chance(["ri"], n_samples=10, seed=0).loc["ri", "expected"] == float(expected)
+    mi = c.chance(["mi"], n_samples=10, seed=0).loc["mi", "expected"]
+    assert mi == expected_mutual_information([3, 2], [2, 2, 1])
+
+
+def test_chance_is_deterministic_for_a_seed_and_reports_progress():
+    c = compare(*labels_with_agreement(100, 4, 4, 0.7, seed=2))
+    seen = []
+    first = c.chance(["psi", "ch_greedy", "purity"], n_samples=40, seed=7, progress=lambda d, t: seen.append((d, t)))
+    again = c.chance(["psi", "ch_greedy", "purity"], n_samples=40, seed=7)
+    assert first.equals(again)
+    assert seen[-1] == (40, 40) and all(t == 40 for _, t in seen)
+    # a strong agreement beats every random table: p = 1 / (1 + n), z large, in both directions
+    assert (first["p"] == 1 / 41).all()
+    assert first.loc["psi", "z"] > 3 and first.loc["ch_greedy", "z"] < -3  # ch_greedy is a distance
+
+
+def test_chance_on_a_sparse_table_and_with_coordinates():
+    rng = np.random.default_rng(0)
+    a = rng.integers(0, 3000, 6000)  # 9e6 cells: kept sparse
+    c = compare(a, np.where(rng.random(6000) < 0.5, a, rng.integers(0, 3000, 6000)))
+    assert c.is_sparse
+    frame = c.chance(["ari", "psi"], n_samples=5, seed=0)
+    assert frame.loc["ari", "method"] == "exact" and frame.loc["psi", "method"] == "Monte Carlo"
+    assert frame.loc["psi", "expected"] < frame.loc["psi", "value"] and frame.loc["psi", "z"] > 3
+    X = rng.normal(size=(300, 2))
+    a, b = labels_with_agreement(300, 3, 3, 0.9, seed=4)
+    X[:, 0] += 4 * a
+    frame = compare(a, b, X=X).chance(["ci_centroid", "csi_centroid"], n_samples=20, seed=0)
+    assert frame.loc["ci_centroid", "value"] == 0 and frame.loc["csi_centroid", "expected"] < 0.7
+
+
+def test_chance_refuses_what_it_cannot_do():
+    soft = Comparison.from_memberships([[0.9, 0.1], [0.2, 0.8], [0.5, 0.5]], [[1, 0], [0, 1], [0, 1]])
+    with pytest.raises(CluvalError, match="integer counts"):
+        soft.chance()
+    c = compare([0, 0, 1, 1], [0, 1, 1, 1])
+    with pytest.raises(CluvalError, match="unknown index id 'nope'"):
+        c.chance(["nope"])
+    with pytest.raises(CluvalError, match="n_samples must be a whole number"):
+        c.chance(n_samples=0)
+    with pytest.raises(CluvalError, match="needs the data X"):
+        c.chance(["ci_centroid"])
+
+
+# ---------------------------------------------------------------------- uncertainty
+def _leave_one_out_se(a, b, ids):
+    n = len(a)
+    thetas = [compare(np.delete(a, k), np.delete(b, k)).scores(ids) for k in range(n)]
+    out = {}
+    for i in ids:
+        theta = np.array([t[i] for t in thetas])
+        out[i] = math.sqrt((n - 1) / n * float(((theta - theta.mean()) ** 2).sum()))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_jackknife_equals_leaving_out_each_object_for_every_index(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(8, 18))
+    a, b = rng.integers(0, 3, n), rng.integers(0, 4, n)
+    frame = compare(a, b).uncertainty(TABLE_IDS)
+    brute = _leave_one_out_se(a, b, TABLE_IDS)
+    for i in TABLE_IDS:
+        assert frame.loc[i, "se"] == pytest.approx(brute[i], abs=1e-12, nan_ok=True), i
+
+
+def test_jackknife_interval_and_bootstrap():
+    c = compare(*labels_with_agreement(200, 4, 4, 0.7, seed=8))
+    jack = c.uncertainty(["ari", "psi"], level=0.9)
+    z = stats.norm.ppf(0.95)
+    assert jack.loc["ari", "low"] == pytest.approx(jack.loc["ari", "value"] - z * jack.loc["ari", "se"])
+    boot = c.uncertainty(["ari", "psi"], method="bootstrap", n_samples=200, seed=3)
+    assert boot.equals(c.uncertainty(["ari", "psi"], method="bootstrap", n_samples=200, seed=3))
+    for i in ("ari", "psi"):
+        assert boot.loc[i, "low"] < boot.loc[i, "value"] < boot.loc[i, "high"]
+        assert boot.loc[i, "se"] == pytest.approx(jack.loc[i, "se"], rel=0.35)  # two estimates of one SE
+    with pytest.raises(CluvalError, match="method must be"):
+        c.uncertainty(method="delta")
+    with pytest.raises(CluvalError, match="level must be"):
+        c.uncertainty(level=95)
+
+
+# ---------------------------------------------------------------------- anatomy
+def _random_crisp(seed):
+    rng = np.random.default_rng(seed)
+    return compare(*labels_with_agreement(int(rng.integers(30, 200)), int(rng.integers(2, 7)),
+                                          int(rng.integers(2, 7)), float(rng.random()), seed))
+
+
+def _random_soft(seed):
+    rng = np.random.default_rng(seed)
+    n, k_a, k_b = 60, int(rng.integers(2, 5)), int(rng.integers(2, 5))
+    U = rng.dirichlet(np.full(k_a, 0.3), n)
+    V = rng.dirichlet(np.full(k_b, 0.3), n)
+    return Comparison.from_memberships(U, V)
+
+
+@pytest.mark.parametrize("make, seed", [(_random_crisp, s) for s in range(8)] + [(_random_soft, s) for s in range(4)])
+def test_contributions_add_up_to_every_index(make, seed):
+    c = make(seed)
+    for i in ANATOMY_IDS:
+        value = c.score(i)
+        if math.isnan(value):
+            continue  # undefined here (AMI on a soft table)
+        parts = c.contributions(i)
+        assert parts.cells.shape == c.table.shape
+        assert "convention" not in parts.description, i  # the cells themselves carry the value
+        assert parts.total == pytest.approx(value, rel=1e-12, abs=1e-12), i
+
+
+def test_contributions_by_hand():
+    # [[3, 1], [0, 2]]: N = 6; purity takes 3 and 2 (column maxima), so cells 3/6 and 2/6
+    c = Comparison.from_table([[3, 1], [0, 2]])
+    purity = c.contributions("purity")
+    assert purity.cells.tolist() == [[0.5, 0.0], [0.0, 2 / 6]] and purity.constant == 0
+    # Criterion H: 1 - (3 + 2)/6, the paired cells carry -n_ij/N
+    h = c.contributions("ch_optimal")
+    assert h.constant == 1 and h.cells.tolist() == [[-0.5, 0.0], [0.0, -2 / 6]]
+    # PSI: S = 3/4 + 2/3, E = 2 * ... (psi_steps), cells BB / (2 - E), constant -E / (2 - E)
+    steps = c.psi_steps
+    psi = c.contributions("psi")
+    assert psi.cells[0, 0] == pytest.approx(0.75 / (2 - steps.E))
+    assert psi.cells[1, 1] == pytest.approx((2 / 3) / (2 - steps.E))
+    assert psi.constant == pytest.approx(-steps.E / (2 - steps.E))
+    # ARI: the two big cells carry it, the off-diagonal pair of objects pulls it down
+    ari = c.contributions("ari")
+    assert ari.cells[0, 0] > ari.cells[1, 1] > 0 > ari.cells[1, 0]
+
+
+def test_centroid_index_contributions_are_its_orphans():
+    # the candidate merges reference clusters 0 and 1 and splits 2: one orphan each way
+    a = [0] * 5 + [1] * 5 + [2] * 10
+    b = [0] * 10 + [1] * 5 + [2] * 5
+    c = compare(a, b)
+    parts = c.contributions("ci_partition")
+    assert parts.cells is None
+    assert parts.rows.sum() == 1 and parts.cols.sum() == 1
+    assert max(parts.rows.sum(), parts.cols.sum()) == c.score("ci_partition")
+    with pytest.raises(CluvalError, match="no anatomy"):
+        compare(a, b, X=np.arange(20.0)).contributions("cr")
