@@ -1,0 +1,71 @@
+"""Chance and uncertainty of every index on S1 against k-means (15 x 15), in one run.
+
+Targets (issue: explain every number):
+
+* ``chance`` for all indices with 1 000 Monte Carlo tables under 2 s;
+* the jackknife for all indices under 1 s.
+
+No peer computes either for more than one index, so the times are reported as they are, with
+the single-index cost beside them for scale: scikit-learn's ``adjusted_rand_score`` on the
+same labels, repeated once per random table (what a permutation test of ARI alone costs with
+scikit-learn). Medians of several runs; the expectation of the cluster sizes is cleared before
+each run so that nothing is reused between runs.
+
+Usage::
+
+    CLUVAL_DATA_DIR=... python benchmarks/bench_chance.py
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import numpy as np
+from sklearn.metrics import adjusted_rand_score
+
+from cluval_core import compare
+from cluval_core.clustering import cluster
+from cluval_core.datasets import load_dataset
+from cluval_core.emi import _distinct_pair_sums
+from timing import timed
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--samples", type=int, default=1000)
+    args = parser.parse_args()
+    data = load_dataset("s1")
+    labels = data.labels
+    candidate = cluster(data.X, "kmeans", 15, seed=0).labels
+    c = compare(labels, candidate)
+    print(f"S1 (N = {c.n}) against k-means, a {c.k_true} x {c.k_pred} table with {len(c.cells.values)} non-empty "
+          f"cells; all {len(c.scores())} indices; medians of {args.repeats} runs")
+
+    def chance():
+        _distinct_pair_sums.cache_clear()
+        compare(labels, candidate).chance(n_samples=args.samples, seed=0)
+
+    def jackknife():
+        _distinct_pair_sums.cache_clear()
+        compare(labels, candidate).uncertainty()
+
+    rng = np.random.default_rng(0)
+
+    def sklearn_permutations():
+        for _ in range(args.samples):
+            adjusted_rand_score(labels, rng.permutation(candidate))
+
+    rows = [("chance, all indices, %d random tables" % args.samples, timed(chance, args.repeats), 2.0),
+            ("jackknife, all indices", timed(jackknife, args.repeats), 1.0),
+            ("for scale: scikit-learn ARI alone on %d permutations" % args.samples,
+             timed(sklearn_permutations, 1), None)]
+    print("| work | seconds | target |")
+    print("|---|---|---|")
+    for name, seconds, target in rows:
+        verdict = "-" if target is None else f"under {target} s: {'met' if seconds < target else 'NOT met'}"
+        print(f"| {name} | {seconds:.2f} | {verdict} |")
+
+
+if __name__ == "__main__":
+    main()
