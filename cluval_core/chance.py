@@ -61,9 +61,10 @@ def _ids(c, ids, *, objects_needed: bool) -> list[str]:
 
 
 def _counts(c, what: str) -> None:
-    if c.is_soft:
-        raise CluvalError(f"{what} needs integer counts: the permutation and resampling models move whole objects, "
-                          "which a soft table does not record")
+    if c.is_soft and c._memberships is None:
+        raise CluvalError(f"{what} needs integer counts or the memberships: the permutation and resampling models "
+                          "move whole objects, which a soft table alone does not record (use "
+                          "Comparison.from_memberships(U, V))")
 
 
 def _positive_cells(c):
@@ -119,6 +120,12 @@ def _random_comparisons(c, n_samples: int, rng, with_data: bool):
 
     shape = c.table.shape
     tie_order = c.tie_order
+    if c.is_soft:  # permute the objects of one side: N* = U^T V[permutation]
+        U, V = c._memberships
+        for start in range(0, n_samples, 16):
+            yield [Comparison._build(U.T @ V[rng.permutation(len(V))], c.row_labels, c.col_labels)
+                   for _ in range(min(16, n_samples - start))]
+        return
     if not with_data and not c.is_sparse:
         draw = stats.random_table(c.row_sizes.astype(np.int64), c.col_sizes.astype(np.int64))
         batch = max(1, _BATCH_CELLS // (shape[0] * shape[1]))
@@ -150,6 +157,8 @@ def chance(c, ids=None, *, n_samples: int = 1000, seed=None, progress=None) -> p
     n_samples = _positive_int(n_samples, "n_samples")
     with_data = any(INDICES[i].needs_data for i in ids)
     per_table = len(c.cells.values) + (c.n if with_data or c.is_sparse else 0)
+    if c.is_soft:
+        per_table = len(c._memberships[0]) * c.table.size
     if n_samples * per_table > _MAX_WORK:
         raise CluvalError(f"{n_samples} random tables of this comparison ({per_table:,} cells or objects each) are "
                           f"more work than cluval does in one call: use fewer samples (n_samples=...)")
@@ -164,7 +173,7 @@ def chance(c, ids=None, *, n_samples: int = 1000, seed=None, progress=None) -> p
             done += 1
         if progress is not None:
             progress(done, n_samples)
-    exact = _exact_expectations(c, ids)
+    exact = {} if c.is_soft else _exact_expectations(c, ids)  # the closed forms hold for counts
     rows = []
     for k, i in enumerate(ids):
         sample = null[:, k][~np.isnan(null[:, k])]
@@ -262,9 +271,11 @@ def uncertainty(c, ids=None, *, method: str = "jackknife", level: float = 0.95, 
         raise CluvalError(f"method must be 'jackknife' or 'bootstrap', got {method!r}")
     if isinstance(level, bool) or not isinstance(level, (int, float)) or not 0 < level < 1:
         raise CluvalError(f"level must be a number between 0 and 1, got {level!r}")
+    values = c.scores(ids)
+    if c.is_soft:
+        return _soft_uncertainty(c, ids, values, method, level, n_samples, seed)
     r, col, v = _positive_cells(c)
     v = v.astype(np.int64)
-    values = c.scores(ids)
     evaluations = len(v) if method == "jackknife" else _positive_int(n_samples, "n_samples")
     if evaluations * len(v) > _MAX_WORK:
         raise CluvalError(f"the {method} here evaluates {evaluations:,} tables of {len(v):,} cells, more work than "
@@ -287,13 +298,19 @@ def uncertainty(c, ids=None, *, method: str = "jackknife", level: float = 0.95, 
         for k, drawn in enumerate(draws):
             scores = _reduced(c, r, col, drawn).scores(ids)
             null[k] = [scores[i] for i in ids]
+    return _summary(ids, values, null, weights if method == "jackknife" else None, method, level)
+
+
+def _summary(ids, values, null, weights, method, level) -> pd.DataFrame:
+    """The uncertainty frame from each evaluation's values (`null`, one row per left-out object
+    kind with its `weights` for the jackknife; one row per resample for the bootstrap)."""
     z = stats.norm.ppf((1 + level) / 2)
-    n = v.sum()
     rows = []
     for k, i in enumerate(ids):
         theta = null[:, k]
         value = values[i]
         if method == "jackknife":
+            n = weights.sum()
             mean = float(np.sum(weights * theta) / n)
             se = math.sqrt((n - 1) / n * float(np.sum(weights * (theta - mean) ** 2)))
             low, high = value - z * se, value + z * se
@@ -304,6 +321,30 @@ def uncertainty(c, ids=None, *, method: str = "jackknife", level: float = 0.95, 
                          else (math.nan, math.nan))
         rows.append({"value": value, "se": se, "low": float(low), "high": float(high), "method": method})
     return pd.DataFrame(rows, index=pd.Index(ids, name="index"))
+
+
+def _soft_uncertainty(c, ids, values, method, level, n_samples, seed) -> pd.DataFrame:
+    """Leave out (or resample) objects of a soft comparison: N* = U^T V without object k."""
+    from .comparison import Comparison
+
+    U, V = c._memberships
+    n = len(U)
+    evaluations = n if method == "jackknife" else _positive_int(n_samples, "n_samples")
+    if evaluations * c.table.size > _MAX_WORK:
+        raise CluvalError(f"the {method} here evaluates {evaluations:,} tables of {c.table.size:,} cells, more work "
+                          "than cluval does in one call")
+    full = U.T @ V
+    rng = np.random.default_rng(seed)
+    null = np.empty((evaluations, len(ids)))
+    for k in range(evaluations):
+        if method == "jackknife":
+            table = full - np.outer(U[k], V[k])
+        else:
+            drawn = rng.integers(0, n, n)
+            table = U[drawn].T @ V[drawn]
+        scores = Comparison._build(table, c.row_labels, c.col_labels).scores(ids)
+        null[k] = [scores[i] for i in ids]
+    return _summary(ids, values, null, np.ones(evaluations) if method == "jackknife" else None, method, level)
 
 
 # ---------------------------------------------------------------------- anatomy

@@ -224,6 +224,7 @@ class Comparison:
         object.__setattr__(self, "_labels", labels)
         object.__setattr__(self, "noise", noise)
         object.__setattr__(self, "_tie_order", tie_order)
+        object.__setattr__(self, "_memberships", None)  # (U, V) of a soft comparison, for chance()
         object.__setattr__(self, "_values", {})  # index id -> value, each computed once
 
     def __setattr__(self, name, value):
@@ -275,7 +276,13 @@ class Comparison:
             table, rows, cols = contingency_table(a, b)
             codes = (np.searchsorted(rows, a), np.searchsorted(cols, b))  # the clusters that occur
             return cls._build(table, row_labels[rows], col_labels[cols], codes=codes)
-        return cls._build(U.T @ V, row_labels, col_labels)
+        comparison = cls._build(U.T @ V, row_labels, col_labels)
+        # kept for the permutation and resampling models (chance, uncertainty): the clusters
+        # the table keeps are those with some membership (a row of N* sums to U's column)
+        memberships = (U[:, U.sum(axis=0) > 0], V[:, V.sum(axis=0) > 0])
+        _read_only(*memberships)
+        object.__setattr__(comparison, "_memberships", memberships)
+        return comparison
 
     # ------------------------------------------------------------------ basic facts
     @property

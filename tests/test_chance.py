@@ -106,10 +106,31 @@ def test_chance_on_a_sparse_table_and_with_coordinates():
     assert frame.loc["ci_centroid", "value"] == 0 and frame.loc["csi_centroid", "expected"] < 0.7
 
 
+def test_chance_and_uncertainty_of_soft_partitions_move_whole_objects():
+    rng = np.random.default_rng(1)
+    U = rng.dirichlet([0.3, 0.3, 0.3], 12)
+    V = np.clip(U + rng.normal(0, 0.05, U.shape), 0, None)
+    V /= V.sum(axis=1, keepdims=True)
+    c = Comparison.from_memberships(U, V)
+    frame = c.chance(["nmi_max", "psi"], n_samples=60, seed=0)
+    assert set(frame["method"]) == {"Monte Carlo"}  # the closed forms are for counts
+    assert (frame["z"] > 2).all()
+    ids = ["nmi_max", "psi", "purity", "ri"]
+    jack = c.uncertainty(ids)
+    thetas = [Comparison.from_memberships(np.delete(U, k, axis=0), np.delete(V, k, axis=0)).scores(ids)
+              for k in range(12)]
+    for i in ids:
+        theta = np.array([t[i] for t in thetas])
+        se = math.sqrt(11 / 12 * float(((theta - theta.mean()) ** 2).sum()))
+        assert jack.loc[i, "se"] == pytest.approx(se, rel=1e-9), i
+
+
 def test_chance_refuses_what_it_cannot_do():
-    soft = Comparison.from_memberships([[0.9, 0.1], [0.2, 0.8], [0.5, 0.5]], [[1, 0], [0, 1], [0, 1]])
-    with pytest.raises(CluvalError, match="integer counts"):
+    soft = Comparison.from_table([[1.5, 0.5], [0.25, 1.75]])
+    with pytest.raises(CluvalError, match="integer counts or the memberships"):
         soft.chance()
+    with pytest.raises(CluvalError, match="integer counts or the memberships"):
+        soft.uncertainty()
     c = compare([0, 0, 1, 1], [0, 1, 1, 1])
     with pytest.raises(CluvalError, match="unknown index id 'nope'"):
         c.chance(["nope"])
