@@ -10,7 +10,8 @@
 * :func:`uncertainty`: standard error and interval of each index, by the jackknife over
   objects (exact from the table: leaving out one object of cell (i, j) lowers n_ij, r_i and
   c_j by one, so it costs one evaluation per non-empty cell) or by the bootstrap (the table
-  resampled as one multinomial draw of N objects over its cells).
+  resampled as one multinomial draw of N objects over its cells). The centroid indices read
+  each object's coordinates, so with them the objects themselves are left out or resampled.
 * :func:`contributions`: a table shaped like the contingency table whose cells add up, with
   at most one constant term, to the index's value; per-cluster orphan indicators for the
   Centroid Index.
@@ -44,7 +45,7 @@ _BATCH_CELLS = 1 << 22
 _MAX_WORK = 2 * 10**9
 
 
-def _ids(c, ids, *, objects_needed: bool) -> list[str]:
+def _ids(c, ids) -> list[str]:
     if ids is None:
         return [i for i, info in INDICES.items() if c.has_data or not info.needs_data]
     ids = [ids] if isinstance(ids, str) else list(ids)
@@ -54,9 +55,6 @@ def _ids(c, ids, *, objects_needed: bool) -> list[str]:
     needing = [i for i in ids if INDICES[i].needs_data]
     if needing and not c.has_data:
         raise CluvalError(f"{needing[0]} needs the data X: pass X=... to compare()")
-    if needing and objects_needed:
-        raise CluvalError(f"{needing[0]} reads each object's coordinates, so leaving one object out changes it "
-                          "object by object: its uncertainty is not computed from the table")
     return ids
 
 
@@ -153,7 +151,7 @@ def _random_comparisons(c, n_samples: int, rng, with_data: bool):
 def chance(c, ids=None, *, n_samples: int = 1000, seed=None, progress=None) -> pd.DataFrame:
     """Each index under the permutation model: expected value, SD, z and p (see the module)."""
     _counts(c, "chance")
-    ids = _ids(c, ids, objects_needed=False)
+    ids = _ids(c, ids)
     n_samples = _positive_int(n_samples, "n_samples")
     with_data = any(INDICES[i].needs_data for i in ids)
     per_table = len(c.cells.values) + (c.n if with_data or c.is_sparse else 0)
@@ -266,7 +264,7 @@ def uncertainty(c, ids=None, *, method: str = "jackknife", level: float = 0.95, 
                 seed=None) -> pd.DataFrame:
     """Standard error and interval of each index, by the jackknife or the bootstrap (see the module)."""
     _counts(c, "uncertainty")
-    ids = _ids(c, ids, objects_needed=True)
+    ids = _ids(c, ids)
     if method not in ("jackknife", "bootstrap"):
         raise CluvalError(f"method must be 'jackknife' or 'bootstrap', got {method!r}")
     if isinstance(level, bool) or not isinstance(level, (int, float)) or not 0 < level < 1:
@@ -274,6 +272,8 @@ def uncertainty(c, ids=None, *, method: str = "jackknife", level: float = 0.95, 
     values = c.scores(ids)
     if c.is_soft:
         return _soft_uncertainty(c, ids, values, method, level, n_samples, seed)
+    if any(INDICES[i].needs_data for i in ids):
+        return _object_uncertainty(c, ids, values, method, level, n_samples, seed)
     r, col, v = _positive_cells(c)
     v = v.astype(np.int64)
     evaluations = len(v) if method == "jackknife" else _positive_int(n_samples, "n_samples")
@@ -321,6 +321,34 @@ def _summary(ids, values, null, weights, method, level) -> pd.DataFrame:
                          else (math.nan, math.nan))
         rows.append({"value": value, "se": se, "low": float(low), "high": float(high), "method": method})
     return pd.DataFrame(rows, index=pd.Index(ids, name="index"))
+
+
+def _object_uncertainty(c, ids, values, method, level, n_samples, seed) -> pd.DataFrame:
+    """Leave out (or resample) objects with their coordinates: the centroid indices change
+    with the object, not only with its cell, so each is compared anew (N or n_samples times)."""
+    from .comparison import compare
+
+    codes_a, codes_b = c.codes
+    X = c._X
+    n = len(codes_a)
+    evaluations = n if method == "jackknife" else _positive_int(n_samples, "n_samples")
+    if evaluations * n > _MAX_WORK // 40:
+        raise CluvalError(f"the {method} of the centroid indices compares {evaluations:,} subsets of {n:,} objects "
+                          "anew, more work than cluval does in one call: use the bootstrap with fewer samples, or "
+                          "leave out the indices that need X")
+    rng = np.random.default_rng(seed)
+    null = np.empty((evaluations, len(ids)))
+    keep = np.ones(n, dtype=bool)
+    for k in range(evaluations):
+        if method == "jackknife":
+            keep[k] = False
+            chosen = keep
+        else:
+            chosen = np.sort(rng.integers(0, n, n))
+        scores = compare(codes_a[chosen], codes_b[chosen], X=X[chosen]).scores(ids)
+        null[k] = [scores[i] for i in ids]
+        keep[k] = True
+    return _summary(ids, values, null, np.ones(evaluations) if method == "jackknife" else None, method, level)
 
 
 def _soft_uncertainty(c, ids, values, method, level, n_samples, seed) -> pd.DataFrame:

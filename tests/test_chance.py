@@ -162,6 +162,19 @@ def test_jackknife_equals_leaving_out_each_object_for_every_index(seed):
         assert frame.loc[i, "se"] == pytest.approx(brute[i], abs=1e-12, nan_ok=True), i
 
 
+def test_jackknife_of_the_centroid_indices_leaves_out_each_object_with_its_coordinates():
+    rng = np.random.default_rng(3)
+    a, b = rng.integers(0, 3, 14), rng.integers(0, 3, 14)
+    X = rng.normal(size=(14, 2))
+    ids = ["ci_centroid", "csi_centroid", "cr", "ari"]
+    frame = compare(a, b, X=X).uncertainty(ids)
+    thetas = [compare(np.delete(a, k), np.delete(b, k), X=np.delete(X, k, axis=0)).scores(ids) for k in range(14)]
+    for i in ids:
+        theta = np.array([t[i] for t in thetas])
+        se = math.sqrt(13 / 14 * float(((theta - theta.mean()) ** 2).sum()))
+        assert frame.loc[i, "se"] == pytest.approx(se, abs=1e-12), i
+
+
 def test_jackknife_interval_and_bootstrap():
     c = compare(*labels_with_agreement(200, 4, 4, 0.7, seed=8))
     jack = c.uncertainty(["ari", "psi"], level=0.9)
