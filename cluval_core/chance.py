@@ -3,7 +3,9 @@
 * :func:`chance`: what each index gives under the permutation model (both partitions' cluster
   sizes fixed, objects assigned at random): its expected value, standard deviation, the
   z-score and one-sided p-value of the observed value. Expectations are exact where a closed
-  form exists (RI, ARI, FM, AFM, MI, NMI but NMI_joint, VI, NVI, AMI); everything else comes
+  form exists (RI, ARI, FM, AFM, MI, NMI but NMI_joint, VI, NVI, AMI), and so are the standard
+  deviations of the pair-counting indices (the variance of sum C(n_ij, 2), from the chances
+  that one, two overlapping and two disjoint pairs stay together); everything else comes
   from random tables with the same margins (Patefield's algorithm, ``scipy.stats.random_table``,
   or a random permutation of the objects' labels when the table is sparse or the index
   reads coordinates), each evaluated by the registry's own code.
@@ -34,11 +36,13 @@ from ._validation import DENSE_CELLS, CluvalError
 from .emi import expected_mutual_information, expected_mutual_information_terms
 from .registry import INDICES
 
-__all__ = ["chance", "uncertainty", "contributions", "Contributions", "EXACT_EXPECTATIONS"]
+__all__ = ["chance", "uncertainty", "contributions", "Contributions", "EXACT_EXPECTATIONS", "EXACT_DEVIATIONS"]
 
 # Indices whose expectation under the permutation model has a closed form (INDICES.md).
 EXACT_EXPECTATIONS = ("ri", "ari", "fowlkes_mallows", "afm", "mi", "nmi_sum", "nmi_sqrt", "nmi_max", "nmi_min",
                       "vi", "nvi", "ami")
+# ... and whose standard deviation has one too (through Var[sum C(n_ij, 2)]).
+EXACT_DEVIATIONS = ("ri", "ari", "fowlkes_mallows", "afm")
 # Most cells of random tables held at once (n_samples tables are drawn in batches).
 _BATCH_CELLS = 1 << 22
 # Most index evaluations x cells one call may cost (a bound on the work, like the clustering budget).
@@ -82,17 +86,19 @@ def _exact_expectations(c, ids) -> dict[str, float]:
     m = n * (n - 1) // 2
     s_r = int(np.sum(rows * (rows - 1) // 2))
     s_c = int(np.sum(cols * (cols - 1) // 2))
-    out = {}
+    out, sds = {}, {}
     if m:
         expected_a = s_r * s_c / m
+        sd_a = math.sqrt(_pair_sum_variance(rows, cols))
         out["ri"] = float(Fraction(m * m - m * (s_r + s_c) + 2 * s_r * s_c, m * m))  # exact, then rounded once
+        sds["ri"] = 2 * sd_a / m
         if (s_r + s_c) / 2 != expected_a:
-            out["ari"] = 0.0
+            out["ari"], sds["ari"] = 0.0, sd_a / abs((s_r + s_c) / 2 - expected_a)
         if s_r and s_c:
             root = math.sqrt(s_r * s_c)
-            out["fowlkes_mallows"] = expected_a / root
+            out["fowlkes_mallows"], sds["fowlkes_mallows"] = expected_a / root, sd_a / root
             if root < m:
-                out["afm"] = 0.0
+                out["afm"], sds["afm"] = 0.0, sd_a / root / (1 - root / m)
     e = c.entropies
     emi = expected_mutual_information(rows, cols) if any(i in wanted for i in
                                                          ("mi", "nmi_sum", "nmi_sqrt", "nmi_max", "nmi_min",
@@ -108,7 +114,34 @@ def _exact_expectations(c, ids) -> dict[str, float]:
         out["nvi"] = 1 - 2 * emi / (e.true + e.pred)
     if (e.true + e.pred) / 2 - emi > 0:
         out["ami"] = 0.0
-    return {i: out[i] for i in wanted if i in out}
+    return {i: (out[i], sds.get(i)) for i in wanted if i in out}
+
+
+def _pair_sum_variance(rows, cols) -> float:
+    """Var[sum_ij C(n_ij, 2)] under the permutation model, exactly.
+
+    The sum counts, over the S_r pairs of objects together in the reference, those together
+    in the randomly assigned candidate. With pi1, pi2, pi3 the chances that one pair, two pairs
+    sharing an object, and two disjoint pairs are together in the candidate, and U the pairs of
+    reference pairs that share an object: Var = S_r pi1 (1 - pi1) + 2U (pi2 - pi1^2) + D (pi3 - pi1^2),
+    D = S_r (S_r - 1) - 2U the ordered disjoint ones.
+    """
+    r = [int(x) for x in rows]
+    c = [int(x) for x in cols]
+    n = sum(r)
+    s_r = sum(x * (x - 1) // 2 for x in r)
+    pi1 = Fraction(sum(x * (x - 1) // 2 for x in c), n * (n - 1) // 2)
+    shared = sum(x * (x - 1) * (x - 2) // 2 for x in r)
+    variance = s_r * pi1 * (1 - pi1)
+    if n >= 3 and shared:
+        pi2 = Fraction(sum(x * (x - 1) * (x - 2) for x in c), n * (n - 1) * (n - 2))
+        variance += 2 * shared * (pi2 - pi1 * pi1)
+    disjoint = s_r * (s_r - 1) - 2 * shared
+    if n >= 4 and disjoint:
+        pairs = sum(x * (x - 1) for x in c)
+        together = sum(x * (x - 1) * (x - 2) * (x - 3) for x in c) + pairs * pairs - sum((x * (x - 1)) ** 2 for x in c)
+        variance += disjoint * (Fraction(together, n * (n - 1) * (n - 2) * (n - 3)) - pi1 * pi1)
+    return max(float(variance), 0.0)
 
 
 def _random_comparisons(c, n_samples: int, rng, with_data: bool):
@@ -178,7 +211,9 @@ def chance(c, ids=None, *, n_samples: int = 1000, seed=None, progress=None) -> p
         value = values[i]
         sd = float(np.std(sample, ddof=1)) if len(sample) > 1 else math.nan
         if i in exact:
-            expected, method, error = exact[i], "exact", 0.0
+            expected, exact_sd = exact[i]
+            method, error = "exact", 0.0
+            sd = sd if exact_sd is None else exact_sd
         else:
             expected = float(np.mean(sample)) if len(sample) else math.nan
             method, error = "Monte Carlo", (sd / math.sqrt(len(sample)) if len(sample) > 1 else math.nan)

@@ -53,6 +53,10 @@ def test_exact_expectations_equal_monte_carlo_within_four_standard_errors(n, k_a
     for index_id, sample in samples.items():
         error = sample.std(ddof=1) / math.sqrt(len(sample))
         assert abs(frame.loc[index_id, "expected"] - sample.mean()) <= 4 * error, index_id
+    # the pair-counting indices' standard deviations are exact too (the sample SD's relative
+    # standard error is about 1/sqrt(2 n) = 0.5%)
+    for index_id in ("ri", "fowlkes_mallows"):
+        assert frame.loc[index_id, "sd"] == pytest.approx(samples[index_id].std(ddof=1), rel=0.03), index_id
 
 
 def test_chance_adjusted_indices_expect_exactly_zero():
