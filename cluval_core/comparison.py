@@ -688,8 +688,9 @@ class Comparison:
         Returns a DataFrame indexed by index id with the observed ``value``, the ``expected``
         value (exact where a closed form exists, ``method`` "exact", else the mean of
         `n_samples` random tables with the same margins, "Monte Carlo", with its standard
-        error ``mc_error``), the standard deviation ``sd`` (from the random tables), ``z`` =
-        (value - expected) / sd and the one-sided ``p`` in the index's better direction,
+        error ``mc_error``), the standard deviation ``sd`` (exact for the pair-counting indices,
+        else from the random tables), ``z`` = (value - expected) / sd and the one-sided ``p`` in
+        the index's better direction,
         (1 + #{random values at least as good}) / (1 + n_samples). Deterministic for a
         given `seed`; `progress(done, total)` is called as the tables are evaluated. Needs
         integer counts (see :mod:`cluval_core.chance`).
