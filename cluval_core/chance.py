@@ -197,13 +197,14 @@ def chance(c, ids=None, *, n_samples: int = 1000, seed=None, progress=None) -> p
     values = c.scores(ids)
     null = np.empty((n_samples, len(ids)))
     done = 0
+    every = max(1, n_samples // 100)  # at most about a hundred progress reports
     for batch in _random_comparisons(c, n_samples, rng, with_data):
         for comparison in batch:
             scores = comparison.scores(ids)
             null[done] = [scores[i] for i in ids]
             done += 1
-        if progress is not None:
-            progress(done, n_samples)
+            if progress is not None and (done % every == 0 or done == n_samples):
+                progress(done, n_samples)
     exact = {} if c.is_soft else _exact_expectations(c, ids)  # the closed forms hold for counts
     rows = []
     for k, i in enumerate(ids):
