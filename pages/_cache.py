@@ -156,6 +156,16 @@ def _figure(key: str, builder: str, options: tuple, _c):
     return getattr(plots, builder)(_c, **dict(options))
 
 
+def contributions(model: Model, index_id: str):
+    """Each cell's share of an index (``Comparison.contributions``), kept across reruns."""
+    return _contributions(model.key, index_id, model.comparison)
+
+
+@st.cache_resource(show_spinner=False, max_entries=64)
+def _contributions(key: str, index_id: str, _c):
+    return _c.contributions(index_id)
+
+
 def clustering_with_spinner(X, algorithm, k, seed, params):
     name = ALGORITHMS[algorithm].name
     slow = algorithm == "random_swap" or len(X) > 20_000

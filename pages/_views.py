@@ -57,10 +57,13 @@ def _table_pairing_mapping(model, c, pairing, key: str) -> None:
     table, pairs, mapping = st.columns([4, 5, 3.4], gap="medium")
     with table:
         st.markdown("**Contingency table**")
-        st.plotly_chart(data.figure(model, "contingency_heatmap"), key=f"{key}_contingency")
+        colour_by = contingency_colour_choice(c, key=key)
+        st.plotly_chart(data.figure(model, "contingency_heatmap", colour_by=colour_by), key=f"{key}_contingency")
         st.caption("Rows: reference clusters; columns: candidate clusters (sizes in brackets), ordered so the "
                    "Hungarian pairs that share objects lie on the diagonal (outlined), largest first; clusters "
                    "shown as unpaired come last.")
+        if colour_by != "counts":
+            contribution_caption(model, colour_by)
     with pairs:
         st.markdown("**Hungarian pairing** (PSI's S pairs on Braun–Banquet similarity)")
         frame = pairing.display_frame()
@@ -97,6 +100,35 @@ def _table_pairing_mapping(model, c, pairing, key: str) -> None:
         st.caption("Each cluster points at its most similar cluster on the other side (" +
                    ("nearest centroid" if basis == "centroid" else "Jaccard") + "); red targets are orphans. "
                    "CI = max(orphans of both directions): the number of clusters located differently.")
+
+
+def contingency_colour_choice(c, *, key: str) -> str:
+    """The table's colouring: "counts", or an index whose cells' contributions colour it.
+
+    Offered for the indices with an anatomy of cells (the registry's ``anatomy``) that this
+    comparison can compute, and only while the table is laid out whole in memory (not sparse).
+    """
+    if c.is_sparse:
+        return "counts"
+    ids = [i for i, info in INDICES.items() if info.anatomy and (c.has_data or not info.needs_data)]
+    options = ["counts", *ids]
+    return st.selectbox("Colour the cells by", options, key=f"{key}_colour_by",
+                        format_func=lambda i: "shared objects (counts)" if i == "counts" else
+                        f"contribution to {INDICES[i].name}",
+                        help="A cell's share of an index: the cells, plus at most one constant, add up to its value. "
+                             "It shows which pairs of clusters carry an index (ARI: the large cells; PSI: every pair "
+                             "alike).")
+
+
+def contribution_caption(model, index_id: str) -> None:
+    """What a cell's number means when the table is coloured by its contribution to `index_id`."""
+    parts = data.contributions(model, index_id)
+    info = INDICES[index_id]
+    constant = (f" plus the constant {format_value(index_id, parts.constant)}" if parts.constant else "")
+    st.caption(ui.plain(f"Colour and numbers: each cell's contribution to {info.name}, {parts.description}. "
+                        f"The cells{constant} add up to {format_value(index_id, parts.value)}. Blue adds to the "
+                        "value, red takes away (the scale is centred on 0). Grouped clusters ('other') show the "
+                        "sum of their cells' contributions."))
 
 
 def _listed(labels, limit: int = 12) -> str:

@@ -21,6 +21,9 @@ import plotly.graph_objects as go
 from plotly.colors import hex_to_rgb, qualitative
 from plotly.subplots import make_subplots
 
+from .._validation import CluvalError
+from ..registry import INDICES
+
 __all__ = ["PALETTE", "UNPAIRED", "ORPHAN", "project_2d", "cluster_colour_index", "partition_scatter",
            "contingency_heatmap", "mapping_diagram", "condensed_order", "MAX_SHOWN"]
 
@@ -225,13 +228,51 @@ def _axis_labels(labels, sizes, keep, rest) -> list[str]:
     return names
 
 
-def contingency_heatmap(c, *, max_shown: int = MAX_SHOWN, annotate_up_to: int = 30) -> go.Figure:
+def _condensed_cells(values: np.ndarray, keep_rows, rest_rows, keep_cols, rest_cols) -> np.ndarray:
+    """A dense K_a x K_b array of per-cell values laid out like :func:`_condensed_table`: the kept
+    rows and columns in order, the rest summed into one "other" row and column."""
+    out = np.zeros((len(keep_rows) + bool(len(rest_rows)), len(keep_cols) + bool(len(rest_cols))))
+    row_at = np.full(values.shape[0], len(keep_rows), dtype=np.intp)
+    row_at[keep_rows] = np.arange(len(keep_rows))
+    col_at = np.full(values.shape[1], len(keep_cols), dtype=np.intp)
+    col_at[keep_cols] = np.arange(len(keep_cols))
+    np.add.at(out, (row_at[:, None], col_at[None, :]), values)
+    return out
+
+
+def _contribution_text(value: float) -> str:
+    """A cell's contribution in two significant digits; nothing for a cell that contributes nothing."""
+    if value == 0:
+        return ""
+    shown = f"{value:.2g}"
+    return shown if "e" not in shown else f"{value:.0e}".replace("e-0", "e-")
+
+
+def contingency_heatmap(c, *, colour_by: str = "counts", max_shown: int = MAX_SHOWN,
+                        annotate_up_to: int = 30) -> go.Figure:
     """The contingency table ordered so the Hungarian pairs lie on the diagonal, largest first.
 
     Row and column titles carry the cluster sizes (the marginals); pairs that share objects
     are outlined, clusters shown as unpaired come last. Beyond `max_shown` clusters a side,
     the smallest-overlap ones are summed into one "other" row or column, and the title says so.
+
+    `colour_by` is ``"counts"`` (the shared objects n_ij, on a sequential scale) or an index id
+    whose registry entry has an anatomy (``INDICES[id].anatomy``): each cell is then coloured
+    and labelled by its contribution to that index (:meth:`Comparison.contributions
+    <cluval_core.Comparison.contributions>`), on a diverging scale centred on 0, since
+    contributions can be negative. Grouped clusters get the sum of their cells' contributions,
+    so the drawn cells still add up, with the constant term, to the index's value.
+
+    >>> from cluval_core import compare
+    >>> c = compare([0, 0, 1, 1], [0, 0, 1, 1])
+    >>> contingency_heatmap(c, colour_by="ari").data[0].z.round(3).tolist()
+    [[0.625, -0.125], [-0.125, 0.625]]
     """
+    counts = colour_by == "counts"
+    if not counts and (colour_by not in INDICES or not INDICES[colour_by].anatomy):
+        anatomy = ", ".join(i for i, info in INDICES.items() if info.anatomy)
+        raise CluvalError(f"colour_by must be 'counts' or an index with an anatomy of cells ({anatomy}), "
+                         f"got {colour_by!r}")
     pairing = c.hungarian_pairing
     keep_rows, rest_rows = condensed_order(pairing.row_order, max_shown)
     keep_cols, rest_cols = condensed_order(pairing.col_order, max_shown)
@@ -240,18 +281,34 @@ def contingency_heatmap(c, *, max_shown: int = MAX_SHOWN, annotate_up_to: int = 
     cols = _axis_labels(c.col_labels, c.col_sizes, keep_cols, rest_cols)
     annotate = max(t.shape) <= annotate_up_to
     integer = t.dtype.kind in "iu"
-    text = None
-    if annotate:
-        text = [["{:g}".format(v) if integer else "{:.1f}".format(v) for v in row] for row in t.tolist()]
-    hover = [[f"reference {r}<br>candidate {col}" for col in cols] for r in rows]  # at most MAX_SHOWN² cells
+    shared = [["{:g}".format(v) if integer else "{:.1f}".format(v) for v in row] for row in t.tolist()]
+    text = shared if annotate else None
     # the colour scale spans the clusters drawn one by one: a grouped cell may saturate it
-    kept = t[:len(keep_rows), :len(keep_cols)]
-    zmax = float(kept.max()) if kept.size and kept.max() > 0 else None
+    if counts:
+        z = t
+        hover = [[f"reference {r}<br>candidate {col}" for col in cols] for r in rows]  # at most MAX_SHOWN² cells
+        kept = t[:len(keep_rows), :len(keep_cols)]
+        zmax = float(kept.max()) if kept.size and kept.max() > 0 else None
+        scale = dict(colorscale="Blues", zmin=0, zmax=zmax)
+        hovertemplate = "%{hovertext}<br>shared " + ("%{z}" if integer else "%{z:.3f}") + "<extra></extra>"
+        colorbar = dict(title="n_ij", thickness=12)
+    else:
+        parts = c.contributions(colour_by)
+        z = _condensed_cells(parts.cells, keep_rows, rest_rows, keep_cols, rest_cols)
+        if annotate:
+            text = [[_contribution_text(v) for v in row] for row in z.tolist()]
+        hover = [[f"reference {r}<br>candidate {col}<br>shared {shared[i][j]}" for j, col in enumerate(cols)]
+                 for i, r in enumerate(rows)]
+        kept = np.abs(z[:len(keep_rows), :len(keep_cols)])
+        reach = float(kept.max()) if kept.size and kept.max() > 0 else 1.0
+        # red below 0, blue above, a light neutral at 0
+        scale = dict(colorscale="RdBu", zmid=0, zmin=-reach, zmax=reach)
+        hovertemplate = "%{hovertext}<br>contribution %{z:.4g}<extra></extra>"
+        colorbar = dict(title="share", thickness=12)
     fig = go.Figure(go.Heatmap(
-        z=t, x=np.arange(t.shape[1]), y=np.arange(t.shape[0]), colorscale="Blues", zmin=0, zmax=zmax, text=text,
-        texttemplate="%{text}" if annotate else None, hovertext=hover,
-        hovertemplate="%{hovertext}<br>shared " + ("%{z}" if integer else "%{z:.3f}") + "<extra></extra>",
-        colorbar=dict(title="n_ij", thickness=12), xgap=1 if annotate else 0, ygap=1 if annotate else 0,
+        z=z, x=np.arange(t.shape[1]), y=np.arange(t.shape[0]), text=text,
+        texttemplate="%{text}" if annotate else None, hovertext=hover, hovertemplate=hovertemplate,
+        colorbar=colorbar, xgap=1 if annotate else 0, ygap=1 if annotate else 0, **scale,
     ))
     shown = min(pairing.n_shown, len(keep_rows), len(keep_cols))
     xs, ys = [], []
