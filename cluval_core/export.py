@@ -81,17 +81,38 @@ def format_value(index_id: str, value: float, digits: int = 4) -> str:
     return repr(value)
 
 
-def score_table(scores: dict) -> pd.DataFrame:
-    """The registry's facts next to each value: family, name, id, value, range, best, ..."""
+def score_table(scores: dict, chance: pd.DataFrame | None = None, uncertainty: pd.DataFrame | None = None
+                ) -> pd.DataFrame:
+    """The registry's facts next to each value: family, name, id, value, range, best, ...
+
+    With `chance` (a :meth:`Comparison.chance <cluval_core.Comparison.chance>` frame) the table
+    gains each index's ``expected`` value under the permutation model, the Monte Carlo standard
+    error of that expectation (``expected error``, empty when it is exact), ``sd``, ``z`` and
+    ``p``; with `uncertainty` (:meth:`Comparison.uncertainty
+    <cluval_core.Comparison.uncertainty>`) its standard error ``se`` and interval ``low`` to
+    ``high``. An index missing from either frame gets empty cells there.
+    """
     rows = []
     for index_id, value in scores.items():
         info = INDICES[index_id]
-        rows.append({
+        row = {
             "family": FAMILIES[info.family], "index": info.name, "id": index_id, "value": value,
             "range": f"[{_number(info.range[0])}, {_number(info.range[1])}]", "best": _number(info.best),
             "better": "higher" if info.higher_is_better else "lower",
             "chance adjusted": info.chance_adjusted, "symmetric": info.symmetric, "formula": info.formula,
-        })
+        }
+        if chance is not None:
+            known = index_id in chance.index
+            facts = chance.loc[index_id] if known else None
+            row.update({"expected": facts["expected"] if known else math.nan,
+                        "expected error": facts["mc_error"] if known and facts["method"] != "exact" else math.nan,
+                        "sd": facts["sd"] if known else math.nan, "z": facts["z"] if known else math.nan,
+                        "p": facts["p"] if known else math.nan})
+        if uncertainty is not None:
+            known = index_id in uncertainty.index
+            for column in ("se", "low", "high"):
+                row[column] = uncertainty.loc[index_id, column] if known else math.nan
+        rows.append(row)
     return pd.DataFrame(rows)
 
 

@@ -166,6 +166,49 @@ def _contributions(key: str, index_id: str, _c):
     return _c.contributions(index_id)
 
 
+CHANCE_SEED = 0  # the random tables of every chance computation in the app: the same numbers on every visit
+
+
+def chance(model: Model, n_samples: int) -> pd.DataFrame:
+    """Every index under the permutation model (``Comparison.chance``), with a progress bar for
+    the random tables; kept across reruns."""
+    return _chance(model.key, n_samples, model.comparison)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _chance(key: str, n_samples: int, _c) -> pd.DataFrame:
+    with progress_bar(f"Drawing {n_samples:,} random tables with the same cluster sizes…") as update:
+        return _c.chance(n_samples=n_samples, seed=CHANCE_SEED,
+                         progress=lambda done, total: update(done / total, f"({done:,} of {total:,})"))
+
+
+def uncertainty(model: Model) -> tuple[pd.DataFrame, str | None]:
+    """The jackknife (95 %) of every index, kept across reruns, and why some are missing (or None).
+
+    The indices that read coordinates are left out one object at a time, each compared anew;
+    where that is more than the library does in one call, they are left out of the frame and
+    the library's reason is returned.
+    """
+    return _uncertainty(model.key, model.comparison)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _uncertainty(key: str, _c) -> tuple[pd.DataFrame, str | None]:
+    from cluval_core import INDICES, CluvalError
+
+    with st.spinner("Leaving out each object in turn (the jackknife)…"):
+        frame = _c.uncertainty([i for i, info in INDICES.items() if not info.needs_data], method="jackknife")
+    needing = [i for i, info in INDICES.items() if info.needs_data] if _c.has_data else []
+    if not needing:
+        return frame, None
+    try:
+        with st.spinner(f"Leaving out each of the {_c.n:,} objects in turn for the centroid indices, each compared "
+                        "anew (a few seconds)…"):
+            return pd.concat([frame, _c.uncertainty(needing, method="jackknife")]), None
+    except CluvalError as exc:
+        return frame, str(exc)
+
+
 def clustering_with_spinner(X, algorithm, k, seed, params):
     name = ALGORITHMS[algorithm].name
     slow = algorithm == "random_swap" or len(X) > 20_000

@@ -124,25 +124,30 @@ MAX_DETAIL = 300
 
 
 @contextmanager
-def guarded(what: str):
+def guarded(what: str, *, stop: bool = True):
     """Show any failure as a short error message that says what to do, never as a traceback.
 
-    The message quotes user strings (file and column names), so it is shown escaped.
+    The message quotes user strings (file and column names), so it is shown escaped. With
+    ``stop=False`` the rest of the page still runs (for an optional part of it): the block
+    ends at the failure and the page goes on after it.
     """
     try:
         yield
     except CluvalError as exc:
         st.error(plain(f"{what}: {exc}"))
-        st.stop()
+        if stop:
+            st.stop()
     except MemoryError:
         st.error(plain(f"{what}: not enough memory. Choose a smaller data set or another algorithm."))
-        st.stop()
+        if stop:
+            st.stop()
     except Exception as exc:  # noqa: BLE001 - the user must never see a traceback
         detail = " ".join("".join(traceback.format_exception_only(type(exc), exc)).split())
         if len(detail) > MAX_DETAIL:
             detail = detail[:MAX_DETAIL - 1] + "…"
         st.error(plain(f"{what} failed unexpectedly ({detail}). Try other settings; if it persists, report it."))
-        st.stop()
+        if stop:
+            st.stop()
 
 
 # ---------------------------------------------------------------------- data set choice

@@ -136,19 +136,67 @@ def _listed(labels, limit: int = 12) -> str:
     return shown + (f" and {len(labels) - limit} more" if len(labels) > limit else "") if len(labels) else "none"
 
 
-def index_tables(c, *, key: str) -> dict:
-    """Every index, one table per family, all rows and columns visible. Returns the values."""
+CHANCE_SAMPLES = (200, 1000, 5000)  # random tables the user can ask for; the middle one by default
+CHANCE_COLUMNS = {
+    "expected": st.column_config.NumberColumn(
+        "expected", format="%.4f", help="Expected value by chance: under the permutation model (both partitions' "
+                                        "cluster sizes fixed, objects assigned at random)"),
+    "expected error": st.column_config.NumberColumn(
+        "±", format="%.0e", width=52, help="Monte Carlo standard error of the expected value; empty where the "
+                                           "expectation is exact"),
+    "z": st.column_config.NumberColumn("z", format="%.1f", width=64,
+                                       help="(value − expected) / SD of the index by chance"),
+    "p": st.column_config.NumberColumn("p", format="%.4f", width=64,
+                                       help="One-sided p-value in the index's better direction: the share of random "
+                                            "tables at least as good (counting the observed one)"),
+    "low": st.column_config.NumberColumn("95% low", format="%.4f", help="Jackknife 95 % interval, lower end"),
+    "high": st.column_config.NumberColumn("95% high", format="%.4f", help="Jackknife 95 % interval, upper end"),
+}
+
+
+def index_tables(c, *, key: str, model=None) -> dict:
+    """Every index, one table per family, all rows and columns visible. Returns the values.
+
+    With `model` (the comparison's :class:`pages._cache.Model`), a toggle adds what each value
+    means against chance (expected value, z, p) and its jackknife interval.
+    """
     st.subheader("Every index")
     scores = c.scores()
-    table = score_table(scores)
+    chance = uncertainty = None
+    if model is not None and st.toggle("Against chance, with intervals", key=f"{key}_chance",
+                                       help="Each index's expected value under the permutation model, z and p, and "
+                                            "its 95 % jackknife interval. Takes a few seconds."):
+        samples = st.segmented_control("Random tables for the Monte Carlo part", CHANCE_SAMPLES,
+                                       default=CHANCE_SAMPLES[1], key=f"{key}_chance_samples",
+                                       format_func=lambda n: f"{n:,}") or CHANCE_SAMPLES[1]
+        with ui.guarded("Comparing with chance", stop=False):
+            chance = data.chance(model, samples)
+            uncertainty, missing = data.uncertainty(model)
+            st.caption(chance_caption(chance, samples, missing))
+    table = score_table(scores, chance, uncertainty)
     table["value"] = [format_value(i, v, 6) for i, v in scores.items()]  # as text: honest to its digits
+    shown = [column for column in table.columns if column not in ("family", "formula", "sd", "se")]
     for family in FAMILIES.values():
-        part = table[table["family"] == family].drop(columns=["family", "formula"])
+        part = table[table["family"] == family][shown]
         if len(part):
             st.markdown(f"**{family}**")
             st.dataframe(part, hide_index=True, key=f"{key}_scores_{family}", height=table_height(len(part)),
-                         column_config={"index": st.column_config.TextColumn("index", width="medium")})
+                         column_config={"index": st.column_config.TextColumn("index", width="medium"),
+                                        **CHANCE_COLUMNS})
     return scores
+
+
+def chance_caption(chance, samples: int, missing: str | None) -> str:
+    """What the chance columns are, in words, with the indices whose expectation is exact."""
+    exact = [INDICES[i].name for i in chance.index[chance["method"] == "exact"]]
+    text = (f"Expected: the mean over random tables with both partitions' cluster sizes (the permutation model); "
+            f"exact for {', '.join(exact) if exact else 'no index here'}, else from {samples:,} random tables "
+            f"(seed {data.CHANCE_SEED}), whose standard error is the ± column. z = (value − expected) / SD by "
+            f"chance; p: one-sided, in the index's better direction (at least 1/{samples + 1:,} with Monte Carlo). "
+            "Interval: the jackknife over objects, value ± 1.96 SE.")
+    if missing:
+        text += f" The centroid indices have no interval here: {missing[:1].upper() + missing[1:]}."
+    return ui.plain(text)
 
 
 def downloads(model, scores: dict, facts: dict, *, key: str) -> None:

@@ -43,7 +43,7 @@ if c.has_data:
                                                   if points.X.shape[1] > 2 else ""))
 
 # ---------------------------------------------------------------------- every index
-scores = views.index_tables(c, key="compare")
+scores = views.index_tables(c, key="compare", model=model)
 with st.expander("Formula of an index"):
     index_id = st.selectbox("Index", list(scores), format_func=lambda i: INDICES[i].name, key="formula_index")
     st.latex(INDICES[index_id].formula)

@@ -76,3 +76,62 @@ def test_the_table_coloured_by_an_index_shows_its_contributions(compared, index_
     caption = next(cap.value for cap in at.caption if "contribution to" in cap.value)
     assert INDICES[index_id].name in caption
     assert ("constant" in caption) == (parts.constant != 0)
+
+
+# ---------------------------------------------------------------------- the index table against chance
+def _shown_rows(at) -> dict:
+    """{index id: its row} from the Compare page's index tables."""
+    rows = {}
+    for frame in at.dataframe:
+        df = frame.value
+        if "id" in df.columns and "value" in df.columns:
+            rows.update({row["id"]: row for row in df.to_dict("records")})
+    return rows
+
+
+def test_the_index_table_against_chance_shows_the_librarys_numbers(compared, monkeypatch):
+    import pages._cache
+
+    at, built = compared
+    assert at.toggle(key="compare_chance").value is False  # off: the first render computes no chance
+    assert "expected" not in next(iter(_shown_rows(at).values()))
+    reported = []
+    original = pages._cache.progress_bar
+
+    def recorded(text):
+        bar = original(text)
+
+        class Recording:
+            def __enter__(self):
+                update = bar.__enter__()
+                return lambda fraction, message="": (reported.append(fraction), update(fraction, message))
+
+            def __exit__(self, *exc):
+                return bar.__exit__(*exc)
+        return Recording()
+
+    monkeypatch.setattr(pages._cache, "progress_bar", recorded)
+    at.session_state["compare_chance_samples"] = 200  # few random tables: a quick test
+    at.toggle(key="compare_chance").set_value(True).run()
+    assert at.segmented_control(key="compare_chance_samples").value == 200 and not at.warning
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    c = built[-1]
+    chance = c.chance(n_samples=200, seed=0)
+    interval = c.uncertainty(method="jackknife")
+    shown = _shown_rows(at)
+    assert set(shown) == set(chance.index) == set(interval.index)
+    for index_id, row in shown.items():
+        facts = chance.loc[index_id]
+        for column in ("expected", "z", "p"):
+            assert row[column] == pytest.approx(facts[column], rel=1e-12, nan_ok=True), (index_id, column)
+        if facts["method"] == "exact":
+            assert np.isnan(row["expected error"])
+        else:
+            assert row["expected error"] == pytest.approx(facts["mc_error"], rel=1e-12)
+        assert row["low"] == pytest.approx(interval.loc[index_id, "low"], rel=1e-12, abs=1e-15), index_id
+        assert row["high"] == pytest.approx(interval.loc[index_id, "high"], rel=1e-12, abs=1e-15), index_id
+        assert row["low"] <= c.score(index_id) <= row["high"]
+    assert shown["ari"]["expected"] == 0 and shown["ari"]["z"] > 2
+    assert reported and reported[-1] == 1.0 and reported == sorted(reported)  # the bar moved to its end
+    caption = next(cap.value for cap in at.caption if "permutation model" in cap.value)
+    assert "200 random tables" in caption and INDICES["ari"].name in caption
