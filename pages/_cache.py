@@ -167,18 +167,20 @@ def _contributions(key: str, index_id: str, _c):
 
 
 CHANCE_SEED = 0  # the random tables of every chance computation in the app: the same numbers on every visit
+TEACHING_CHANCE_SAMPLES = 200  # random tables per comparison on the teaching pages (a few indices, many tables)
+BAND_SAMPLES = 100  # ... and per point of a curve's chance band (a whole curve of comparisons)
 
 
-def chance(model: Model, n_samples: int) -> pd.DataFrame:
-    """Every index under the permutation model (``Comparison.chance``), with a progress bar for
-    the random tables; kept across reruns."""
-    return _chance(model.key, n_samples, model.comparison)
+def chance(model: Model, n_samples: int, ids: tuple | None = None) -> pd.DataFrame:
+    """The indices `ids` (default: all) under the permutation model (``Comparison.chance``), with
+    a progress bar for the random tables; kept across reruns."""
+    return _chance(model.key, n_samples, ids, model.comparison)
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
-def _chance(key: str, n_samples: int, _c) -> pd.DataFrame:
+@st.cache_data(show_spinner=False, max_entries=32)
+def _chance(key: str, n_samples: int, ids, _c) -> pd.DataFrame:
     with progress_bar(f"Drawing {n_samples:,} random tables with the same cluster sizes…") as update:
-        return _c.chance(n_samples=n_samples, seed=CHANCE_SEED,
+        return _c.chance(None if ids is None else list(ids), n_samples=n_samples, seed=CHANCE_SEED,
                          progress=lambda done, total: update(done / total, f"({done:,} of {total:,})"))
 
 

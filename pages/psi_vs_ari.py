@@ -59,6 +59,10 @@ IDS = ["ari", "nmi_sum", "nvd", "psi"]
 # The tables' columns as the paper heads them, each with its full name as help.
 SHORT = {"ari": "ARI", "nmi_sum": "NMI", "1-nvd": "1 − NVD", "psi": "PSI"}
 LEGEND = ", ".join(f"{short} = {index_label(key)}" for key, short in SHORT.items())
+# The chance table's columns for each index: (Comparison.chance column, heading, number format, help)
+CHANCE_COLUMNS = (("value", "{}", "%.3f", "the value computed here"),
+                  ("expected", "E[{}]", "%.4f", "expected by chance, both partitions' cluster sizes fixed"),
+                  ("z", "z ({})", "%.0f", "(value − expected) / SD by chance"))
 
 
 def paper_table(frame: pd.DataFrame, key: str, widget_key: str) -> None:
@@ -103,14 +107,32 @@ with paper:
 st.caption(f"{ALGORITHM_LEGEND}; {LEGEND}: the paper prints NVD as the similarity 1 − NVD; both tables round to "
            "two decimals. k-means from a random start differs from run to run, so its row need not match the paper's "
            "one run.")
+models = {name: data.comparison(unbalance.partitions["labels0"], candidate, unbalance.X)
+          for name, candidate in labels.items()}
+st.markdown("**Against chance**: what each value would be if the same cluster sizes were filled at random")
+with ui.guarded("Comparing with chance", stop=False):
+    chance = {name: data.chance(model, data.TEACHING_CHANCE_SAMPLES, ("ari", "psi")) for name, model in models.items()}
+    st.dataframe(pd.DataFrame([{"algorithm": name, **{f"{column} {index_id}": frame.loc[index_id, column]
+                                                      for index_id in ("ari", "psi")
+                                                      for column in ("value", "expected", "z")}}
+                               for name, frame in chance.items()]),
+                 hide_index=True, key="algorithms_chance", height=views.table_height(len(chance)),
+                 column_config={"algorithm": st.column_config.Column("algorithm", width=70),
+                                **{f"{column} {index_id}": st.column_config.NumberColumn(
+                                    label.format(SHORT[index_id]), format=number, help=f"{index_label(index_id)}: "
+                                    + help_text) for index_id in ("ari", "psi")
+                                   for column, label, number, help_text in CHANCE_COLUMNS}})
+    st.caption(f"Expected: the mean value over tables with the same cluster sizes filled at random (the permutation "
+               f"model): exactly 0 for ARI, from {data.TEACHING_CHANCE_SAMPLES} random tables (seed "
+               f"{data.CHANCE_SEED}) for PSI. z = (value − expected) / SD by chance: every algorithm here is far "
+               "beyond chance on both indices, so chance does not explain their disagreement; cluster sizes do.")
 st.plotly_chart(score_bars(frame, "algorithm", ["ari", "psi", "ci_centroid"]), key="algorithm_bars")
 st.caption(f"{INDICES['ci_centroid'].name} (CI): how many clusters are located differently, a count with its own "
            "axis (0 is best).")
 columns = st.columns(len(labels))
 for column, (name, candidate) in zip(columns, labels.items()):
     with column:
-        model = data.comparison(unbalance.partitions["labels0"], candidate, unbalance.X)
-        st.plotly_chart(data.figure(model, "partition_scatter", side="pred", title=ALGORITHM_NAMES[name],
+        st.plotly_chart(data.figure(models[name], "partition_scatter", side="pred", title=ALGORITHM_NAMES[name],
                                     compact=True), key=f"scatter_{name}")
 
 # ---------------------------------------------------------------------- 2. shrinking clusters

@@ -135,3 +135,41 @@ def test_the_index_table_against_chance_shows_the_librarys_numbers(compared, mon
     assert reported and reported[-1] == 1.0 and reported == sorted(reported)  # the bar moved to its end
     caption = next(cap.value for cap in at.caption if "permutation model" in cap.value)
     assert "200 random tables" in caption and INDICES["ari"].name in caption
+
+
+# ---------------------------------------------------------------------- PSI vs ARI against chance
+def test_psi_vs_ari_shows_each_algorithms_values_against_chance(monkeypatch):
+    import pages._cache
+
+    built = {}
+    library_compare = pages._cache.compare
+
+    def recording(labels_true, labels_pred, X=None, **kwargs):
+        c = library_compare(labels_true, labels_pred, X=X, **kwargs)
+        built[tuple(labels_pred)] = c
+        return c
+
+    monkeypatch.setattr(pages._cache, "compare", recording)
+    at = _app()
+    at.switch_page("pages/psi_vs_ari.py").run()
+    assert not at.exception and not at.error
+    table = next(f for f in at.dataframe if "expected psi" in f.value.columns)
+    shown, config = table.value, json.loads(table.proto.columns)
+    assert list(shown["algorithm"]) == ["RS", "AC", "SL", "KM"]
+    assert [config[f"{column} psi"]["label"] for column in ("value", "expected", "z")] == ["PSI", "E[PSI]", "z (PSI)"]
+    computed = next(f.value for f in at.dataframe if list(f.value.columns[:2]) == ["algorithm", "ari"])
+    from pages._cache import TEACHING_CHANCE_SAMPLES
+
+    comparisons = [c for c in built.values() if c.has_data and c.n == 6500]
+    assert len(comparisons) == 4
+    for c in comparisons:  # each algorithm's row is its comparison's chance, as the library gives it
+        chance = c.chance(["ari", "psi"], n_samples=TEACHING_CHANCE_SAMPLES, seed=0)
+        row = shown[shown["value psi"] == c.score("psi")]
+        assert len(row) == 1
+        row = row.iloc[0]
+        for index_id in ("ari", "psi"):
+            for column in ("value", "expected", "z"):
+                assert row[f"{column} {index_id}"] == pytest.approx(chance.loc[index_id, column], rel=1e-12)
+        assert row["expected ari"] == 0 and 0 < row["expected psi"] < 0.1 and row["z psi"] > 10
+        # the same value as the paper-form table beside it
+        assert computed.loc[computed["algorithm"] == row["algorithm"], "psi"].iloc[0] == pytest.approx(row["value psi"])
