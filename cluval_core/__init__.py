@@ -16,6 +16,7 @@ from .comparison import CentroidRatio, Comparison, Entropies, Noise, PairCounts,
 from .chunks import compare_chunks
 from .contingency import contingency_table
 from .emi import expected_mutual_information
+from .many import compare_many
 from .matching import Mapping, Pairing
 from .registry import FAMILIES, INDICES, IndexInfo, find_indices, get_index, index_table
 from .scores import *  # noqa: F401,F403
@@ -25,6 +26,6 @@ __version__ = "0.1.0"
 
 __all__ = [
     "CluvalError", "CluvalWarning", "Comparison", "compare", "cluster_count", "Noise", "PairCounts", "Entropies", "CentroidRatio",
-    "compare_chunks", "contingency_table", "expected_mutual_information", "Mapping", "Pairing",
+    "compare_chunks", "compare_many", "contingency_table", "expected_mutual_information", "Mapping", "Pairing",
     "FAMILIES", "INDICES", "IndexInfo", "get_index", "index_table", "find_indices", *_score_names,
 ]

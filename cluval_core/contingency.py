@@ -232,7 +232,7 @@ def contingency_table(labels_true: np.ndarray, labels_pred: np.ndarray):
 def table_from_codes(codes_a: np.ndarray, codes_b: np.ndarray, k_a: int, k_b: int):
     """Count the (row code, column code) pairs into a ``k_a x k_b`` int64 table: dense up to
     ``DENSE_CELLS`` cells, else a ``scipy.sparse.csr_array`` of the non-empty cells."""
-    combined = codes_a.astype(np.int64) * k_b + codes_b
+    combined = codes_a.astype(np.int64, copy=False) * k_b + codes_b
     if k_a * k_b <= DENSE_CELLS:
         return np.bincount(combined, minlength=k_a * k_b).reshape(k_a, k_b)
     keys, counts = np.unique(combined, return_counts=True)  # sorted: row-major order

@@ -1,0 +1,54 @@
+"""compare_many: every pairwise value equals compare() on that pair."""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from cluval_core import CluvalError, compare, compare_many
+
+
+def _partitions(seed, p=5, n=300):
+    rng = np.random.default_rng(seed)
+    base = rng.integers(0, 6, n)
+    return [np.where(rng.random(n) < 0.7, base, rng.integers(0, int(rng.integers(2, 9)), n)) for _ in range(p)]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_every_entry_equals_compare_on_that_pair(seed):
+    parts = _partitions(seed)
+    ids = ["ari", "psi", "purity", "f_measure", "ch_greedy", "ci_partition", "ami"]  # symmetric and not
+    matrices = compare_many(parts, ids)
+    for i in ids:
+        assert matrices[i].shape == (5, 5)
+        for a in range(5):
+            for b in range(5):
+                expected = compare(parts[a], parts[b]).score(i)
+                got = matrices[i].iloc[a, b]
+                assert got == expected or (math.isnan(got) and math.isnan(expected)), (i, a, b)
+
+
+def test_names_come_from_a_dict_or_a_dataframe_and_labels_may_be_strings():
+    frame = pd.DataFrame({"k=2": ["x", "x", "y", "y"], "k=3": ["p", "p", "q", "r"], "seed 1": [1, 1, 2, 2]})
+    m = compare_many(frame, "ari")["ari"]
+    assert list(m.index) == list(m.columns) == ["k=2", "k=3", "seed 1"]
+    assert m.loc["k=2", "seed 1"] == 1.0 and m.loc["k=3", "k=3"] == 1.0
+    seen = []
+    compare_many(dict(frame), ["ari", "purity"], progress=lambda d, t: seen.append((d, t)))
+    assert seen[-1] == (9, 9)  # purity is asymmetric: every ordered pair
+
+
+def test_refuses_what_it_cannot_compare():
+    with pytest.raises(CluvalError, match="at least 2 partitions"):
+        compare_many([[0, 1, 1]])
+    with pytest.raises(CluvalError, match="has 2 labels, the first has 3"):
+        compare_many([[0, 1, 1], [0, 1]])
+    with pytest.raises(CluvalError, match="unknown index id 'nope'"):
+        compare_many([[0, 1], [1, 0]], ["nope"])
+    with pytest.raises(CluvalError, match="needs the objects' coordinates"):
+        compare_many([[0, 1], [1, 0]], ["ci_centroid"])
+    with pytest.raises(CluvalError, match="ids is empty"):
+        compare_many([[0, 1], [1, 0]], [])
+    with pytest.raises(CluvalError, match="list of label vectors"):
+        compare_many("abc")
