@@ -1,5 +1,6 @@
 """Why indices disagree: the PSI paper's synthetic experiments, live."""
 
+import pandas as pd
 import streamlit as st
 
 from cluval_core import INDICES
@@ -17,6 +18,14 @@ ui.require_frame("pages/why_disagree.py")
 @st.cache_data(show_spinner="Computing every index along the scenario…", max_entries=32)
 def scenario_curve(key: str, seed: int = 0):
     return experiments.scenario_curve(key, seed=seed)
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
+def chance_band(key: str, index_id: str):
+    """One index's expected value and SD by chance along the scenario (few random tables, fixed seed)."""
+    with data.progress_bar(f"Chance band of {INDICES[index_id].name}:") as progress:
+        return experiments.scenario_chance(key, [index_id], n_samples=data.BAND_SAMPLES, seed=data.CHANCE_SEED,
+                                           progress=progress)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -67,6 +76,9 @@ with ui.guarded("Drawing the scenario"):
         st.html(PICKER_LAYOUT)
         ids = st.multiselect("Indices", choices, default=["ari", "nmi_sum", "nvd", "psi", "purity", "ch_greedy"],
                              format_func=lambda i: INDICES[i].name, key="scenario_indices", wrap=True)
+        with_bands = st.toggle("Chance bands", key="scenario_bands",
+                               help="Behind each line, the values it would take by chance: expected value ± 2 SD "
+                                    "when the same cluster sizes are filled at random. Takes a few seconds per index.")
     if not ids:
         st.warning("Choose at least one index to draw.")
         st.stop()
@@ -79,8 +91,15 @@ with ui.guarded("Drawing the scenario"):
         st.table(shown, hide_index=True, border="horizontal")  # a static table wraps long names: nothing to scroll
         st.caption("As computed: distances are shown as distances here.")
     with right:
-        st.plotly_chart(curves.index_curves(curve, scenario.parameter, ids, current=value, as_similarity=True),
-                        key="scenario_curves")
+        bands = pd.concat([chance_band(key, i) for i in ids]) if with_bands else None
+        st.plotly_chart(curves.index_curves(curve, scenario.parameter, ids, current=value, as_similarity=True,
+                                            bands=bands), key="scenario_curves")
+        if with_bands:
+            st.caption(f"Shaded: each index's chance band, its expected value ± 2 SD when both partitions keep their "
+                       f"cluster sizes and objects are assigned at random (the permutation model; "
+                       f"{data.BAND_SAMPLES} random tables per point, seed {data.CHANCE_SEED}). A line inside its "
+                       "band is no better than chance; a band that moves with the parameter is an index whose "
+                       "baseline drifts (with K, with cluster sizes) even when nothing is found.")
         turned = [i for i in ids if curves.drawn_as_similarity(i)]
         if turned:
             st.caption("Distances in [0, 1] are drawn as 1 − distance, so that up is better for every line: "

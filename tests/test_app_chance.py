@@ -173,3 +173,39 @@ def test_psi_vs_ari_shows_each_algorithms_values_against_chance(monkeypatch):
         assert row["expected ari"] == 0 and 0 < row["expected psi"] < 0.1 and row["z psi"] > 10
         # the same value as the paper-form table beside it
         assert computed.loc[computed["algorithm"] == row["algorithm"], "psi"].iloc[0] == pytest.approx(row["value psi"])
+
+
+# ---------------------------------------------------------------------- chance bands behind the curves
+def test_why_disagree_draws_each_curves_chance_band():
+    from cluval_core.experiments import scenario_chance
+    from pages._cache import BAND_SAMPLES
+
+    at = _app()
+    at.switch_page("pages/why_disagree.py").run()
+    at.selectbox(key="scenario").set_value("clusters").run()
+    at.multiselect(key="scenario_indices").set_value(["ari", "nvd"]).run()
+    assert at.toggle(key="scenario_bands").value is False
+    assert not any(t.get("fill") for t in _chart(at, "scenario_curves")["data"])
+    at.toggle(key="scenario_bands").set_value(True).run()
+    assert not at.exception and not at.error
+    figure = _chart(at, "scenario_curves")
+    expected = scenario_chance("clusters", ["ari", "nvd"], n_samples=BAND_SAMPLES, seed=0)
+    for index_id, name in (("ari", "Adjusted Rand index"), ("nvd", "1 − Normalised van Dongen")):
+        line = next(t for t in figure["data"] if t.get("name") == name)
+        high, low = [t for t in figure["data"] if t.get("legendgroup") == index_id and t is not line]
+        assert high.get("fill") is None and low["fill"] == "tonexty"  # the area between the two edges
+        colour = line["line"]["color"]
+        assert high["fillcolor"] == low["fillcolor"] != colour and low["fillcolor"].startswith("rgba(")
+        assert low["line"]["color"] == colour  # the band in its line's colour
+        band = expected[expected["index"] == index_id]
+        centre = band["expected"].to_numpy() if index_id == "ari" else 1 - band["expected"].to_numpy()
+        np.testing.assert_allclose(_array(high["x"]), band["clusters"])
+        np.testing.assert_allclose(_array(high["y"]), centre + 2 * band["sd"].to_numpy(), rtol=1e-12)
+        np.testing.assert_allclose(_array(low["y"]), centre - 2 * band["sd"].to_numpy(), rtol=1e-12)
+        assert (_array(low["y"]) <= centre).all() and (centre <= _array(high["y"])).all()
+        assert (band["sd"] > 0).all()  # a band, not a line
+    ari = expected[expected["index"] == "ari"]
+    np.testing.assert_allclose(ari["expected"], 0, atol=1e-12)  # ARI stays at 0 by chance, whatever K
+    nvd = expected[expected["index"] == "nvd"]["expected"].to_numpy()
+    assert nvd[-1] > nvd[0] + 0.1  # NVD's chance baseline drifts with K
+    assert any("chance band" in cap.value and f"{BAND_SAMPLES} random tables" in cap.value for cap in at.caption)

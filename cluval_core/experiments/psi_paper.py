@@ -27,7 +27,8 @@ from ..synthetic import (SCENARIOS, enlarge_cluster, increasing_error, m2, numbe
 from .centroid_index_paper import UNBALANCE_KMEANS_CI
 from .checks import Experiment, ExperimentResult, Progress, check, checks_frame, published, report
 
-__all__ = ["TABLE6", "TABLE7", "TABLE_IDS", "PAPER_INDICES", "EXPERIMENTS", "scenario_curve", "algorithms_on",
+__all__ = ["TABLE6", "TABLE7", "TABLE_IDS", "PAPER_INDICES", "EXPERIMENTS", "scenario_curve", "scenario_chance",
+           "algorithms_on",
            "sparse_cluster_curve", "remove_smallest_classes", "psi_synthetic", "m2_overlap", "unbalance_table6",
            "yeast_table7", "stability_fig25"]
 
@@ -53,6 +54,43 @@ def scenario_curve(key: str, ids=None, *, seed: int = 0, progress: Progress = No
     for i, value in enumerate(scenario.values):
         g, p = scenario.make(value, seed)[:2]
         rows.append({scenario.parameter: value, **compare(g, p).scores(ids)})
+        report(progress, (i + 1) / len(scenario.values), f"{scenario.parameter} = {value}")
+    return pd.DataFrame(rows)
+
+
+def scenario_chance(key: str, ids=None, *, n_samples: int = 100, seed: int = 0,
+                    progress: Progress = None) -> pd.DataFrame:
+    """Every index's value by chance along a scenario: the chance band of each curve.
+
+    For each value of the scenario's parameter, the pair is compared and
+    :meth:`Comparison.chance <cluval_core.Comparison.chance>` gives each index's expected value
+    and standard deviation under the permutation model (both partitions' cluster sizes fixed;
+    `n_samples` random tables, `seed` for every point). Where one partition has a single
+    cluster, every random assignment gives the same table, so the expected value is the value
+    itself and the SD is 0.
+
+    Returns one row per parameter value and index: the parameter, ``index``, ``value``,
+    ``expected`` and ``sd``.
+
+    >>> frame = scenario_chance("clusters", ["ari"], n_samples=20)
+    >>> frame.columns.tolist(), bool((frame["expected"] == 0).all())
+    (['clusters', 'index', 'value', 'expected', 'sd'], True)
+    """
+    scenario = SCENARIOS[key]
+    ids = list(ids or LABEL_INDICES)
+    rows = []
+    for i, value in enumerate(scenario.values):
+        g, p = scenario.make(value, seed)[:2]
+        c = compare(g, p)
+        if c.k_true < 2 or c.k_pred < 2:
+            scores = c.scores(ids)
+            rows += [{scenario.parameter: value, "index": index_id, "value": scores[index_id],
+                      "expected": scores[index_id], "sd": 0.0} for index_id in ids]
+        else:
+            chance = c.chance(ids, n_samples=n_samples, seed=seed)
+            rows += [{scenario.parameter: value, "index": index_id, "value": chance.loc[index_id, "value"],
+                      "expected": chance.loc[index_id, "expected"], "sd": chance.loc[index_id, "sd"]}
+                     for index_id in ids]
         report(progress, (i + 1) / len(scenario.values), f"{scenario.parameter} = {value}")
     return pd.DataFrame(rows)
 

@@ -20,7 +20,7 @@ from ..registry import INDICES
 from .comparison import ORPHAN
 
 __all__ = ["index_curves", "score_bars", "curve_name", "drawn_as_similarity", "panel_of", "PANELS",
-           "LINE_DASHES", "MARKER_SYMBOLS"]
+           "LINE_DASHES", "MARKER_SYMBOLS", "BAND_COLOURS"]
 
 LINE_DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
 MARKER_SYMBOLS = ("circle", "square", "diamond", "triangle-up", "x", "cross", "triangle-down", "star",
@@ -33,6 +33,10 @@ PANELS = {"similarity": "similarity<br>(higher is better)",
 # Soft against crisp (and other series) keep their colour and pattern in every panel: colours that
 # read on a light and on a dark background.
 SERIES_COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd")
+# Lines drawn with their chance bands: colours that read on both backgrounds, none red (the
+# current position's marker) or grey.
+BAND_COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#e377c2", "#17becf", "#bcbd22", "#8c564b",
+                "#7b9cff", "#ffbb78")
 SERIES_PATTERNS = ("", "/", ".", "x")
 BAR_TEXT_UP_TO = 8  # bars per panel that carry their value as text; beyond that, values are on hover only
 
@@ -102,8 +106,14 @@ def _decreasing(values) -> bool:
     return len(values) > 1 and bool(values.is_monotonic_decreasing) and values.iloc[0] != values.iloc[-1]
 
 
+def _translucent(colour: str, alpha: float) -> str:
+    """``#rrggbb`` as ``rgba(r, g, b, alpha)``."""
+    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    return f"rgba({r}, {g}, {b}, {alpha})"
+
+
 def index_curves(frame: pd.DataFrame, parameter: str, ids, *, current=None, names=None,
-                 as_similarity: bool = False) -> go.Figure:
+                 as_similarity: bool = False, bands: pd.DataFrame | None = None) -> go.Figure:
     """One line per index over a scenario's parameter, the current position marked.
 
     Each index has its own dash and marker symbol. With ``as_similarity=True`` distances in
@@ -112,6 +122,13 @@ def index_curves(frame: pd.DataFrame, parameter: str, ids, *, current=None, name
     round, an index without upper bound) are drawn in a panel below, on their own axis. The x
     axis runs in the order of ``frame[parameter]``: decreasing values are drawn right to left
     as they come, so the axis reads like a slider over the same values.
+
+    `bands` (as :func:`cluval_core.experiments.scenario_chance` gives them: the parameter,
+    ``index``, ``expected`` and ``sd``) draws each index's chance band behind its line: the
+    expected value ± 2 SD under the permutation model, a translucent band in the line's colour
+    (turned round with the line for a distance drawn as 1 − distance). With bands, each line
+    takes its colour from :data:`BAND_COLOURS` rather than the template, so that line and band
+    match.
     """
     ids = list(ids)
     panels = _panels(ids, as_similarity)
@@ -123,12 +140,26 @@ def index_curves(frame: pd.DataFrame, parameter: str, ids, *, current=None, name
         for index_id in members:
             style = _style(position[index_id])
             values = frame[index_id]
-            if drawn_as_similarity(index_id, as_similarity):
+            turned = drawn_as_similarity(index_id, as_similarity)
+            if turned:
                 values = 1 - values
+            name = curve_name(index_id, as_similarity, names)
+            colour = None
+            if bands is not None:
+                colour = BAND_COLOURS[position[index_id] % len(BAND_COLOURS)]
+                band = bands[bands["index"] == index_id]
+                low, high = band["expected"] - 2 * band["sd"], band["expected"] + 2 * band["sd"]
+                if turned:
+                    low, high = 1 - high, 1 - low
+                for edge, fill in ((high, None), (low, "tonexty")):  # the area between the two edges
+                    fig.add_trace(go.Scatter(
+                        x=band[parameter], y=edge, mode="lines", line=dict(width=0, color=colour), fill=fill,
+                        fillcolor=_translucent(colour, 0.22), name=f"{name}: expected by chance ± 2 SD",
+                        legendgroup=index_id, showlegend=False, hoverinfo="skip"), row=row, col=1)
             fig.add_trace(go.Scatter(
-                x=frame[parameter], y=values, mode="lines+markers", name=curve_name(index_id, as_similarity, names),
-                line=dict(dash=style["dash"], width=2), marker=dict(symbol=style["symbol"], size=7),
-                legendrank=position[index_id], hovertemplate="%{y:.4f}"), row=row, col=1)
+                x=frame[parameter], y=values, mode="lines+markers", name=name,
+                line=dict(dash=style["dash"], width=2, color=colour), marker=dict(symbol=style["symbol"], size=7),
+                legendgroup=index_id, legendrank=position[index_id], hovertemplate="%{y:.4f}"), row=row, col=1)
         fig.update_yaxes(title_text=PANELS[panel], row=row, col=1)
     if current is not None:
         fig.add_vline(x=current, line=dict(color=ORPHAN, dash="dash", width=1.5), row="all", col=1)
