@@ -13,6 +13,7 @@ from pages import _shared as ui  # noqa: E402 - after set_page_config
 PAGES = {
     st.Page("pages/compare.py", title="Compare", icon=":material/compare:", default=True): ui.ALL_CONTROLS,
     st.Page("pages/why_disagree.py", title="Why indices disagree", icon=":material/show_chart:"): set(),
+    st.Page("pages/build_table.py", title="Build a table", icon=":material/grid_on:"): set(),
     st.Page("pages/psi_vs_ari.py", title="PSI vs ARI on imbalanced data", icon=":material/balance:"): set(),
     st.Page("pages/soft.py", title="Soft partitions", icon=":material/blur_on:"): {ui.DATASET, ui.REFERENCE},
     st.Page("pages/your_data.py", title="Your data", icon=":material/upload_file:"): set(),

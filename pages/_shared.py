@@ -495,9 +495,15 @@ def _noise_control(state: dict, points) -> str:
 
 
 def _write_url(wanted: dict) -> None:
-    """Put the page's selection into the URL (only when it changed: each write reaches the browser)."""
+    """Put the page's selection into the URL (only when it changed: each write reaches the browser).
+
+    Only the sidebar's keys are written; any other key is a page's own (Build a table keeps its
+    table there) and is left as it is.
+    """
+    current = st.query_params.to_dict()
     wanted = {key: str(value) for key, value in wanted.items()}
-    if st.query_params.to_dict() != wanted:
+    wanted.update({key: value for key, value in current.items() if key not in URL_KEYS and key not in PARAMETER_NAMES})
+    if current != wanted:
         st.query_params.from_dict(wanted)
 
 

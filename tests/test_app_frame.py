@@ -20,7 +20,7 @@ pytestmark = pytest.mark.slow
 COMPARE, SOFT = "pages/compare.py", "pages/soft.py"
 # Pages without sidebar controls that run in a second or two (PSI vs ARI and Reproduce the papers take
 # longer; tests/test_browser_frame.py visits them).
-NO_CONTROLS = ["pages/why_disagree.py", "pages/your_data.py", "pages/index_reference.py"]
+NO_CONTROLS = ["pages/why_disagree.py", "pages/build_table.py", "pages/your_data.py", "pages/index_reference.py"]
 CANDIDATE_KEYS = {"algorithm", "k", "seed"}
 
 
