@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from cluval_core import FAMILIES, INDICES
+from cluval_core import FAMILIES, INDICES, plots
 from cluval_core.export import (contingency_frame, csv_with_provenance, format_value, html_report,
                                 json_with_provenance, provenance, score_table)
 from pages import _cache as data
@@ -127,8 +127,10 @@ def contribution_caption(model, index_id: str) -> None:
     constant = (f" plus the constant {format_value(index_id, parts.constant)}" if parts.constant else "")
     st.caption(ui.plain(f"Colour and numbers: each cell's contribution to {info.name}, {parts.description}. "
                         f"The cells{constant} add up to {format_value(index_id, parts.value)}. Blue adds to the "
-                        "value, red takes away (the scale is centred on 0). Grouped clusters ('other') show the "
-                        "sum of their cells' contributions."))
+                        "value, red takes away (the scale is centred on 0). On tables of up to "
+                        f"{plots.CONTRIBUTIONS_WRITTEN_UP_TO} clusters a side, a cell's number is written where it "
+                        f"carries at least {plots.LABELLED_SHARE:.0%} of the largest contribution; every cell's is "
+                        "on hover. Grouped clusters ('other') show the sum of their cells' contributions."))
 
 
 def _listed(labels, limit: int = 12) -> str:

@@ -25,7 +25,8 @@ from .._validation import CluvalError
 from ..registry import INDICES
 
 __all__ = ["PALETTE", "UNPAIRED", "ORPHAN", "project_2d", "cluster_colour_index", "partition_scatter",
-           "contingency_heatmap", "mapping_diagram", "condensed_order", "MAX_SHOWN"]
+           "contingency_heatmap", "mapping_diagram", "condensed_order", "MAX_SHOWN", "LABELLED_SHARE",
+           "CONTRIBUTIONS_WRITTEN_UP_TO"]
 
 UNPAIRED = "#808080"  # mid grey: visible on light and dark backgrounds
 ORPHAN = "#e0201b"
@@ -240,12 +241,16 @@ def _condensed_cells(values: np.ndarray, keep_rows, rest_rows, keep_cols, rest_c
     return out
 
 
-def _contribution_text(value: float) -> str:
-    """A cell's contribution in two significant digits; nothing for a cell that contributes nothing."""
-    if value == 0:
+CONTRIBUTIONS_WRITTEN_UP_TO = 10  # clusters a side up to which contributions are written in their cells
+LABELLED_SHARE = 0.05  # a contribution is written in its cell when it is at least this share of the largest
+
+
+def _contribution_text(value: float, reach: float) -> str:
+    """A cell's contribution in two significant digits, written only where it carries weight
+    (at least :data:`LABELLED_SHARE` of the largest in absolute value): the colour shows the rest."""
+    if value == 0 or abs(value) < LABELLED_SHARE * reach:
         return ""
-    shown = f"{value:.2g}"
-    return shown if "e" not in shown else f"{value:.0e}".replace("e-0", "e-")
+    return f"{value:.2g}"
 
 
 def contingency_heatmap(c, *, colour_by: str = "counts", max_shown: int = MAX_SHOWN,
@@ -261,7 +266,10 @@ def contingency_heatmap(c, *, colour_by: str = "counts", max_shown: int = MAX_SH
     and labelled by its contribution to that index (:meth:`Comparison.contributions
     <cluval_core.Comparison.contributions>`), on a diverging scale centred on 0, since
     contributions can be negative. Grouped clusters get the sum of their cells' contributions,
-    so the drawn cells still add up, with the constant term, to the index's value.
+    so the drawn cells still add up, with the constant term, to the index's value. On tables of
+    up to :data:`CONTRIBUTIONS_WRITTEN_UP_TO` clusters a side, a cell's number is written where it carries
+    weight (at least :data:`LABELLED_SHARE` of the largest contribution, in absolute value);
+    every cell's is on hover.
 
     >>> from cluval_core import compare
     >>> c = compare([0, 0, 1, 1], [0, 0, 1, 1])
@@ -279,7 +287,8 @@ def contingency_heatmap(c, *, colour_by: str = "counts", max_shown: int = MAX_SH
     t = _condensed_table(c, keep_rows, rest_rows, keep_cols, rest_cols)
     rows = _axis_labels(c.row_labels, c.row_sizes, keep_rows, rest_rows)
     cols = _axis_labels(c.col_labels, c.col_sizes, keep_cols, rest_cols)
-    annotate = max(t.shape) <= annotate_up_to
+    # a contribution takes more digits than a count: written on smaller tables only
+    annotate = max(t.shape) <= (annotate_up_to if counts else min(annotate_up_to, CONTRIBUTIONS_WRITTEN_UP_TO))
     integer = t.dtype.kind in "iu"
     shared = [["{:g}".format(v) if integer else "{:.1f}".format(v) for v in row] for row in t.tolist()]
     text = shared if annotate else None
@@ -295,12 +304,12 @@ def contingency_heatmap(c, *, colour_by: str = "counts", max_shown: int = MAX_SH
     else:
         parts = c.contributions(colour_by)
         z = _condensed_cells(parts.cells, keep_rows, rest_rows, keep_cols, rest_cols)
-        if annotate:
-            text = [[_contribution_text(v) for v in row] for row in z.tolist()]
         hover = [[f"reference {r}<br>candidate {col}<br>shared {shared[i][j]}" for j, col in enumerate(cols)]
                  for i, r in enumerate(rows)]
         kept = np.abs(z[:len(keep_rows), :len(keep_cols)])
         reach = float(kept.max()) if kept.size and kept.max() > 0 else 1.0
+        if annotate:
+            text = [[_contribution_text(v, reach) for v in row] for row in z.tolist()]
         # red below 0, blue above, a light neutral at 0
         scale = dict(colorscale="RdBu", zmid=0, zmin=-reach, zmax=reach)
         hovertemplate = "%{hovertext}<br>contribution %{z:.4g}<extra></extra>"
