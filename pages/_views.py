@@ -143,11 +143,10 @@ CHANCE_COLUMNS = {
     "expected": st.column_config.NumberColumn(
         "expected", format="%.4f", help="Expected value by chance: under the permutation model (both partitions' "
                                         "cluster sizes fixed, objects assigned at random)"),
-    "expected error": st.column_config.NumberColumn(
-        "±", format="%.0e", width=52, help="Monte Carlo standard error of the expected value; empty where the "
-                                           "expectation is exact"),
-    "z": st.column_config.NumberColumn("z", format="%.1f", width=64,
-                                       help="(value − expected) / SD of the index by chance"),
+    "expected error": st.column_config.TextColumn(
+        "±", width=52, help="Monte Carlo standard error of the expected value, or 'exact' for a closed form"),
+    "z": st.column_config.TextColumn("z", width=72, help="(value − expected) / SD of the index by chance; undefined "
+                                                         "where every random table gives the same value"),
     "p": st.column_config.NumberColumn("p", format="%.4f", width=64,
                                        help="One-sided p-value in the index's better direction: the share of random "
                                             "tables at least as good (counting the observed one)"),
@@ -177,6 +176,9 @@ def index_tables(c, *, key: str, model=None) -> dict:
             st.caption(chance_caption(chance, samples, missing))
     table = score_table(scores, chance, uncertainty)
     table["value"] = [format_value(i, v, 6) for i, v in scores.items()]  # as text: honest to its digits
+    if chance is not None:  # as text, so that "exact" and "undefined" are said, not left blank
+        table["expected error"] = ["exact" if error != error else f"{error:.0e}" for error in table["expected error"]]
+        table["z"] = ["undefined" if z != z else f"{z:.1f}" for z in table["z"]]
     shown = [column for column in table.columns if column not in ("family", "formula", "sd", "se")]
     for family in FAMILIES.values():
         part = table[table["family"] == family][shown]
