@@ -179,7 +179,10 @@ def index_tables(c, *, key: str, model=None) -> dict:
     if chance is not None:  # as text, so that "exact" and "undefined" are said, not left blank
         table["expected error"] = ["exact" if error != error else f"{error:.0e}" for error in table["expected error"]]
         table["z"] = ["undefined" if z != z else f"{z:.1f}" for z in table["z"]]
+    # what the values mean against chance first, after the value; the registry's facts follow
     shown = [column for column in table.columns if column not in ("family", "formula", "sd", "se")]
+    shown = ["index", "id", "value", *[c for c in CHANCE_COLUMNS if c in shown],
+             *[c for c in shown if c not in CHANCE_COLUMNS and c not in ("index", "id", "value")]]
     for family in FAMILIES.values():
         part = table[table["family"] == family][shown]
         if len(part):
