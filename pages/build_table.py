@@ -126,7 +126,8 @@ editor, side = st.columns([3, 2], gap="medium")
 with editor:
     edited = st.data_editor(
         pd.DataFrame(shown, index=row_names, columns=column_names), key=f"build_editor_{state['version']}",
-        column_config={"_index": st.column_config.TextColumn("ref ╲ cand", width=76),
+        column_config={"_index": st.column_config.TextColumn("ref", help="Reference cluster; the columns are the "
+                                                                               "candidate's clusters"),
                        **{name: st.column_config.NumberColumn(name, min_value=0, max_value=MAX_COUNT, step=1,
                                                               format="%d") for name in column_names}})
     st.caption(f"Rows: reference clusters 1–{len(row_names)}; columns: candidate clusters 1–{len(column_names)}. "
@@ -143,7 +144,7 @@ with ui.guarded("Reading the table"):
 
 with side:
     st.markdown("**Move objects** from one cell to another")
-    cells = st.columns(4)
+    cells = [*st.columns(2), *st.columns(2)]  # from (row, column) above to (row, column)
     for box, (key, label, largest) in zip(cells, [("build_from_row", "from row", len(row_names)),
                                                   ("build_from_column", "from column", len(column_names)),
                                                   ("build_to_row", "to row", len(row_names)),
