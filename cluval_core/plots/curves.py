@@ -154,7 +154,7 @@ def index_curves(frame: pd.DataFrame, parameter: str, ids, *, current=None, name
                 for edge, fill in ((high, None), (low, "tonexty")):  # the area between the two edges
                     fig.add_trace(go.Scatter(
                         x=band[parameter], y=edge, mode="lines", line=dict(width=0, color=colour), fill=fill,
-                        fillcolor=_translucent(colour, 0.22), name=f"{name}: expected by chance ± 2 SD",
+                        fillcolor=_translucent(colour, 0.3), name=f"{name}: expected by chance ± 2 SD",
                         legendgroup=index_id, showlegend=False, hoverinfo="skip"), row=row, col=1)
             fig.add_trace(go.Scatter(
                 x=frame[parameter], y=values, mode="lines+markers", name=name,
