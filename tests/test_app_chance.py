@@ -207,3 +207,20 @@ def test_why_disagree_draws_each_curves_chance_band():
     nvd = expected[expected["index"] == "nvd"]["expected"].to_numpy()
     assert nvd[-1] > nvd[0] + 0.1  # NVD's chance baseline drifts with K
     assert any("chance band" in cap.value and f"{BAND_SAMPLES} random tables" in cap.value for cap in at.caption)
+
+
+def test_a_failing_chance_computation_is_a_message_and_the_page_goes_on(compared, monkeypatch):
+    from cluval_core import Comparison, CluvalError
+
+    at, _ = compared
+
+    def refused(self, *args, **kwargs):
+        raise CluvalError("simulated refusal")
+
+    monkeypatch.setattr(Comparison, "chance", refused)
+    at.session_state["compare_chance_samples"] = 200
+    at.toggle(key="compare_chance").set_value(True).run()
+    assert not at.exception
+    assert len(at.error) == 1 and "simulated refusal" in at.error[0].value
+    assert "expected" not in next(iter(_shown_rows(at).values()))  # the values alone, as before
+    assert at.get("download_button")  # the rest of the page is still drawn
