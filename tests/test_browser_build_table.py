@@ -1,0 +1,101 @@
+"""Build a table in a real browser (headless Chromium, driven by Playwright).
+
+A cell typed into the editor changes the values and goes into the URL; the URL opened anew (a
+reload, a new session) shows the same table and values, which AppTest cannot check (it keeps
+query parameters the browser's first run would lose); a hostile link gives a warning.
+Screenshots go to tests/artifacts/.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+from apptools import metric as _metric
+from apptools import settle as _settle
+
+from cluval_core import Comparison
+from cluval_core.export import format_value
+from cluval_core.presets import preset_tables, table_from_text
+
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"  # conftest.py starts the server and the browser
+LONG = 240_000  # ms: the first chart parses plotly's 4.7 MB script, slow on a busy 2-core machine
+ROW = 35  # px: the editor's header and row height
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+def _query(url: str) -> dict:
+    return {key: values[-1] for key, values in parse_qs(urlparse(url).query).items()}
+
+
+def _ready(page):
+    page.wait_for_selector(".js-plotly-plot .main-svg", timeout=LONG)
+    page.locator("[data-testid=stMetric]", has_text="PSI").first.wait_for(timeout=LONG)
+    _settle(page, timeout=LONG)
+
+
+def _psi(table) -> str:
+    return format_value("psi", Comparison.from_table(table).score("psi"))
+
+
+@pytest.fixture
+def context(browser):
+    context = browser.new_context(viewport={"width": 1600, "height": 1200})
+    yield context
+    context.close()
+
+
+def test_a_typed_cell_changes_the_values_and_a_link_or_reload_reproduces_it(server, browser, context):
+    page = context.new_page()
+    page.goto(f"{server}/build_table?preset=psi_imbalance", wait_until="domcontentloaded")
+    _ready(page)
+    table = preset_tables()["psi_imbalance"].table
+    assert _metric(page, "PSI") == _psi(table)
+
+    # the editor is a canvas: type into cell (row 3, column 3) by its position
+    editor = page.locator("[data-testid=stDataFrame]").first
+    editor.locator("canvas").first.wait_for(timeout=LONG)
+    page.wait_for_timeout(1000)
+    box = editor.bounding_box()
+    page.mouse.dblclick(box["x"] + box["width"] - 20, box["y"] + ROW * 3 + ROW / 2)
+    page.wait_for_timeout(500)
+    page.keyboard.press("Control+A")
+    page.keyboard.type("1000")
+    page.keyboard.press("Enter")
+    try:
+        page.wait_for_function(
+            "() => new URLSearchParams(location.search).get('table') === '900,100,0;100,900,0;0,0,1000'", timeout=60_000)
+    finally:
+        page.screenshot(path=str(ARTIFACTS / "build_table_edited.png"))
+    _ready(page)
+    edited = table_from_text(_query(page.url)["table"])
+    assert _metric(page, "PSI") == _psi(edited) and _metric(page, "ARI") == format_value(
+        "ari", Comparison.from_table(edited).score("ari"))
+    url, shown = page.url, {name: _metric(page, name) for name in ("ARI", "PSI")}
+
+    page.reload(wait_until="domcontentloaded")
+    _ready(page)
+    assert _query(page.url)["table"] == "900,100,0;100,900,0;0,0,1000"
+    assert {name: _metric(page, name) for name in ("ARI", "PSI")} == shown
+
+    elsewhere = browser.new_context(viewport={"width": 1600, "height": 1200})  # a new session
+    try:
+        linked = elsewhere.new_page()
+        linked.goto(url, wait_until="domcontentloaded")
+        _ready(linked)
+        assert {name: _metric(linked, name) for name in ("ARI", "PSI")} == shown
+        assert _query(linked.url) == _query(url)
+    finally:
+        elsewhere.close()
+
+
+def test_a_hostile_link_gives_a_warning_and_the_default_table(server, context):
+    page = context.new_page()
+    page.goto(f"{server}/build_table?table=1,2;3&preset=<b>x</b>", wait_until="domcontentloaded")
+    _ready(page)
+    warning = page.locator("[data-testid=stAlertContentWarning]").first.inner_text()
+    assert "not understood" in warning and "differ in length" in warning and "<b>x</b>" in warning
+    assert _metric(page, "PSI") == _psi(preset_tables()["rand_1971"].table)
+    assert _query(page.url)["table"] == "2,1,0;0,2,1"
