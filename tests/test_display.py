@@ -177,3 +177,29 @@ def test_html_report_is_one_file_with_everything():
     assert "&lt;toy&gt;" in page and "<toy>" not in page
     for part in ("Contingency table", "Hungarian pairing", "centroid-based", "Every index", c.psi_steps.formula):
         assert part in page
+
+
+@pytest.mark.parametrize("index_id", ["ari", "psi", "nvd"])
+def test_contributions_of_a_large_table_are_grouped_like_its_counts(index_id):
+    rng = np.random.default_rng(3)
+    truth = rng.integers(0, MAX_SHOWN + 15, 4000)
+    c = compare(truth, np.where(rng.random(4000) < 0.8, truth, rng.integers(0, MAX_SHOWN + 10, 4000)))
+    counts = np.asarray(contingency_heatmap(c).data[0].z)
+    trace = contingency_heatmap(c, colour_by=index_id).data[0]
+    z = np.asarray(trace.z)
+    assert z.shape == counts.shape == (MAX_SHOWN, MAX_SHOWN)  # the same cells, the rest as 'other'
+    parts = c.contributions(index_id)
+    pairing = c.hungarian_pairing
+    keep_rows, keep_cols = pairing.row_order[:MAX_SHOWN - 1], pairing.col_order[:MAX_SHOWN - 1]
+    np.testing.assert_allclose(z[:-1, :-1], parts.cells[np.ix_(keep_rows, keep_cols)], rtol=1e-12, atol=1e-15)
+    rest_rows = pairing.row_order[MAX_SHOWN - 1:]
+    np.testing.assert_allclose(z[-1, :-1], parts.cells[np.ix_(rest_rows, keep_cols)].sum(axis=0), atol=1e-12)
+    assert z.sum() + parts.constant == pytest.approx(c.score(index_id), abs=1e-9)  # grouping keeps the sum
+    assert trace.zmid == 0 and trace.zmin == -trace.zmax
+
+
+def test_colouring_by_an_index_without_cells_is_refused():
+    from cluval_core import CluvalError
+
+    with pytest.raises(CluvalError, match="colour_by must be 'counts' or an index with an anatomy"):
+        contingency_heatmap(compare([0, 0, 1], [0, 1, 1]), colour_by="ci_partition")
