@@ -141,6 +141,8 @@ with side:
 
 with ui.guarded("Reading the table"):
     text = table_to_text(edited)
+if state["preset"] != EMPTY and text != table_to_text(presets()[state["preset"]].table):
+    side.caption("The table has changed since: this describes the example as it was.")
 
 with side:
     st.markdown("**Move objects** from one cell to another")

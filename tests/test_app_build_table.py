@@ -80,6 +80,7 @@ def test_each_preset_shows_the_librarys_values_for_its_table(key):
     shown = _metrics(at)
     assert {name: shown[name] for name in ("ARI", "PSI")} == _expected_metrics(PRESETS[key].table)
     assert any(PRESETS[key].description[:40] in info.value for info in at.info)
+    assert not any("has changed since" in caption.value for caption in at.caption)
     assert at.query_params["preset"] == key and at.query_params["table"] == table_to_text(PRESETS[key].table)
 
 
@@ -96,6 +97,7 @@ def test_editing_a_cell_changes_the_values():
     table = [[49, 0, 1], [40, 0, 0], [0, 0, 30]]
     assert at.query_params["table"] == table_to_text(table)
     assert _metrics(at) != before
+    assert any("has changed since" in caption.value for caption in at.caption)  # the example's text no longer fits
     assert {name: _metrics(at)[name] for name in ("ARI", "PSI")} == _expected_metrics(table)
 
 
@@ -188,3 +190,11 @@ def test_the_chance_columns_on_request():
     chance = Comparison.from_table(PRESETS["rand_1971"].table).chance(["ari"], n_samples=10)
     assert rows.loc["ari", "expected"] == pytest.approx(chance.loc["ari", "expected"], abs=1e-12)  # exact: 0
     assert {"expected", "z", "p"} <= set(rows.columns)
+
+
+def test_the_largest_table_a_link_may_hold_is_compared():
+    text = ";".join(",".join(str((i * 7 + j * 3) % 11) for j in range(50)) for i in range(50))
+    at = _app(preset="empty", table=text)
+    assert not at.error and not at.warning
+    assert at.number_input(key="build_rows").value == 50 and at.number_input(key="build_columns").value == 50
+    assert _metrics(at)["PSI"] == _expected_metrics(table_from_text(text))["PSI"]
