@@ -66,7 +66,8 @@ def test_a_typed_cell_changes_the_values_and_a_link_or_reload_reproduces_it(serv
     page.keyboard.press("Enter")
     try:
         page.wait_for_function(
-            "() => new URLSearchParams(location.search).get('table') === '900,100,0;100,900,0;0,0,1000'", timeout=60_000)
+            "() => new URLSearchParams(location.search).get('table') === '900,100,0;100,900,0;0,0,1000'",
+            timeout=60_000)
     finally:
         page.screenshot(path=str(ARTIFACTS / "build_table_edited.png"))
     _ready(page)
