@@ -57,8 +57,9 @@ def _table_pairing_mapping(model, c, pairing, key: str) -> None:
     table, pairs, mapping = st.columns([4, 5, 3.4], gap="medium")
     with table:
         st.markdown("**Contingency table**")
+        chart = st.empty()  # the table keeps its place on the first screen; its colouring is chosen below it
         colour_by = contingency_colour_choice(c, key=key)
-        st.plotly_chart(data.figure(model, "contingency_heatmap", colour_by=colour_by), key=f"{key}_contingency")
+        chart.plotly_chart(data.figure(model, "contingency_heatmap", colour_by=colour_by), key=f"{key}_contingency")
         st.caption("Rows: reference clusters; columns: candidate clusters (sizes in brackets), ordered so the "
                    "Hungarian pairs that share objects lie on the diagonal (outlined), largest first; clusters "
                    "shown as unpaired come last.")
