@@ -135,7 +135,8 @@ with editor:
                "out of the comparison (clusters without objects).")
 with side:
     if state["preset"] == EMPTY:
-        st.info("An empty table: type counts into the cells, or move objects in as they are typed.")
+        st.info("An empty table: double-click a cell, type its count and press Enter. The indices appear once "
+                "the table holds at least two objects.")
     else:
         st.info(presets()[state["preset"]].description)
 
