@@ -13,6 +13,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ..registry import INDICES
+from .curves import PANELS, panel_of
 
 __all__ = ["index_label", "similarity_grid", "overlap_and_dimension", "seed_boxes", "class_removal",
            "stability_curves", "centroid_index_boxes", "formula_check", "success_rate_bars"]
@@ -142,14 +143,73 @@ def class_removal(values: pd.DataFrame, published: pd.DataFrame, ids, *, mode: s
     return fig
 
 
-def stability_curves(values: pd.DataFrame, ids, *, true_k: int) -> go.Figure:
-    """Mean similarity of the subsets' clusterings to the full clustering, against k."""
-    fig = go.Figure([go.Scatter(x=values["k"], y=values[key], name=index_label(key), mode="lines+markers",
-                                line=dict(color=_colour(key, j))) for j, key in enumerate(ids)])
-    fig.add_vline(x=true_k, line=dict(dash="dash", color="#808080"),
-                  annotation_text=f"{true_k} clusters in the ground truth", annotation_position="top left")
-    fig.update_layout(height=460, margin=_MARGIN, xaxis_title="number of clusters k",
-                      yaxis_title="mean similarity to the full clustering", legend=_LEGEND_BELOW)
+# The stability curve's axes, by the kind of index drawn on them (cluval_core.plots.curves.PANELS).
+_STABILITY_AXES = {"similarity": "mean similarity to the full clustering",
+                   "distance": "mean distance to the full clustering<br>(lower is more stable)",
+                   "unbounded similarity": "mean similarity (unbounded)",
+                   "unbounded distance": "mean distance (unbounded)<br>(lower is more stable)"}
+
+
+def _stability_panel(key: str) -> str:
+    """The axis of a value column: ``1-nvd`` (a distance shown as a similarity) is a similarity."""
+    if key.startswith("1-") and key[2:] in INDICES:
+        return "similarity"
+    return panel_of(key)
+
+
+def stability_curves(values: pd.DataFrame, ids, *, true_k: int | None = None, best_k: dict | None = None) -> go.Figure:
+    """Each index's stability against k (:func:`cluval_core.stability.stability_curve`).
+
+    `values` has a column ``k`` and one column per entry of `ids`: index ids of the registry,
+    or ``1-id`` for a distance shown as a similarity (the PSI paper's ``1-nvd``). Indices of
+    different kinds get axes of their own, one below the other: similarities, distances
+    (lower is more stable), and indices without an upper bound. `best_k` (index id -> k, as
+    ``StabilityCurve.best_k``) marks each index's most stable k with a star; `true_k` draws
+    the ground truth's number of clusters as a dashed line.
+
+    >>> import pandas as pd
+    >>> values = pd.DataFrame({"k": [2, 3, 4], "ari": [0.7, 1.0, 0.8], "vi": [0.5, 0.0, 0.4]})
+    >>> fig = stability_curves(values, ["ari", "vi"], best_k={"ari": 3, "vi": 3})
+    >>> [trace.name for trace in fig.data]
+    ['Adjusted Rand index', 'Adjusted Rand index: most stable k', 'Variation of information', \
+'Variation of information: most stable k']
+    >>> list(fig.data[3].x), list(fig.data[3].y)
+    ([3], [0.0])
+    """
+    ids = list(ids)
+    panels = {}
+    for key in ids:
+        panels.setdefault(_stability_panel(key), []).append(key)
+    panels = {panel: panels[panel] for panel in PANELS if panel in panels}
+    rows = len(panels)
+    fig = make_subplots(rows=rows, cols=1, shared_xaxes=True, vertical_spacing=0.1,
+                        row_heights=[2.0] + [1.0] * (rows - 1) if rows > 1 else None)
+    for row, (panel, members) in enumerate(panels.items(), start=1):
+        for key in members:
+            j = ids.index(key)
+            colour = _colour(key, j)
+            fig.add_trace(go.Scatter(x=values["k"], y=values[key], name=index_label(key), mode="lines+markers",
+                                     line=dict(color=colour), legendgroup=key,
+                                     hovertemplate="k = %{x}: %{y:.4f}<extra>" + index_label(key) + "</extra>"),
+                          row=row, col=1)
+            best = (best_k or {}).get(key)
+            if best is not None:
+                at = values.loc[values["k"] == best, key]
+                fig.add_trace(go.Scatter(x=[best], y=at.tolist(), name=f"{index_label(key)}: most stable k",
+                                         mode="markers", legendgroup=key, showlegend=False,
+                                         marker=dict(symbol="star", size=16, color=colour,
+                                                     line=dict(width=1, color="#808080")),
+                                         hovertemplate=f"most stable by {index_label(key)}: k = %{{x}}<extra></extra>"),
+                              row=row, col=1)
+        fig.update_yaxes(title_text=_STABILITY_AXES[panel], row=row, col=1)
+    if true_k is not None:
+        fig.add_vline(x=true_k, line=dict(dash="dash", color="#808080"),
+                      annotation_text=f"{true_k} clusters in the ground truth", annotation_position="top left")
+    ks = list(values["k"])
+    if len(ks) <= 30:
+        fig.update_xaxes(tickvals=ks)
+    fig.update_xaxes(title_text="number of clusters k", row=rows, col=1)
+    fig.update_layout(height=460 + 200 * (rows - 1), margin=_MARGIN, legend=_LEGEND_BELOW)
     return fig
 
 
