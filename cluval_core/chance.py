@@ -24,6 +24,7 @@ All three read a :class:`~cluval_core.Comparison` and cost nothing until called.
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -34,6 +35,7 @@ from scipy.sparse import coo_array
 
 from ._validation import DENSE_CELLS, CluvalError
 from .emi import expected_mutual_information, expected_mutual_information_terms
+from .matching import tie_priority
 from .registry import INDICES
 
 __all__ = ["chance", "uncertainty", "contributions", "Contributions", "EXACT_EXPECTATIONS", "EXACT_DEVIATIONS"]
@@ -45,14 +47,32 @@ EXACT_EXPECTATIONS = ("ri", "ari", "fowlkes_mallows", "afm", "mi", "nmi_sum", "n
 EXACT_DEVIATIONS = ("ri", "ari", "fowlkes_mallows", "afm")
 # Most cells of random tables held at once (n_samples tables are drawn in batches).
 _BATCH_CELLS = 1 << 22
-# Most index evaluations x cells one call may cost (a bound on the work, like the clustering budget).
-_MAX_WORK = 2 * 10**9
+# A call estimated to take longer than this is refused before it starts (like the clustering budget).
+BUDGET_SECONDS = 60.0
+# Patefield's sampler (scipy) counts in 32-bit integers; beyond, its tables are wrong.
+_SAMPLER_MAX_N = 2**31 - 1
+# Most objects the permutation model shuffles (three arrays of N integers).
+_MAX_PERMUTED = 50_000_000
 
 
 def _ids(c, ids) -> list[str]:
+    """The index ids asked for, checked, each once (in the order given; a set in registry order)."""
     if ids is None:
         return [i for i, info in INDICES.items() if c.has_data or not info.needs_data]
-    ids = [ids] if isinstance(ids, str) else list(ids)
+    if isinstance(ids, str):
+        ids = [ids]
+    elif isinstance(ids, (set, frozenset)):
+        ids = sorted(ids, key=lambda i: list(INDICES).index(i) if i in INDICES else -1)
+    else:
+        try:
+            ids = list(ids)
+        except TypeError:
+            raise CluvalError(f"ids must be an index id or a list of them, got {ids!r}") from None
+    if any(not isinstance(i, str) for i in ids):
+        raise CluvalError(f"ids must be index id strings, got {ids!r}")
+    ids = list(dict.fromkeys(ids))
+    if not ids:
+        raise CluvalError("ids is empty: name at least one index, or pass None for all")
     unknown = [i for i in ids if i not in INDICES]
     if unknown:
         raise CluvalError(f"unknown index id {unknown[0]!r}; the ids are {', '.join(INDICES)}")
@@ -67,6 +87,29 @@ def _counts(c, what: str) -> None:
         raise CluvalError(f"{what} needs integer counts or the memberships: the permutation and resampling models "
                           "move whole objects, which a soft table alone does not record (use "
                           "Comparison.from_memberships(U, V))")
+
+
+def _rng(seed) -> np.random.Generator:
+    try:
+        return np.random.default_rng(seed)
+    except (TypeError, ValueError):
+        raise CluvalError(f"seed must be None, a non-negative whole number or a numpy Generator, got {seed!r}") from None
+
+
+def _budget(evaluations: int, seconds_each: float, what: str, fewer: str) -> None:
+    """Refuse work estimated beyond BUDGET_SECONDS, saying what to change."""
+    seconds = evaluations * seconds_each
+    if seconds > BUDGET_SECONDS:
+        shown = f"{seconds / 60:.0f} min" if seconds < 3600 else f"{seconds / 3600:.1f} h"
+        raise CluvalError(f"{what} evaluates {evaluations:,} tables here, about {shown}, more than the budget of "
+                          f"{BUDGET_SECONDS:.0f} s, so it was not started: {fewer}")
+
+
+def _seconds_per_table(c, ids, objects: int = 0) -> float:
+    """A generous estimate of one evaluation of `ids` (measured here: pairings grow with the cells)."""
+    cells = len(c.cells.values)
+    pairs = any(INDICES[i].family in ("set_matching", "cluster_level") for i in ids)
+    return 1e-3 + cells * (8e-5 if pairs else 2e-6) + objects * 5e-8
 
 
 def _positive_cells(c):
@@ -84,8 +127,8 @@ def _exact_expectations(c, ids) -> dict[str, float]:
     n = int(c.n)
     rows, cols = c.row_sizes.astype(np.int64), c.col_sizes.astype(np.int64)
     m = n * (n - 1) // 2
-    s_r = int(np.sum(rows * (rows - 1) // 2))
-    s_c = int(np.sum(cols * (cols - 1) // 2))
+    s_r = sum(x * (x - 1) // 2 for x in rows.tolist())  # Python integers: exact at any N
+    s_c = sum(x * (x - 1) // 2 for x in cols.tolist())
     out, sds = {}, {}
     if m:
         expected_a = s_r * s_c / m
@@ -144,41 +187,62 @@ def _pair_sum_variance(rows, cols) -> float:
     return max(float(variance), 0.0)
 
 
-def _random_comparisons(c, n_samples: int, rng, with_data: bool):
-    """Comparisons of random tables with c's margins, yielded in batches (lists)."""
+def _random_comparisons(c, n_samples: int, rng, ids):
+    """Comparisons of random tables with c's margins, yielded in batches (lists).
+
+    With the objects at hand and an index that reads coordinates or the tie order, one side's
+    labels are permuted (the permutation model itself; the tie order follows each random
+    arrangement). Otherwise tables are drawn by Patefield's algorithm in tie order (so that
+    a seed gives the same tables whatever the labels' numbering), or, for a table too large
+    to hold densely, by permuting the cells' objects.
+    """
     from .comparison import Comparison
     from .contingency import table_from_codes
 
     shape = c.table.shape
-    tie_order = c.tie_order
     if c.is_soft:  # permute the objects of one side: N* = U^T V[permutation]
         U, V = c._memberships
         for start in range(0, n_samples, 16):
             yield [Comparison._build(U.T @ V[rng.permutation(len(V))], c.row_labels, c.col_labels)
                    for _ in range(min(16, n_samples - start))]
         return
-    if not with_data and not c.is_sparse:
-        draw = stats.random_table(c.row_sizes.astype(np.int64), c.col_sizes.astype(np.int64))
-        batch = max(1, _BATCH_CELLS // (shape[0] * shape[1]))
-        for start in range(0, n_samples, batch):
-            tables = draw.rvs(min(batch, n_samples - start), random_state=rng)
-            yield [Comparison._build(t, c.row_labels, c.col_labels, tie_order=tie_order) for t in tables]
-        return
-    # permute one side's labels: the permutation model itself, O(N) per table
-    if with_data:
+    if _permutes_objects(c, ids):
         codes_a, codes_b = c.codes
-    else:
-        r, col, v = _positive_cells(c)
-        codes_a, codes_b = np.repeat(r, v), np.repeat(col, v)
-    X = c._X if with_data else None
+        X = c._X if any(INDICES[i].needs_data for i in ids) else None
+        for start in range(0, n_samples, 16):
+            batch = []
+            for _ in range(min(16, n_samples - start)):
+                shuffled = rng.permutation(codes_b)
+                batch.append(Comparison._build(table_from_codes(codes_a, shuffled, *shape), c.row_labels,
+                                               c.col_labels, X=X, codes=(codes_a, shuffled)))
+            yield batch
+        return
+    rows, cols = c.tie_order
+    if shape[0] * shape[1] <= DENSE_CELLS:
+        draw = stats.random_table(c.row_sizes[rows].astype(np.int64), c.col_sizes[cols].astype(np.int64))
+        batch = max(1, _BATCH_CELLS // (shape[0] * shape[1]))
+        layout = np.ix_(rows, cols)
+        for start in range(0, n_samples, batch):
+            tables = []
+            for drawn in draw.rvs(min(batch, n_samples - start), random_state=rng):
+                table = np.empty(shape, dtype=np.int64)
+                table[layout] = drawn
+                tables.append(Comparison._build(table, c.row_labels, c.col_labels, tie_order=c.tie_order))
+            yield tables
+        return
+    # a large sparse table: its objects, in tie order, with one side's labels permuted
+    r, col, v = _positive_cells(c)
+    order = np.argsort(tie_priority(r, col, shape, rows, cols))
+    codes_a, codes_b = np.repeat(r[order], v[order]), np.repeat(col[order], v[order])
     for start in range(0, n_samples, 16):
-        batch = []
-        for _ in range(min(16, n_samples - start)):
-            shuffled = rng.permutation(codes_b)
-            table = table_from_codes(codes_a, shuffled, *shape)
-            batch.append(Comparison._build(table, c.row_labels, c.col_labels, X=X,
-                                           codes=(codes_a, shuffled) if with_data else None, tie_order=tie_order))
-        yield batch
+        yield [Comparison._build(table_from_codes(codes_a, rng.permutation(codes_b), *shape), c.row_labels,
+                                 c.col_labels, tie_order=c.tie_order) for _ in range(min(16, n_samples - start))]
+
+
+def _permutes_objects(c, ids) -> bool:
+    """Whether chance() permutes the objects' labels (see _random_comparisons)."""
+    return (not c.is_soft and c.has_objects
+            and any(INDICES[i].needs_data or INDICES[i].tie_dependent for i in ids))
 
 
 def chance(c, ids=None, *, n_samples: int = 1000, seed=None, progress=None) -> pd.DataFrame:
@@ -186,37 +250,49 @@ def chance(c, ids=None, *, n_samples: int = 1000, seed=None, progress=None) -> p
     _counts(c, "chance")
     ids = _ids(c, ids)
     n_samples = _positive_int(n_samples, "n_samples")
-    with_data = any(INDICES[i].needs_data for i in ids)
-    per_table = len(c.cells.values) + (c.n if with_data or c.is_sparse else 0)
-    if c.is_soft:
-        per_table = len(c._memberships[0]) * c.table.size
-    if n_samples * per_table > _MAX_WORK:
-        raise CluvalError(f"{n_samples} random tables of this comparison ({per_table:,} cells or objects each) are "
-                          f"more work than cluval does in one call: use fewer samples (n_samples=...)")
-    rng = np.random.default_rng(seed)
+    rng = _rng(seed)
+    if progress is not None and not callable(progress):
+        raise CluvalError(f"progress must be a function progress(done, total), got {progress!r}")
+    permuted = c.is_soft or _permutes_objects(c, ids) or c.table.shape[0] * c.table.shape[1] > DENSE_CELLS
+    n = len(c._memberships[0]) if c.is_soft else int(c.n)
+    fixed = min(c.table.shape) == 1 and not any(INDICES[i].needs_data for i in ids)
+    if not fixed:
+        if permuted and n > _MAX_PERMUTED:
+            raise CluvalError(f"random tables here permute the labels of {n:,} objects, more than the "
+                              f"{_MAX_PERMUTED:,} cluval shuffles")
+        if not permuted and n > _SAMPLER_MAX_N:
+            raise CluvalError(f"random tables of {n:,} objects are beyond the sampler (Patefield's algorithm in scipy "
+                              f"counts up to {_SAMPLER_MAX_N:,})")
+        _budget(n_samples, _seconds_per_table(c, ids, n if permuted else 0), "chance()",
+                "use fewer random tables (n_samples=...) or fewer indices (ids=...)")
     values = c.scores(ids)
     null = np.empty((n_samples, len(ids)))
-    done = 0
-    every = max(1, n_samples // 100)  # at most about a hundred progress reports
-    for batch in _random_comparisons(c, n_samples, rng, with_data):
-        for comparison in batch:
-            scores = comparison.scores(ids)
-            null[done] = [scores[i] for i in ids]
-            done += 1
-            if progress is not None and (done % every == 0 or done == n_samples):
-                progress(done, n_samples)
+    if fixed:  # one cluster on a side: every assignment gives this very table
+        null[:] = [values[i] for i in ids]
+    else:
+        done = 0
+        every = max(1, n_samples // 100)  # at most about a hundred progress reports
+        for batch in _random_comparisons(c, n_samples, rng, ids):
+            for comparison in batch:
+                scores = comparison.scores(ids)
+                null[done] = [scores[i] for i in ids]
+                done += 1
+                if progress is not None and (done % every == 0 or done == n_samples):
+                    progress(done, n_samples)
+    if fixed and progress is not None:
+        progress(n_samples, n_samples)
     exact = {} if c.is_soft else _exact_expectations(c, ids)  # the closed forms hold for counts
     rows = []
     for k, i in enumerate(ids):
         sample = null[:, k][~np.isnan(null[:, k])]
         value = values[i]
-        sd = float(np.std(sample, ddof=1)) if len(sample) > 1 else math.nan
+        sd = math.nan if len(sample) < 2 else 0.0 if np.ptp(sample) == 0 else float(np.std(sample, ddof=1))
         if i in exact:
             expected, exact_sd = exact[i]
             method, error = "exact", 0.0
             sd = sd if exact_sd is None else exact_sd
         else:
-            expected = float(np.mean(sample)) if len(sample) else math.nan
+            expected = math.nan if not len(sample) else float(sample[0]) if sd == 0 else float(np.mean(sample))
             method, error = "Monte Carlo", (sd / math.sqrt(len(sample)) if len(sample) > 1 else math.nan)
         z = (value - expected) / sd if sd > 0 else math.nan
         tolerance = 1e-12 * max(1.0, abs(value)) if np.isfinite(value) else 0.0
@@ -303,20 +379,25 @@ def uncertainty(c, ids=None, *, method: str = "jackknife", level: float = 0.95, 
     ids = _ids(c, ids)
     if method not in ("jackknife", "bootstrap"):
         raise CluvalError(f"method must be 'jackknife' or 'bootstrap', got {method!r}")
-    if isinstance(level, bool) or not isinstance(level, (int, float)) or not 0 < level < 1:
+    if isinstance(level, bool) or not isinstance(level, numbers.Real) or not 0 < level < 1:
         raise CluvalError(f"level must be a number between 0 and 1, got {level!r}")
-    values = c.scores(ids)
+    level = float(level)
+    n_samples = _positive_int(n_samples, "n_samples") if method == "bootstrap" else n_samples
+    rng = _rng(seed)
+    n = len(c._memberships[0]) if c.is_soft else int(c.n)
+    if method == "jackknife" and n < 3:
+        raise CluvalError(f"the jackknife leaves out one object of {n}, and a comparison needs at least 2 objects: "
+                          "it needs at least 3")
     if c.is_soft:
-        return _soft_uncertainty(c, ids, values, method, level, n_samples, seed)
+        return _soft_uncertainty(c, ids, method, level, n_samples, rng)
     if any(INDICES[i].needs_data for i in ids):
-        return _object_uncertainty(c, ids, values, method, level, n_samples, seed)
+        return _object_uncertainty(c, ids, method, level, n_samples, rng)
     r, col, v = _positive_cells(c)
     v = v.astype(np.int64)
-    evaluations = len(v) if method == "jackknife" else _positive_int(n_samples, "n_samples")
-    if evaluations * len(v) > _MAX_WORK:
-        raise CluvalError(f"the {method} here evaluates {evaluations:,} tables of {len(v):,} cells, more work than "
-                          "cluval does in one call" + (": use the bootstrap with fewer samples"
-                                                       if method == "jackknife" else ": use fewer samples"))
+    evaluations = len(v) + c.k_true + c.k_pred if method == "jackknife" else n_samples
+    _budget(evaluations, _seconds_per_table(c, ids), f"the {method}",
+            "use the bootstrap with fewer samples" if method == "jackknife" else "use fewer samples (n_samples=...)")
+    values = c.scores(ids)
     if method == "jackknife":
         leave_outs = _leave_outs(c, r, col, v)
         null = np.empty((len(leave_outs), len(ids)))
@@ -329,9 +410,12 @@ def uncertainty(c, ids=None, *, method: str = "jackknife", level: float = 0.95, 
             weights[k] = weight
     else:
         null = np.empty((evaluations, len(ids)))
-        rng = np.random.default_rng(seed)
-        draws = rng.multinomial(int(v.sum()), v / v.sum(), size=evaluations)
-        for k, drawn in enumerate(draws):
+        # cells drawn in tie order, so that a seed gives the same resamples whatever the numbering
+        order = np.argsort(tie_priority(r, col, c.table.shape, *c.tie_order))
+        draws = rng.multinomial(int(v.sum()), v[order] / v.sum(), size=evaluations)
+        for k, drawn_in_order in enumerate(draws):
+            drawn = np.empty_like(drawn_in_order)
+            drawn[order] = drawn_in_order
             scores = _reduced(c, r, col, drawn).scores(ids)
             null[k] = [scores[i] for i in ids]
     return _summary(ids, values, null, weights if method == "jackknife" else None, method, level)
@@ -349,7 +433,8 @@ def _summary(ids, values, null, weights, method, level) -> pd.DataFrame:
             n = weights.sum()
             mean = float(np.sum(weights * theta) / n)
             se = math.sqrt((n - 1) / n * float(np.sum(weights * (theta - mean) ** 2)))
-            low, high = value - z * se, value + z * se
+            # a normal interval, cut to the values the index can take
+            low, high = np.clip([value - z * se, value + z * se], *INDICES[i].range)
         else:
             finite = theta[~np.isnan(theta)]
             se = float(np.std(finite, ddof=1)) if len(finite) > 1 else math.nan
@@ -359,7 +444,7 @@ def _summary(ids, values, null, weights, method, level) -> pd.DataFrame:
     return pd.DataFrame(rows, index=pd.Index(ids, name="index"))
 
 
-def _object_uncertainty(c, ids, values, method, level, n_samples, seed) -> pd.DataFrame:
+def _object_uncertainty(c, ids, method, level, n_samples, rng) -> pd.DataFrame:
     """Leave out (or resample) objects with their coordinates: the centroid indices change
     with the object, not only with its cell, so each is compared anew (N or n_samples times)."""
     from .comparison import compare
@@ -367,12 +452,10 @@ def _object_uncertainty(c, ids, values, method, level, n_samples, seed) -> pd.Da
     codes_a, codes_b = c.codes
     X = c._X
     n = len(codes_a)
-    evaluations = n if method == "jackknife" else _positive_int(n_samples, "n_samples")
-    if evaluations * n > _MAX_WORK // 40:
-        raise CluvalError(f"the {method} of the centroid indices compares {evaluations:,} subsets of {n:,} objects "
-                          "anew, more work than cluval does in one call: use the bootstrap with fewer samples, or "
-                          "leave out the indices that need X")
-    rng = np.random.default_rng(seed)
+    evaluations = n if method == "jackknife" else n_samples
+    _budget(evaluations, _seconds_per_table(c, ids, 10 * n), f"the {method} of the centroid indices",
+            "use the bootstrap with fewer samples, or leave out the indices that need X")
+    values = c.scores(ids)
     null = np.empty((evaluations, len(ids)))
     keep = np.ones(n, dtype=bool)
     for k in range(evaluations):
@@ -387,18 +470,17 @@ def _object_uncertainty(c, ids, values, method, level, n_samples, seed) -> pd.Da
     return _summary(ids, values, null, np.ones(evaluations) if method == "jackknife" else None, method, level)
 
 
-def _soft_uncertainty(c, ids, values, method, level, n_samples, seed) -> pd.DataFrame:
+def _soft_uncertainty(c, ids, method, level, n_samples, rng) -> pd.DataFrame:
     """Leave out (or resample) objects of a soft comparison: N* = U^T V without object k."""
     from .comparison import Comparison
 
     U, V = c._memberships
     n = len(U)
-    evaluations = n if method == "jackknife" else _positive_int(n_samples, "n_samples")
-    if evaluations * c.table.size > _MAX_WORK:
-        raise CluvalError(f"the {method} here evaluates {evaluations:,} tables of {c.table.size:,} cells, more work "
-                          "than cluval does in one call")
+    evaluations = n if method == "jackknife" else n_samples
+    _budget(evaluations, _seconds_per_table(c, ids, n * c.table.size // 10), f"the {method}",
+            "use the bootstrap with fewer samples" if method == "jackknife" else "use fewer samples (n_samples=...)")
+    values = c.scores(ids)
     full = U.T @ V
-    rng = np.random.default_rng(seed)
     null = np.empty((evaluations, len(ids)))
     for k in range(evaluations):
         if method == "jackknife":
@@ -467,8 +549,8 @@ def _paired(shape, pairing) -> np.ndarray:
 
 def contributions(c, index_id: str) -> Contributions:
     """Each cell's share of an index (INDICES.md, "Contributions"); see :class:`Contributions`."""
-    if index_id not in INDICES:
-        raise CluvalError(f"unknown index id {index_id!r}; the ids are {', '.join(INDICES)}")
+    if not isinstance(index_id, str) or index_id not in INDICES:
+        raise CluvalError(f"index_id must be one index id, got {index_id!r}; the ids are {', '.join(INDICES)}")
     info = INDICES[index_id]
     if info.needs_data and not c.has_data:
         raise CluvalError(f"{index_id} needs the data X: pass X=... to compare()")
@@ -533,7 +615,7 @@ def _anatomy(c, index_id, table, rows, cols, n):
         total = e.true + e.pred
         return (vi_cells / total, 0.0, "the cell's variation of information over H_a + H_b") if total > 0 else (None, 0, "")
     if index_id == "ami":
-        if c.is_soft:
+        if c.is_soft or c.k_true == 1 or c.k_pred == 1:
             return None, 0.0, ""
         emi_cells = expected_mutual_information_terms(c.row_sizes, c.col_sizes)
         denominator = (e.true + e.pred) / 2 - emi_cells.sum()
@@ -562,14 +644,20 @@ def _anatomy(c, index_id, table, rows, cols, n):
         if index_id == "pa":
             return share, 0.0, "n_ij / N at each pair of the optimal pairing"
         k = max(c.k_true, c.k_pred)
+        if k == 1:
+            return None, 0.0, ""
         return share / (1 - 1 / k), -(1 / k) / (1 - 1 / k), "n_ij / N / (1 - 1/k) at each pair; constant -(1/k)/(1 - 1/k)"
     if index_id == "aaa":
         k = c.k_true
+        if k == 1:
+            return None, 0.0, ""
         share = np.where(_paired(table.shape, c.row_normalised_pairing), table / rows[:, None] / k, 0.0)
         return share / (1 - 1 / k), -(1 / k) / (1 - 1 / k), "n_ij / r_i / K_a / (1 - 1/K_a) at each pair"
     if index_id in ("psi", "psi_simplified"):
         steps = c.psi_steps
         e_value = 1.0 if index_id == "psi_simplified" else steps.E
+        if steps.max_k == e_value:  # one cluster each side: a convention
+            return None, 0.0, ""
         if steps.S < e_value:
             return np.zeros(table.shape), 0.0, f"S = {steps.S:.4g} < E = {e_value:.4g}: PSI is 0 and no cell counts"
         k = steps.max_k

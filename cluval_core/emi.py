@@ -55,6 +55,9 @@ _TABLE_LIMIT = 1 << 22        # a table of log(m) up to 4M entries (32 MB), if t
 # The most terms one expected mutual information may sum (about half a minute here): beyond,
 # it is refused rather than left to run for hours (N = 10^15 with two clusters needs 10^9).
 MAX_TERMS = 10**9
+# The most distinct (row size, column size) pairs (about 2 000 distinct sizes a side: seconds and
+# a few hundred MB); beyond, refused likewise.
+MAX_SIZE_PAIRS = 4_000_000
 
 
 def _bennett_width(mu: np.ndarray) -> np.ndarray:
@@ -116,27 +119,55 @@ def expected_mutual_information_terms(row_sizes, col_sizes) -> np.ndarray:
     >>> bool(np.isclose(terms.sum(), expected_mutual_information([2, 2], [2, 2])))
     True
     """
-    rows = np.asarray(row_sizes, dtype=np.int64)
-    cols = np.asarray(col_sizes, dtype=np.int64)
+    rows = _cluster_sizes(row_sizes, "row_sizes")
+    cols = _cluster_sizes(col_sizes, "col_sizes")
     a, b, sums, n = _size_pairs(rows, cols)
     if n <= 1:
         return np.zeros((len(rows), len(cols)))
     a = np.unique(a)
     b = np.unique(b)
     by_size = sums.reshape(len(a), len(b))
-    return by_size[np.searchsorted(a, rows)][:, np.searchsorted(b, cols)]
+    terms = by_size[np.minimum(np.searchsorted(a, rows), len(a) - 1)][:, np.minimum(np.searchsorted(b, cols),
+                                                                                     len(b) - 1)]
+    terms[rows == 0] = 0.0  # an empty cluster shares nothing
+    terms[:, cols == 0] = 0.0
+    return terms
+
+
+def _cluster_sizes(sizes, name: str) -> np.ndarray:
+    """`sizes` as a 1-D int64 array of whole, non-negative counts, or a CluvalError saying why not."""
+    try:
+        arr = np.asarray(sizes)
+    except (TypeError, ValueError):
+        arr = None
+    if arr is None or arr.ndim != 1 or arr.dtype.kind not in "iuf" or arr.size == 0:
+        raise CluvalError(f"{name} must be a non-empty 1-D sequence of cluster sizes (whole numbers), got {sizes!r}")
+    if arr.dtype.kind == "f" and not (np.isfinite(arr).all() and (arr == np.round(arr)).all()):
+        raise CluvalError(f"{name} must hold whole numbers of objects, got {sizes!r}")
+    if (arr < 0).any():
+        raise CluvalError(f"{name} must not be negative, got {sizes!r}")
+    if arr.max() >= 2**62 or (arr.dtype.kind == "u" and arr.max() >= 2**62):
+        raise CluvalError(f"{name} holds a size of {int(arr.max()):,} objects, more than cluval counts")
+    return arr.astype(np.int64)
 
 
 def _size_pairs(row_sizes, col_sizes):
     """(sizes a, sizes b, sums, N): the sums of every distinct pair of sizes (a row-major
     len(unique a) x len(unique b) grid, flattened), each divided by N. Cached by the sizes."""
-    a = np.sort(np.asarray(row_sizes, dtype=np.int64))  # sorted: the value never depends on the order
-    b = np.sort(np.asarray(col_sizes, dtype=np.int64))
-    n = int(a.sum())
-    if n != int(b.sum()):
-        raise ValueError(f"row and column sizes sum to different totals: {n} != {int(b.sum())}")
+    a = np.sort(_cluster_sizes(row_sizes, "row_sizes"))  # sorted: the value never depends on the order
+    b = np.sort(_cluster_sizes(col_sizes, "col_sizes"))
+    n = int(a.sum(dtype=object))
+    if n != int(b.sum(dtype=object)):
+        raise CluvalError(f"row and column sizes sum to different totals: {n} != {int(b.sum(dtype=object))}")
+    if n >= 2**62:
+        raise CluvalError(f"the sizes sum to {n:,} objects, more than cluval counts")
+    a, b = a[a > 0], b[b > 0]  # empty clusters share nothing
     if n <= 1:
-        return a, b, np.zeros(0), n
+        return a, b, np.zeros(len(np.unique(a)) * len(np.unique(b))), n
+    distinct = len(np.unique(a)) * len(np.unique(b))
+    if distinct > MAX_SIZE_PAIRS:
+        raise CluvalError(f"the expected mutual information of these cluster sizes sums over {distinct:,} distinct "
+                          f"pairs of sizes, more than the {MAX_SIZE_PAIRS:,} cluval sums")
     return a, b, _distinct_pair_sums(a.tobytes(), b.tobytes(), n), n
 
 

@@ -253,3 +253,71 @@ def test_centroid_index_contributions_are_its_orphans():
     assert max(parts.rows.sum(), parts.cols.sum()) == c.score("ci_partition")
     with pytest.raises(CluvalError, match="no anatomy"):
         compare(a, b, X=np.arange(20.0)).contributions("cr")
+
+
+# ---------------------------------------------------------------------- edges
+def test_one_cluster_on_a_side_leaves_one_possible_table():
+    c = compare([0, 0, 1, 1, 1, 2, 2, 2, 2], [0] * 9)
+    frame = c.chance(["ri", "f_measure", "psi", "ch_greedy"], n_samples=20, seed=0)
+    assert (frame["expected"] == frame["value"]).all() and (frame["sd"] == 0).all()
+    assert frame["z"].isna().all() and (frame["p"] == 1).all()
+
+
+def test_the_tie_order_follows_each_random_arrangement():
+    # every arrangement of b enumerated: the greedy pairing's ties depend on which cluster of
+    # b occurs first, so a fixed tie order would give 0.463 instead of 0.442
+    import itertools
+    a, b = [0, 0, 0, 1, 1, 2, 2], [0, 0, 1, 0, 1, 2, 0]
+    exact = np.mean([compare(a, list(p)).score("ch_greedy") for p in set(itertools.permutations(b))])
+    frame = compare(a, b).chance(["ch_greedy"], n_samples=800, seed=0)
+    assert abs(frame.loc["ch_greedy", "expected"] - exact) <= 4 * frame.loc["ch_greedy", "mc_error"]
+
+
+def test_seeded_results_do_not_depend_on_label_numbering():
+    rng = np.random.default_rng(1)
+    a, b = rng.integers(0, 4, 60), rng.integers(0, 4, 60)
+    ids = ["psi", "nmi_joint", "ch_greedy", "purity"]
+    first = compare(a, b).chance(ids, n_samples=30, seed=3)
+    relabelled = compare(a * 7 + 3, -b * 2 + 11).chance(ids, n_samples=30, seed=3)
+    assert first.equals(relabelled)
+    boot = compare(a, b).uncertainty(ids, method="bootstrap", n_samples=30, seed=3)
+    assert boot.equals(compare(a * 7 + 3, -b * 2 + 11).uncertainty(ids, method="bootstrap", n_samples=30, seed=3))
+
+
+def test_work_beyond_the_budget_or_the_sampler_is_refused_before_it_starts():
+    c = compare([0, 0, 0, 1, 1, 1, 2, 2], [0, 0, 1, 1, 1, 2, 2, 2])
+    with pytest.raises(CluvalError, match=r"1,000,000 tables here, about .* more than the budget of 60 s"):
+        c.chance(n_samples=10**6)
+    rng = np.random.default_rng(0)
+    many = compare(rng.integers(0, 2000, 20_000), rng.integers(0, 2000, 20_000))
+    with pytest.raises(CluvalError, match="the jackknife evaluates .* use the bootstrap with fewer samples"):
+        many.uncertainty()
+    h = 2_500_000_000
+    huge = Comparison.from_table([[h, h], [h, h]])
+    with pytest.raises(CluvalError, match="beyond the sampler"):
+        huge.chance(["ri"], n_samples=2)
+    from cluval_core.chance import _exact_expectations
+    assert _exact_expectations(huge, ["ri"])["ri"][0] == 0.5  # exact in Python integers, past int64
+
+
+def test_bad_arguments_are_named():
+    c = compare([0, 0, 1, 1, 2], [0, 1, 1, 2, 2])
+    for call, message in [(lambda: c.chance(seed=-1), "seed must be"), (lambda: c.chance(ids=5), "ids must be"),
+                          (lambda: c.chance(ids=[["ari"]]), "ids must be index id strings"),
+                          (lambda: c.chance(ids=[]), "ids is empty"),
+                          (lambda: c.chance(progress=5), "progress must be a function"),
+                          (lambda: c.contributions(["ari"]), "index_id must be one index id"),
+                          (lambda: compare([0, 1], [0, 1]).uncertainty(), "needs at least 3")]:
+        with pytest.raises(CluvalError, match=message):
+            call()
+    frame = c.chance(["ari", "psi", "ari"], n_samples=5, seed=0)
+    assert list(frame.index) == ["ari", "psi"]
+    assert list(c.chance({"psi", "ari"}, n_samples=5, seed=0).index) == ["ari", "psi"]  # a set: registry order
+    jack = compare([0, 0, 1], [0, 1, 1]).uncertainty(["ri", "nvi"], level=np.float32(0.9))
+    assert (jack["low"] >= 0).all() and (jack["high"] <= 1).all()  # intervals stay within the range
+
+
+def test_contributions_with_one_cluster_fall_back_to_the_convention():
+    for index_id in ("na", "aaa", "psi", "ami", "ari"):
+        parts = compare([0, 0, 0], [0, 0, 0]).contributions(index_id)
+        assert parts.total == parts.value == 1.0 and "convention" in parts.description

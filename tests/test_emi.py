@@ -101,3 +101,23 @@ def test_scales_with_repeated_sizes_like_the_full_sum():
 def test_sizes_that_do_not_sum_alike_are_refused():
     with pytest.raises(ValueError, match="different totals"):
         expected_mutual_information([2, 3], [4])
+
+
+@pytest.mark.parametrize("a, b, message", [
+    ([2.5, 1.5], [2.5, 1.5], "whole numbers"), ([-1, 5], [2, 2], "must not be negative"),
+    ([np.nan, 4], [2, 2], "whole numbers"), ([2**63], [2**63], "more than cluval counts"),
+    (4, 4, "1-D sequence"), (None, [1], "1-D sequence"), (["2", "2"], [2, 2], "1-D sequence"),
+    ([], [], "1-D sequence"), ([2, 2], [3, 2], "different totals"),
+])
+def test_hostile_sizes_are_refused_by_name(a, b, message):
+    from cluval_core import CluvalError
+    with pytest.raises(CluvalError, match=message):
+        expected_mutual_information(a, b)
+
+
+def test_too_many_distinct_sizes_are_refused_before_the_work():
+    from cluval_core import CluvalError
+    sizes = np.arange(1, 3001)
+    with pytest.raises(CluvalError, match="distinct pairs of sizes"):
+        expected_mutual_information(sizes, sizes)
+    assert expected_mutual_information([0, 2, 2], [2, 2]) == expected_mutual_information([2, 2], [2, 2])
