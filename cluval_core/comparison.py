@@ -570,6 +570,15 @@ class Comparison:
         return (self.cell_values(np.arange(self.k_true), forward.targets),
                 self.cell_values(backward.targets, np.arange(self.k_pred)))
 
+    @cached_property
+    def element_scores(self) -> np.ndarray:
+        """Each object's element-centric similarity n_ij / max(r_i, c_j), in the order of the
+        labels compared (their mean is ``ecs``); needs labels, not a table."""
+        from .modern import element_scores
+        scores = element_scores(self)
+        _read_only(scores)
+        return scores
+
     # ------------------------------------------------------------------ data (X)
     def _require_data(self, what: str):
         if self._X is None:

@@ -73,7 +73,24 @@ def normalized_variation_of_information(c) -> float:
     return variation_of_information(c) / (e.true + e.pred)
 
 
-def adjusted_mutual_information(c) -> float:
+# The means of the two entropies that bound AMI (scikit-learn's average_method: arithmetic,
+# geometric, max, min).
+AMI_MEANS = {
+    "sum": lambda ha, hb: (ha + hb) / 2,
+    "sqrt": lambda ha, hb: math.sqrt(ha * hb),
+    "max": max,
+    "min": min,
+}
+
+
+def adjusted_mutual_information(c, mean: str = "sum") -> float:
+    """(MI - EMI) / (mean(H_a, H_b) - EMI); ``ami`` takes the arithmetic mean (``"sum"``).
+
+    Where the bound is within rounding of EMI (1e-9 relative: EMI itself is accurate to
+    1e-12), every random assignment reaches the bound, so the ratio is 0/0 and AMI is NaN; this
+    happens for the smaller entropy when one side is all singletons (scikit-learn returns
+    whatever rounding leaves there).
+    """
     special = _degenerate(c)
     if special is not None:
         return special
@@ -87,7 +104,10 @@ def adjusted_mutual_information(c) -> float:
     except CluvalError as exc:
         warn(f"AMI is not computed: {exc}", stacklevel=5)
         return math.nan
-    denominator = (e.true + e.pred) / 2 - emi
+    bound = AMI_MEANS[mean](e.true, e.pred)
+    if bound - emi <= 1e-9 * bound:
+        return math.nan
+    denominator = bound - emi
     eps = 2.220446049250313e-16
     denominator = min(denominator, -eps) if denominator < 0 else max(denominator, eps)
-    return (e.mutual_information - emi) / denominator
+    return min((e.mutual_information - emi) / denominator, 1.0)  # MI = bound is 1, not 1 + rounding

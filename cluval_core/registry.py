@@ -12,7 +12,7 @@ on the tie order, and the public one-line function that computes it.
 >>> INDICES["ci_centroid"].call
 'cluval_core.centroid_index(labels_true, labels_pred, X=X)'
 >>> [info.id for info in find_indices("Rand")]
-['ri', 'ari']
+['ri', 'ari', 'mari']
 >>> get_index("nope")
 Traceback (most recent call last):
 ...
@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 from . import cluster_level as cl
 from . import information as it
+from . import modern as md
 from . import pair_counting as pc
 from . import scores as sc
 from . import set_matching as sm
@@ -41,6 +42,7 @@ FAMILIES = {
     "pair_counting": "Pair counting",
     "information": "Information theoretic",
     "set_matching": "Set matching",
+    "object_level": "Object level (BCubed, element-centric)",
     "cluster_level": "Cluster level (centroid index family)",
 }
 
@@ -48,6 +50,14 @@ PSI_PAPER = "Rezaei & Fränti (2016), Set matching measures for external cluster
 CI_PAPER = "Fränti, Rezaei & Zhao (2014), Centroid index: cluster level similarity measure, Pattern Recognition 47(9)"
 VINH = "Vinh, Epps & Bailey (2010), Information theoretic measures for clusterings comparison, JMLR 11"
 GAGOLEWSKI = "Gagolewski (2022), Adjusted asymmetric accuracy: a well-behaving external cluster validity measure"
+ROSENBERG = "Rosenberg & Hirschberg (2007), V-measure: a conditional entropy-based external cluster evaluation measure, EMNLP"
+BCUBED = ("Bagga & Baldwin (1998), Entity-based cross-document coreferencing using the vector space model; "
+          "Amigó, Gonzalo, Artiles & Verdejo (2009), Information Retrieval 12")
+GOSGENS = ("Gösgens, Tikhonov & Prokhorenkova (2021), Systematic analysis of cluster similarity indices: how to "
+           "validate validation measures, ICML")
+JERDEE = "Jerdee, Kirkley & Newman (2024), Mutual information and the encoding of contingency tables, Phys. Rev. E 110"
+AMI_MEANS = {"sqrt": ("geometric mean", r"\sqrt{H_a H_b}"), "max": ("max", r"\max(H_a, H_b)"),
+             "min": ("min", r"\min(H_a, H_b)")}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -168,6 +178,59 @@ _ALL = [
         caveat="A rough chance correction (E is not the exact expectation under the permutation model); "
                "undefined when both partitions are a single cluster.",
         compute=pc.adjusted_fowlkes_mallows),
+    IndexInfo(
+        id="mari", name="Modified adjusted Rand index", family="pair_counting", range=(-INF, 1), higher_is_better=True,
+        chance_adjusted=True, symmetric=True, anatomy=False, function=sc.modified_adjusted_rand_score,
+        formula=r"\mathrm{MARI} = \frac{a - \hat E}{\frac{(a+b)+(a+c)}{2} - \hat E},\; \hat E = "
+                r"\binom{N}{2}\frac{(a+b)(a+c) - a - (T_1 + T_2 + T_3)}{6\binom{N}{4}}",
+        symbols="Ê is the expectation of a when the objects are drawn independently (the multinomial model) "
+                "instead of with fixed cluster sizes: T₁ = 2N, T₂ = Σ n_ij r_i c_j, "
+                "T₃ = −Σ n_ij² − Σ r_i² − Σ c_j². NaN below 4 objects.",
+        reference="Sundqvist, Chiquet & Rigaill (2023), Adjusting the adjusted Rand index, Computational "
+                  "Statistics 38",
+        caveat="Corrects ARI's chance model (the cluster sizes are random too) and is then unbiased; close "
+               "to ARI for large N, so it shares ARI's weighting of large clusters.",
+        compute=md.modified_adjusted_rand),
+    IndexInfo(
+        id="pair_correlation", name="Pair-counting correlation", family="pair_counting", range=(-1, 1),
+        higher_is_better=True, chance_adjusted=True, symmetric=True, function=sc.pair_correlation_coefficient,
+        formula=r"\mathrm{CC} = \frac{Ma - m_a m_b}{\sqrt{m_a m_b (M - m_a)(M - m_b)}}",
+        symbols="M = C(N, 2) pairs; m_a = a + b and m_b = a + c are the pairs together in the reference and in "
+                "the candidate: CC is the Pearson correlation of the two partitions' 'together' indicators "
+                "over all pairs.",
+        reference=GOSGENS,
+        caveat="Satisfies nearly every desirable property Gösgens et al. list (constant baseline 0, "
+               "symmetric, monotone); undefined (NaN) when one side is one cluster or all singletons.",
+        compute=md.pair_correlation),
+    IndexInfo(
+        id="pair_correlation_distance", name="Pair-counting correlation distance", family="pair_counting",
+        range=(0, 1), higher_is_better=False, chance_adjusted=False, symmetric=True, anatomy=False,
+        function=sc.pair_correlation_distance,
+        formula=r"\mathrm{CD} = \frac{\arccos \mathrm{CC}}{\pi}",
+        symbols="CC is the pair-counting correlation; its arccos is the angle between the two partitions' "
+                "centred pair-indicator vectors.",
+        reference=GOSGENS,
+        caveat="A metric on partitions whose value by chance is a constant 0.5 (CC = 0), not 0; undefined where "
+               "CC is.",
+        compute=md.pair_correlation_distance),
+    IndexInfo(
+        id="pair_jaccard", name="Jaccard index (pairs)", family="pair_counting", range=(0, 1), higher_is_better=True,
+        chance_adjusted=False, symmetric=True, function=sc.pair_jaccard_score,
+        formula=r"J = \frac{a}{a+b+c}",
+        symbols="The Jaccard similarity of the two sets of pairs put together; 1 when neither side puts any "
+                "pair together (both all singletons).",
+        reference="Jaccard (1912); Ben-Hur, Elisseeff & Guyon (2002), PSB",
+        caveat="Ignores pairs apart in both; not corrected for chance and biased towards few large clusters.",
+        compute=md.pair_jaccard),
+    IndexInfo(
+        id="sokal_sneath", name="Sokal-Sneath index", family="pair_counting", range=(0, 1), higher_is_better=True,
+        chance_adjusted=False, symmetric=True, function=sc.sokal_sneath_score,
+        formula=r"\mathrm{SS} = \frac{1}{4}\left(\frac{a}{a+b} + \frac{a}{a+c} + \frac{d}{d+b} + \frac{d}{d+c}\right)",
+        symbols="The mean of the four conditional agreement rates of the pair counts.",
+        reference="Sokal & Sneath (1963), Principles of numerical taxonomy; 'Sokal & Sneath 1' in " + GOSGENS,
+        caveat="Weighs together and apart pairs alike, so it stays near 0.5 by chance rather than 0; NaN when a "
+               "denominator is 0 (one side one cluster or all singletons) unless the partitions are identical.",
+        compute=md.sokal_sneath),
     # ------------------------------------------------------------------ information theoretic
     IndexInfo(
         id="mi", name="Mutual information", family="information", range=(0, INF), higher_is_better=True,
@@ -247,6 +310,77 @@ _ALL = [
                "large N the correction vanishes and AMI = NMI (Rezaei & Fränti, Theorem 1). NaN for soft "
                "tables, where the hypergeometric model does not apply.",
         compute=it.adjusted_mutual_information),
+    *[IndexInfo(
+        id=f"ami_{mean}", name=f"Adjusted mutual information ({words})", family="information", range=(-INF, 1),
+        higher_is_better=True, chance_adjusted=True, symmetric=True, soft=False,
+        function=sc.adjusted_mutual_info_score, function_options={"normaliser": mean},
+        formula=rf"\mathrm{{AMI}}_{{{mean}}} = \frac{{\mathrm{{MI}}-E[\mathrm{{MI}}]}}{{{bound}-E[\mathrm{{MI}}]}}",
+        symbols="E[MI] is the expected mutual information under the permutation model, as for AMI.",
+        reference=VINH + "; scikit-learn's average_method",
+        caveat={"sqrt": "Between AMI (max) and AMI (min); the normaliser of NMI (geometric mean).",
+                "max": "The most conservative AMI: the larger entropy bounds it, so refining a partition is "
+                       "penalised most; like every AMI it weighs clusters by size.",
+                "min": "The smaller entropy bounds it: a candidate that refines the reference can still score "
+                       "close to 1, as NMI (min) does."}[mean],
+        compute=lambda c, mean=mean: it.adjusted_mutual_information(c, mean))
+      for mean, (words, bound) in AMI_MEANS.items()],
+    IndexInfo(
+        id="homogeneity", name="Homogeneity", family="information", range=(0, 1), higher_is_better=True,
+        chance_adjusted=False, symmetric=False, function=sc.homogeneity_score,
+        formula=r"h = \frac{\mathrm{MI}}{H_a} = 1 - \frac{H(G \mid P)}{H_a}",
+        symbols="H(G | P) is the entropy of the reference given the candidate; h = 1 when H_a = 0.",
+        reference=ROSENBERG,
+        caveat="Reaches 1 for all singletons (each candidate cluster is pure): it never penalises splitting. "
+               "Read it with completeness.",
+        compute=md.homogeneity),
+    IndexInfo(
+        id="completeness", name="Completeness", family="information", range=(0, 1), higher_is_better=True,
+        chance_adjusted=False, symmetric=False, function=sc.completeness_score,
+        formula=r"c = \frac{\mathrm{MI}}{H_b} = 1 - \frac{H(P \mid G)}{H_b}",
+        symbols="H(P | G) is the entropy of the candidate given the reference; c = 1 when H_b = 0.",
+        reference=ROSENBERG,
+        caveat="Reaches 1 when the candidate is one cluster: it never penalises merging. Read it with "
+               "homogeneity; their harmonic mean (the V-measure) is NMI (arithmetic).",
+        compute=md.completeness),
+    IndexInfo(
+        id="rmi", name="Reduced mutual information", family="information", range=(-INF, INF), higher_is_better=True,
+        chance_adjusted=True, symmetric=False, soft=False, anatomy=False, function=sc.reduced_mutual_information,
+        formula=r"\mathrm{RMI} = \frac{1}{N}\left[H(g) - H(g \mid c)\right]",
+        symbols="H(g) is the information needed to transmit the reference labels: its cluster sizes under a "
+                "Dirichlet-multinomial prior (its concentration chosen to minimise the cost), then the labels; "
+                "H(g | c) the same given the candidate, column by column of the table. In nats per object; "
+                "the reference is the 'ground truth' side, so RMI is slightly asymmetric.",
+        reference=JERDEE,
+        caveat="In nats per object, like MI: its size depends on N and the entropies, so it is not comparable "
+               "across data sets (use NRMI). Negative when the candidate says less about the reference than "
+               "it costs to describe the table.",
+        compute=md.reduced_mutual_information),
+    IndexInfo(
+        id="rmi_flat", name="Reduced mutual information (flat)", family="information", range=(-INF, INF),
+        higher_is_better=True, chance_adjusted=True, symmetric=False, soft=False,
+        function=sc.reduced_mutual_information, function_options={"reduction": "flat"},
+        formula=r"\mathrm{RMI}_{flat} = \frac{1}{N}\left[\log\frac{N!\,\prod_{ij} n_{ij}!}{\prod_i r_i!\,"
+                r"\prod_j c_j!} - \log\Omega(c, r)\right]",
+        symbols="Ω(c, r) is the number of tables of counts whose row sums are the candidate's cluster sizes and "
+                "column sums the reference's, by the effective-columns estimate (exact when the reference is "
+                "all singletons).",
+        reference="Newman, Cantwell & Young (2020), Improved mutual information measure for clustering, "
+                  "classification, and community detection, Phys. Rev. E 101",
+        caveat="Every table with the given margins is taken as equally likely, which over-corrects for "
+               "tables with very unequal clusters; the Dirichlet-multinomial RMI fixes that.",
+        compute=md.reduced_mutual_information_flat),
+    IndexInfo(
+        id="nrmi", name="Normalised reduced mutual information", family="information", range=(-INF, 1),
+        higher_is_better=True, chance_adjusted=True, symmetric=False, soft=False, anatomy=False,
+        function=sc.normalized_reduced_mutual_information,
+        formula=r"\mathrm{NRMI} = \frac{\mathrm{RMI}(g; c)}{\mathrm{RMI}(g; g)}",
+        symbols="RMI(g; g) is the reference's reduced entropy, the RMI of the reference with itself: NRMI is the "
+                "share of the reference that the candidate tells.",
+        reference="Jerdee, Kirkley & Newman (2023), Normalized mutual information is a biased measure for "
+                  "classification and community detection, arXiv:2307.01282",
+        caveat="Asymmetric by design (normalised by the reference alone); 0 when the reference's reduced "
+               "entropy is not positive (one cluster, or too few objects).",
+        compute=md.normalized_reduced_mutual_information),
     # ------------------------------------------------------------------ set matching
     IndexInfo(
         id="f_measure", name="F-measure", family="set_matching", range=(0, 1), higher_is_better=True,
@@ -361,6 +495,48 @@ _ALL = [
         caveat="Assumes the expectation E is 1 (true when the two partitions have similar cluster sizes): "
                "a metric, but only approximately corrected for chance.",
         compute=lambda c: sm.pair_sets_index(c, simplified=True)),
+    # ------------------------------------------------------------------ object level
+    IndexInfo(
+        id="bcubed_precision", name="BCubed precision", family="object_level", range=(0, 1), higher_is_better=True,
+        chance_adjusted=False, symmetric=False, function=sc.bcubed_score, function_options={"measure": "precision"},
+        formula=r"P = \frac{1}{N}\sum_{ij} \frac{n_{ij}^2}{c_j}",
+        symbols="Each object's precision is the share of its candidate cluster that is in its reference "
+                "cluster, n_ij / c_j; P is their mean.",
+        reference=BCUBED,
+        caveat="Reaches 1 for all singletons: it never penalises splitting. Read it with BCubed recall.",
+        compute=md.bcubed_precision),
+    IndexInfo(
+        id="bcubed_recall", name="BCubed recall", family="object_level", range=(0, 1), higher_is_better=True,
+        chance_adjusted=False, symmetric=False, function=sc.bcubed_score, function_options={"measure": "recall"},
+        formula=r"R = \frac{1}{N}\sum_{ij} \frac{n_{ij}^2}{r_i}",
+        symbols="Each object's recall is the share of its reference cluster that is in its candidate "
+                "cluster, n_ij / r_i; R is their mean.",
+        reference=BCUBED,
+        caveat="Reaches 1 when the candidate is one cluster: it never penalises merging.",
+        compute=md.bcubed_recall),
+    IndexInfo(
+        id="bcubed_f", name="BCubed F-measure", family="object_level", range=(0, 1), higher_is_better=True,
+        chance_adjusted=False, symmetric=True, anatomy=False, function=sc.bcubed_score,
+        formula=r"F = \frac{2PR}{P+R}",
+        symbols="P and R are BCubed precision and recall.",
+        reference=BCUBED,
+        caveat="Satisfies Amigó et al.'s formal constraints (homogeneity, completeness, rag bag, size vs "
+               "quantity), but is not corrected for chance: random partitions score well above 0.",
+        compute=md.bcubed_f),
+    IndexInfo(
+        id="ecs", name="Element-centric similarity", family="object_level", range=(0, 1), higher_is_better=True,
+        chance_adjusted=False, symmetric=True, function=sc.element_centric_similarity,
+        formula=r"\mathrm{ECS} = \frac{1}{N}\sum_{ij} n_{ij}\left[1 - \tfrac{1}{2}\left(n_{ij}\left|\tfrac{1}{r_i}"
+                r" - \tfrac{1}{c_j}\right| + \tfrac{r_i - n_{ij}}{r_i} + \tfrac{c_j - n_{ij}}{c_j}\right)\right] "
+                r"= \frac{1}{N}\sum_{ij} \frac{n_{ij}^2}{\max(r_i, c_j)}",
+        symbols="Each object's similarity is 1 minus half the L1 distance between its two clusters' membership "
+                "vectors (uniform over each cluster), n_ij / max(r_i, c_j); ECS is their mean, and "
+                "Comparison.element_scores gives each object's.",
+        reference="Gates, Wood, Hetrick & Ahn (2019), Element-centric clustering comparison unifies overlaps "
+                  "and hierarchy, Scientific Reports 9",
+        caveat="Not corrected for chance; for flat partitions it does not depend on the restart parameter "
+               "of its personalised PageRank. Small clusters weigh by their objects, like ARI.",
+        compute=md.element_centric_similarity),
     # ------------------------------------------------------------------ cluster level
     IndexInfo(
         id="ci_partition", name="Centroid index (partition-based)", family="cluster_level", range=(0, INF),
@@ -450,11 +626,11 @@ def find_indices(query: str) -> list[IndexInfo]:
     still by whole words. Caveats are not searched: they name other indices.
 
     >>> [info.id for info in find_indices("ARI")], [info.id for info in find_indices("ran")]
-    (['ari'], ['ri', 'ari'])
+    (['ari'], ['ri', 'ari', 'mari'])
     >>> [info.id for info in find_indices("psi")]
     ['psi', 'psi_simplified']
-    >>> [info.id for info in find_indices("chance")]
-    ['ari', 'afm', 'ami', 'aaa', 'psi']
+    >>> [info.id for info in find_indices("chance")][:6]
+    ['ari', 'afm', 'mari', 'pair_correlation', 'ami', 'ami_sqrt']
     >>> [info.id for info in find_indices("nmi max")], find_indices("no such index")
     (['nmi_max'], [])
     """

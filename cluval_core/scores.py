@@ -14,9 +14,14 @@ registry entry names its function and options (``INDICES[id].function``, ``INDIC
 
 from __future__ import annotations
 
-from ._validation import check_choice, check_flag
+import numbers
+
+import numpy as np
+
+from ._validation import CluvalError, check_choice, check_flag
 from .comparison import compare
-from .information import NORMALISERS
+from .information import AMI_MEANS, NORMALISERS
+from .modern import v_measure
 
 __all__ = [
     "rand_score", "adjusted_rand_score", "fowlkes_mallows_score", "adjusted_fowlkes_mallows_score",
@@ -24,7 +29,10 @@ __all__ = [
     "variation_of_information", "normalized_variation_of_information",
     "f_measure", "purity_score", "van_dongen_distance", "criterion_h", "pivoted_accuracy",
     "normalized_accuracy", "adjusted_asymmetric_accuracy", "pair_sets_index", "centroid_index",
-    "centroid_similarity_index", "centroid_ratio",
+    "centroid_similarity_index", "centroid_ratio", "homogeneity_score", "completeness_score", "v_measure_score",
+    "bcubed_score", "element_centric_similarity", "element_centric_scores", "reduced_mutual_information",
+    "normalized_reduced_mutual_information", "modified_adjusted_rand_score", "pair_correlation_coefficient",
+    "pair_correlation_distance", "pair_jaccard_score", "sokal_sneath_score",
 ]
 
 
@@ -63,9 +71,11 @@ def normalized_mutual_info_score(labels_true, labels_pred, *, normaliser="sum", 
     return _score(f"nmi_{normaliser}", labels_true, labels_pred, noise=noise)
 
 
-def adjusted_mutual_info_score(labels_true, labels_pred, *, noise=None) -> float:
-    """Adjusted mutual information (Vinh et al. 2010, arithmetic normaliser)."""
-    return _score("ami", labels_true, labels_pred, noise=noise)
+def adjusted_mutual_info_score(labels_true, labels_pred, *, normaliser="sum", noise=None) -> float:
+    """Adjusted mutual information (Vinh et al. 2010) bounded by the ``"sum"`` (arithmetic), ``"sqrt"``
+    (geometric), ``"max"`` or ``"min"`` of the two entropies (scikit-learn's ``average_method``)."""
+    check_choice("normaliser", normaliser, tuple(AMI_MEANS))
+    return _score("ami" if normaliser == "sum" else f"ami_{normaliser}", labels_true, labels_pred, noise=noise)
 
 
 def variation_of_information(labels_true, labels_pred, *, noise=None) -> float:
@@ -135,3 +145,84 @@ def centroid_similarity_index(labels_true, labels_pred, *, X=None, noise=None) -
 def centroid_ratio(labels_true, labels_pred, *, X, noise=None) -> float:
     """Centroid Ratio (Zhao & Fränti 2014); needs the data X."""
     return _score("cr", labels_true, labels_pred, X=X, noise=noise)
+
+
+def homogeneity_score(labels_true, labels_pred, *, noise=None) -> float:
+    """MI / H(labels_true): 1 when every candidate cluster holds one reference cluster's objects only."""
+    return _score("homogeneity", labels_true, labels_pred, noise=noise)
+
+
+def completeness_score(labels_true, labels_pred, *, noise=None) -> float:
+    """MI / H(labels_pred): 1 when every reference cluster lies within one candidate cluster."""
+    return _score("completeness", labels_true, labels_pred, noise=noise)
+
+
+def v_measure_score(labels_true, labels_pred, *, beta=1.0, noise=None) -> float:
+    """V-measure (1 + beta) h c / (beta h + c) of homogeneity h and completeness c.
+
+    ``beta=1`` gives NMI (arithmetic mean), ``nmi_sum``; beta > 1 weighs completeness more.
+
+    >>> v_measure_score([0, 0, 1, 1], [0, 0, 1, 2]) == normalized_mutual_info_score([0, 0, 1, 1], [0, 0, 1, 2])
+    True
+    """
+    if isinstance(beta, bool) or not isinstance(beta, numbers.Real) or not (np.isfinite(beta) and beta >= 0):
+        raise CluvalError(f"beta must be a finite number >= 0, got {beta!r}")
+    return v_measure(compare(labels_true, labels_pred, noise=noise), float(beta))
+
+
+def bcubed_score(labels_true, labels_pred, *, measure="f", noise=None) -> float:
+    """BCubed ``"precision"``, ``"recall"`` or their harmonic mean ``"f"`` (Bagga & Baldwin 1998)."""
+    check_choice("measure", measure, ("f", "precision", "recall"))
+    return _score(f"bcubed_{measure}", labels_true, labels_pred, noise=noise)
+
+
+def element_centric_similarity(labels_true, labels_pred, *, noise=None) -> float:
+    """Element-centric similarity of flat partitions (Gates et al. 2019): the mean of every object's
+    n_ij / max(r_i, c_j)."""
+    return _score("ecs", labels_true, labels_pred, noise=noise)
+
+
+def element_centric_scores(labels_true, labels_pred, *, noise=None) -> np.ndarray:
+    """Each object's element-centric similarity, in the order given (their mean is ``ecs``).
+
+    >>> element_centric_scores([0, 0, 1, 1], [0, 0, 0, 1]).round(3).tolist()
+    [0.667, 0.667, 0.333, 0.5]
+    """
+    return compare(labels_true, labels_pred, noise=noise).element_scores.copy()
+
+
+def reduced_mutual_information(labels_true, labels_pred, *, reduction="dirichlet", noise=None) -> float:
+    """Reduced mutual information in nats per object, labels_true the 'ground truth', with the
+    ``"dirichlet"`` (Dirichlet-multinomial, Jerdee et al. 2024) or ``"flat"`` reduction (Newman et al. 2020)."""
+    check_choice("reduction", reduction, ("dirichlet", "flat"))
+    return _score("rmi" if reduction == "dirichlet" else "rmi_flat", labels_true, labels_pred, noise=noise)
+
+
+def normalized_reduced_mutual_information(labels_true, labels_pred, *, noise=None) -> float:
+    """RMI over the reduced entropy of labels_true (Jerdee et al. 2023); 1 for identical partitions."""
+    return _score("nrmi", labels_true, labels_pred, noise=noise)
+
+
+def modified_adjusted_rand_score(labels_true, labels_pred, *, noise=None) -> float:
+    """Modified adjusted Rand index under the multinomial model (Sundqvist et al. 2023)."""
+    return _score("mari", labels_true, labels_pred, noise=noise)
+
+
+def pair_correlation_coefficient(labels_true, labels_pred, *, noise=None) -> float:
+    """Pearson correlation of the two partitions' 'together' indicators over all pairs (Gösgens et al. 2021)."""
+    return _score("pair_correlation", labels_true, labels_pred, noise=noise)
+
+
+def pair_correlation_distance(labels_true, labels_pred, *, noise=None) -> float:
+    """arccos(pair correlation) / pi: a distance in [0, 1], 0 for identical partitions."""
+    return _score("pair_correlation_distance", labels_true, labels_pred, noise=noise)
+
+
+def pair_jaccard_score(labels_true, labels_pred, *, noise=None) -> float:
+    """Jaccard index of the pairs put together, a / (a + b + c)."""
+    return _score("pair_jaccard", labels_true, labels_pred, noise=noise)
+
+
+def sokal_sneath_score(labels_true, labels_pred, *, noise=None) -> float:
+    """Sokal-Sneath index: the mean of a/(a+b), a/(a+c), d/(d+b) and d/(d+c)."""
+    return _score("sokal_sneath", labels_true, labels_pred, noise=noise)

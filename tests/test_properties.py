@@ -16,13 +16,18 @@ from cluval_core import INDICES, compare
 # a new index that nobody classified fails test_union_every_index_is_classified.
 SYMMETRIC = {"ri", "ari", "fowlkes_mallows", "afm", "mi", "nmi_sum", "nmi_sqrt", "nmi_max", "nmi_min",
              "nmi_joint", "vi", "nvi", "ami", "nvd", "ch_optimal", "pa", "na", "psi", "psi_simplified",
-             "ci_partition", "csi_partition", "ci_centroid", "csi_centroid", "cr"}
-ASYMMETRIC = {"f_measure", "f_measure_pred", "purity", "purity_inverse", "aaa", "ch_greedy"}
-DISTANCES = {"vi", "nvi", "nvd", "ch_greedy", "ch_optimal", "ci_partition", "ci_centroid"}
-CHANCE_ADJUSTED = {"ari", "afm", "ami", "aaa", "psi"}
+             "ci_partition", "csi_partition", "ci_centroid", "csi_centroid", "cr",
+             "ami_sqrt", "ami_max", "ami_min", "mari", "pair_correlation", "pair_correlation_distance",
+             "pair_jaccard", "sokal_sneath", "bcubed_f", "ecs"}
+ASYMMETRIC = {"f_measure", "f_measure_pred", "purity", "purity_inverse", "aaa", "ch_greedy",
+              "homogeneity", "completeness", "bcubed_precision", "bcubed_recall", "rmi", "rmi_flat", "nrmi"}
+DISTANCES = {"vi", "nvi", "nvd", "ch_greedy", "ch_optimal", "ci_partition", "ci_centroid", "pair_correlation_distance"}
+CHANCE_ADJUSTED = {"ari", "afm", "ami", "aaa", "psi", "ami_sqrt", "ami_max", "ami_min", "mari", "pair_correlation",
+                   "rmi", "rmi_flat", "nrmi"}
 NEEDS_DATA = {"ci_centroid", "csi_centroid", "cr"}
 # Pairs of (index, transposed twin): f(a, b) == twin(b, a)
-TWINS = {"f_measure": "f_measure_pred", "purity": "purity_inverse"}
+TWINS = {"f_measure": "f_measure_pred", "purity": "purity_inverse", "homogeneity": "completeness",
+         "bcubed_precision": "bcubed_recall"}
 
 ALL = list(INDICES)
 
