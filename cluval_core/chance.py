@@ -34,17 +34,24 @@ from scipy import stats
 from scipy.sparse import coo_array
 
 from ._validation import DENSE_CELLS, CluvalError
+from scipy.special import gammaln
+
 from .emi import expected_mutual_information, expected_mutual_information_terms
+from .information import AMI_MEANS
+from .modern import _log_tables_count
 from .matching import tie_priority
 from .registry import INDICES
 
 __all__ = ["chance", "uncertainty", "contributions", "Contributions", "EXACT_EXPECTATIONS", "EXACT_DEVIATIONS"]
 
 # Indices whose expectation under the permutation model has a closed form (INDICES.md).
-EXACT_EXPECTATIONS = ("ri", "ari", "fowlkes_mallows", "afm", "mi", "nmi_sum", "nmi_sqrt", "nmi_max", "nmi_min",
-                      "vi", "nvi", "ami")
+EXACT_EXPECTATIONS = ("ri", "ari", "fowlkes_mallows", "afm", "pair_correlation", "sokal_sneath", "mi", "nmi_sum",
+                      "nmi_sqrt", "nmi_max", "nmi_min", "vi", "nvi", "ami", "ami_sqrt", "ami_max", "ami_min",
+                      "homogeneity", "completeness", "bcubed_precision", "bcubed_recall")
 # ... and whose standard deviation has one too (through Var[sum C(n_ij, 2)]).
-EXACT_DEVIATIONS = ("ri", "ari", "fowlkes_mallows", "afm")
+EXACT_DEVIATIONS = ("ri", "ari", "fowlkes_mallows", "afm", "pair_correlation", "sokal_sneath")
+# The AMI ids and the mean of the entropies that bounds each.
+AMI_IDS = {"ami": "sum", "ami_sqrt": "sqrt", "ami_max": "max", "ami_min": "min"}
 # Most cells of random tables held at once (n_samples tables are drawn in batches).
 _BATCH_CELLS = 1 << 22
 # A call estimated to take longer than this is refused before it starts (like the clustering budget).
@@ -142,10 +149,22 @@ def _exact_expectations(c, ids) -> dict[str, float]:
             out["fowlkes_mallows"], sds["fowlkes_mallows"] = expected_a / root, sd_a / root
             if root < m:
                 out["afm"], sds["afm"] = 0.0, sd_a / root / (1 - root / m)
+        if min(s_r, s_c, m - s_r, m - s_c) > 0:  # both linear in a, with margins fixed by the model
+            root = math.sqrt(s_r * s_c) * math.sqrt((m - s_r) * (m - s_c))
+            out["pair_correlation"], sds["pair_correlation"] = 0.0, m * sd_a / root
+            weight = (1 / s_r + 1 / s_c + 1 / (m - s_c) + 1 / (m - s_r)) / 4
+            constant = (m - s_r - s_c) * (1 / (m - s_c) + 1 / (m - s_r)) / 4
+            out["sokal_sneath"], sds["sokal_sneath"] = expected_a * weight + constant, sd_a * weight
+        # E[n_ij^2] = r_i (r_i - 1) c_j (c_j - 1) / (N (N - 1)) + r_i c_j / N, summed over every cell
+        twice_r = sum(x * (x - 1) for x in rows.tolist())
+        twice_c = sum(x * (x - 1) for x in cols.tolist())
+        out["bcubed_precision"] = float(Fraction(twice_r * (n - len(cols)), n * (n - 1)) + len(cols)) / n
+        out["bcubed_recall"] = float(Fraction(twice_c * (n - len(rows)), n * (n - 1)) + len(rows)) / n
     e = c.entropies
     emi = expected_mutual_information(rows, cols) if any(i in wanted for i in
                                                          ("mi", "nmi_sum", "nmi_sqrt", "nmi_max", "nmi_min",
-                                                          "vi", "nvi", "ami")) else 0.0
+                                                          "vi", "nvi", "homogeneity", "completeness", *AMI_IDS)) \
+        else 0.0
     out["mi"] = emi
     normalisers = {"nmi_sum": (e.true + e.pred) / 2, "nmi_sqrt": math.sqrt(e.true * e.pred),
                    "nmi_max": max(e.true, e.pred), "nmi_min": min(e.true, e.pred)}
@@ -155,8 +174,14 @@ def _exact_expectations(c, ids) -> dict[str, float]:
     out["vi"] = e.true + e.pred - 2 * emi
     if e.true + e.pred > 0:
         out["nvi"] = 1 - 2 * emi / (e.true + e.pred)
-    if (e.true + e.pred) / 2 - emi > 0:
-        out["ami"] = 0.0
+    for i, mean in AMI_IDS.items():
+        bound = AMI_MEANS[mean](e.true, e.pred)
+        if bound - emi > 1e-9 * bound:  # else AMI is undefined (every random table reaches the bound)
+            out[i] = 0.0
+    if e.true > 0:
+        out["homogeneity"] = emi / e.true
+    if e.pred > 0:
+        out["completeness"] = emi / e.pred
     return {i: (out[i], sds.get(i)) for i in wanted if i in out}
 
 
@@ -614,13 +639,45 @@ def _anatomy(c, index_id, table, rows, cols, n):
     if index_id == "nvi":
         total = e.true + e.pred
         return (vi_cells / total, 0.0, "the cell's variation of information over H_a + H_b") if total > 0 else (None, 0, "")
-    if index_id == "ami":
+    if index_id in AMI_IDS:
         if c.is_soft or c.k_true == 1 or c.k_pred == 1:
             return None, 0.0, ""
         emi_cells = expected_mutual_information_terms(c.row_sizes, c.col_sizes)
-        denominator = (e.true + e.pred) / 2 - emi_cells.sum()
+        denominator = AMI_MEANS[AMI_IDS[index_id]](e.true, e.pred) - emi_cells.sum()
         return ((mi_cells - emi_cells) / denominator, 0.0,
                 "(the cell's mutual information - its expectation) / AMI's denominator")
+    if index_id in ("homogeneity", "completeness"):
+        entropy = e.true if index_id == "homogeneity" else e.pred
+        return (mi_cells / entropy, 0.0, f"the cell's mutual information over H_{'a' if entropy is e.true else 'b'}") \
+            if entropy > 0 else (None, 0.0, "")
+    if index_id == "rmi_flat":
+        with np.errstate(invalid="ignore"):
+            cells = gammaln(table + 1) / n
+        constant = (gammaln(n + 1) - gammaln(rows + 1).sum() - gammaln(cols + 1).sum()
+                    - _log_tables_count(c.col_sizes, c.row_sizes)) / n
+        return cells, constant, "log(n_ij!) / N nats; the constant is the margins' part and the count of tables"
+    if index_id in ("bcubed_precision", "bcubed_recall", "ecs"):
+        sizes = {"bcubed_precision": np.broadcast_to(cols[None, :], table.shape),
+                 "bcubed_recall": np.broadcast_to(rows[:, None], table.shape),
+                 "ecs": np.maximum.outer(rows, cols)}[index_id]
+        what = {"bcubed_precision": "c_j", "bcubed_recall": "r_i", "ecs": "max(r_i, c_j)"}[index_id]
+        return table * table / sizes / n, 0.0, f"n_ij (n_ij / {what}) / N: the cell's objects' scores over N"
+    if index_id in ("pair_jaccard", "pair_correlation", "sokal_sneath"):
+        m_a, m_b = s_r, s_c
+        a = float(pairs.sum())
+        if index_id == "pair_jaccard":
+            union = m_a + m_b - a
+            return (pairs / union, 0.0, "C(n_ij, 2) / (a + b + c)") if union > 0 else (None, 0.0, "")
+        if index_id == "pair_correlation":
+            if min(m_a, m_b, m - m_a, m - m_b) <= 0:
+                return None, 0.0, ""
+            root = math.sqrt(m_a * m_b) * math.sqrt((m - m_a) * (m - m_b))
+            return m * pairs / root, -m_a * m_b / root, "M C(n_ij, 2) / sqrt(...); the constant is -m_a m_b / sqrt(...)"
+        if min(m_a, m_b, m - m_a, m - m_b) <= 0:
+            return None, 0.0, ""
+        weight = (1 / m_a + 1 / m_b + 1 / (m - m_b) + 1 / (m - m_a)) / 4
+        constant = (m - m_a - m_b) * (1 / (m - m_b) + 1 / (m - m_a)) / 4
+        return pairs * weight, constant, "C(n_ij, 2) times the weight of a pair together in both; constant from d"
     order_rows, order_cols = c.tie_order
     if index_id in ("f_measure", "f_measure_pred"):
         dice = 2 * table / np.add.outer(rows, cols)

@@ -321,3 +321,34 @@ def test_contributions_with_one_cluster_fall_back_to_the_convention():
     for index_id in ("na", "aaa", "psi", "ami", "ari"):
         parts = compare([0, 0, 0], [0, 0, 0]).contributions(index_id)
         assert parts.total == parts.value == 1.0 and "convention" in parts.description
+
+
+@pytest.mark.parametrize("n, k_a, k_b, agreement", [(60, 3, 4, 0.5), (200, 5, 5, 0.8), (90, 7, 3, 0.6)])
+def test_exact_expectations_of_the_modern_family_equal_monte_carlo(n, k_a, k_b, agreement):
+    ids = ["pair_correlation", "sokal_sneath", "homogeneity", "completeness", "bcubed_precision", "bcubed_recall",
+           "ami_sqrt", "ami_max", "ami_min"]
+    c = compare(*labels_with_agreement(n, k_a, k_b, agreement, seed=n))
+    frame = c.chance(ids, n_samples=20, seed=0)
+    assert set(frame["method"]) == {"exact"}
+    assert frame.loc[["ami_sqrt", "ami_max", "ami_min"], "expected"].tolist() == [0.0, 0.0, 0.0]
+    tables = stats.random_table(c.row_sizes, c.col_sizes).rvs(20_000, random_state=2).astype(float)
+    a, mi = _null_values(c, 20_000, seed=2)
+    m = n * (n - 1) / 2
+    m_a = float(np.sum(c.row_sizes * (c.row_sizes - 1) / 2))
+    m_b = float(np.sum(c.col_sizes * (c.col_sizes - 1) / 2))
+    b, cc = m_a - a, m_b - a
+    d = m - a - b - cc
+    e = c.entropies
+    squares = tables * tables
+    samples = {
+        "pair_correlation": (m * a - m_a * m_b) / math.sqrt(m_a * m_b * (m - m_a) * (m - m_b)),
+        "sokal_sneath": (a / (a + b) + a / (a + cc) + d / (d + b) + d / (d + cc)) / 4,
+        "homogeneity": mi / e.true, "completeness": mi / e.pred,
+        "bcubed_precision": (squares / c.col_sizes[None, None, :]).sum(axis=(1, 2)) / n,
+        "bcubed_recall": (squares / c.row_sizes[None, :, None]).sum(axis=(1, 2)) / n,
+    }
+    for index_id, sample in samples.items():
+        error = sample.std(ddof=1) / math.sqrt(len(sample))
+        assert abs(frame.loc[index_id, "expected"] - sample.mean()) <= 4 * error, index_id
+    for index_id in ("pair_correlation", "sokal_sneath"):  # linear in a: exact standard deviations
+        assert frame.loc[index_id, "sd"] == pytest.approx(samples[index_id].std(ddof=1), rel=0.03), index_id
