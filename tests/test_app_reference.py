@@ -9,6 +9,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from cluval_core import FAMILIES, INDICES
+from cluval_core.peer_names import PEERS, RELATIONS, peer_names
 from pages import _shared as ui
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
@@ -81,9 +82,11 @@ def test_psi_defines_e_where_it_is_used(page):
 
 
 @pytest.mark.parametrize("query, expected", [
-    ("ari", ["ari"]), ("ARI", ["ari"]), ("Rand", ["ri", "ari"]), ("psi", ["psi", "psi_simplified"]),
+    ("ari", ["ari"]), ("ARI", ["ari"]), ("Rand", ["ri", "ari", "mari"]), ("psi", ["psi", "psi_simplified"]),
     ("centroid", ["ci_partition", "csi_partition", "ci_centroid", "csi_centroid", "cr"]),
-    ("chance", ["ari", "afm", "ami", "aaa", "psi"]), ("nmi_max", ["nmi_max"]),
+    ("chance", ["ari", "afm", "mari", "pair_correlation", "ami", "ami_sqrt", "ami_max", "ami_min", "rmi", "rmi_flat",
+                "nrmi", "aaa", "psi"]),
+    ("nmi_max", ["nmi_max"]),
 ])
 def test_search_finds_what_a_user_expects(page, query, expected):
     _search(page, query)
@@ -101,3 +104,75 @@ def test_an_empty_result_says_so_and_shows_the_query_literally(page, query):
     assert message.startswith(f"No index matches “{ui.plain(query)}”.")
     _search(page, "")
     assert len(page.expander) == len(INDICES)
+
+
+# ---------------------------------------------------------------------- the index in the other tools
+
+NO_BREAK = str.maketrans({"\u2011": "-", "\u00a0": " "})
+INTRO = "**In other tools.**"
+
+
+def _other_tools(expander):
+    """The entry's "In other tools" sentence and its table (None when no tool has the index)."""
+    (intro,) = [m.value for m in expander.markdown if m.value.startswith(INTRO)]
+    tables = expander.get("table")
+    assert len(tables) <= 1
+    return intro, (tables[0].value if tables else None)
+
+
+def test_each_entry_shows_the_index_in_every_other_tool(page):
+    _search(page, "")
+    for expander, index_id in zip(page.expander, INDICES, strict=True):
+        rows = peer_names(index_id)
+        said = rows[(rows["call"] != "") | (rows["note"] != "")]
+        missing = rows.loc[(rows["call"] == "") & (rows["note"] == ""), "tool"].tolist()
+        intro, table = _other_tools(expander)
+        assert (f"Not in {', '.join(missing)}." in intro) == bool(missing), (index_id, intro)
+        assert "at the end of the page" in intro
+        if said.empty:
+            assert table is None, index_id
+            continue
+        assert table.columns.tolist() == ["Tool", "Call", "Value", "Difference in convention"]
+        assert [tool.translate(NO_BREAK) for tool in table["Tool"]] == said["tool"].tolist(), index_id
+        assert table["Call"].tolist() == [f"`{call}`" if call else "—" for call in said["call"]]
+        assert [value.translate(NO_BREAK) for value in table["Value"]] == said["value"].tolist()
+        assert table["Difference in convention"].tolist() == said["note"].tolist()
+        assert set(table["Value"].str.translate(NO_BREAK)) <= set(RELATIONS.values())
+
+
+@pytest.mark.parametrize("query, tool, call, value, words", [
+    ("ari", "scikit-learn", "`sklearn.metrics.adjusted_rand_score(labels_true, labels_pred)`", "same value", ""),
+    ("nvi", "aricode", "`aricode::NVI(c1, c2)`", "differs", "1 − MI/H(joint)"),
+    ("nvi", "UEF tools", "`cbevi -N2 reference.pa candidate.pa`", "same value", "VI/(H1 + H2)"),
+    ("aaa", "genieclust", "`genieclust.compare_partitions.normalized_clustering_accuracy(x, y)`", "same value",
+     "normalised clustering accuracy"),
+    ("psi", "ELKI", "`t.getPairSetsIndex().psi()`", "differs", "smallest sizes with the smallest"),
+    ("mi", "clusim", "`clusim.sim.mi(c_true, c_pred)`", "other units", "In bits"),
+])
+def test_a_searched_index_shows_what_the_other_tools_call_it(page, query, tool, call, value, words):
+    _search(page, query)
+    expander = page.expander[0]
+    assert LABEL.match(expander.label)["id"] == query
+    _, table = _other_tools(expander)
+    rows = table.assign(Tool=table["Tool"].str.translate(NO_BREAK)).set_index("Tool")
+    assert rows.loc[tool, "Call"] == call
+    assert rows.loc[tool, "Value"].translate(NO_BREAK) == value
+    assert words in rows.loc[tool, "Difference in convention"]
+
+
+def test_an_index_no_other_tool_has_names_them_all_and_shows_no_table(page):
+    _search(page, "sokal_sneath")
+    intro, table = _other_tools(page.expander[0])
+    assert table is None
+    assert intro.startswith(f"{INTRO} Not in {', '.join(peer.name for peer in PEERS.values())}.")
+
+
+def test_the_end_of_the_page_has_each_tools_general_conventions(page):
+    _search(page, "no such index")  # shown whatever the search finds
+    assert [s.value for s in page.subheader] == ["The other tools"]
+    assert [tab.label for tab in page.tabs] == [peer.name for peer in PEERS.values()]
+    for tab, peer in zip(page.tabs, PEERS.values(), strict=True):
+        first, notes = (m.value for m in tab.markdown)
+        assert first.startswith(f"**{peer.name}**, {peer.language}: {peer.version}; {peer.checked}")
+        assert notes == "\n".join(f"- {note}" for note in peer.conventions)
+    _search(page, "")
