@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 __all__ = ["CluvalError", "CluvalWarning", "warn", "as_labels", "first_bad_label", "bad_label_error", "as_data",
-           "as_table", "as_memberships", "check_choice", "check_flag"]
+           "as_weights", "as_table", "as_memberships", "check_choice", "check_flag"]
 
 MEMBERSHIP_TOLERANCE = 1e-6
 # On soft tables, a denominator within this relative tolerance of zero is zero, and an index
@@ -161,6 +161,29 @@ def as_data(X, n: int, name: str = "X") -> np.ndarray:
     if not np.isfinite(arr).all():
         i, j = np.argwhere(~np.isfinite(arr))[0]
         raise CluvalError(f"{name} contains a non-finite value ({_item(arr[i, j])!r} at row {i}, column {j})")
+    return arr
+
+
+def as_weights(sample_weight, n: int, name: str = "sample_weight") -> np.ndarray:
+    """Return `sample_weight` as `n` finite, non-negative float64 weights, not all zero."""
+    if isinstance(sample_weight, (str, bytes, dict, set)):
+        raise CluvalError(f"{name} must be a sequence of {n} weights or 'balanced', got {_describe(sample_weight)}")
+    try:
+        arr = np.asarray(sample_weight, dtype=np.float64)
+    except (ValueError, TypeError, OverflowError):
+        raise CluvalError(f"{name} must be numeric weights; could not convert {_describe(sample_weight)}") from None
+    if arr.ndim != 1:
+        raise CluvalError(f"{name} must be 1-D: shape is {arr.shape}")
+    if arr.size != n:
+        raise CluvalError(f"{name} has {arr.size} weights but the labels describe {n} objects")
+    for bad, problem in ((~np.isfinite(arr), "non-finite"), (arr < 0, "negative")):
+        if bad.any():
+            i = int(np.argmax(bad))
+            raise CluvalError(f"{name} has a {problem} weight ({_item(np.asarray(sample_weight)[i])!r} at {i})")
+    if not arr.any():
+        raise CluvalError(f"{name} is zero for every object: nothing is left to compare")
+    if arr.sum() >= MAX_TOTAL:
+        raise CluvalError(f"{name} sums to {arr.sum():g}, more than cluval counts ({MAX_TOTAL:.2g})")
     return arr
 
 

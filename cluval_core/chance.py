@@ -90,6 +90,9 @@ def _ids(c, ids) -> list[str]:
 
 
 def _counts(c, what: str) -> None:
+    if c.is_soft and c.is_weighted:
+        raise CluvalError(f"{what} needs whole-number weights: the permutation and resampling models move whole "
+                          "objects, and real-valued weights do not say how many objects a cell holds")
     if c.is_soft and c._memberships is None:
         raise CluvalError(f"{what} needs integer counts or the memberships: the permutation and resampling models "
                           "move whole objects, which a soft table alone does not record (use "

@@ -24,7 +24,7 @@ from scipy.spatial.distance import cdist
 
 from ._numeric import order_free_sum
 from ._validation import (DENSE_CELLS, SOFT_TOLERANCE, CluvalError, _item, as_data, as_labels, as_memberships,
-                          as_table, check_choice, warn)
+                          as_table, as_weights, check_choice, warn)
 from .set_matching import PsiSteps, pair_sets_index_steps
 from .contingency import contingency_table, factorize, first_occurrence_order, table_from_codes
 from .matching import (TIE_TOLERANCE, _unused, Mapping, Mappings, Pairing, greedy_pairing, greedy_pairing_cells,
@@ -136,8 +136,19 @@ def _labels_of_table(values, n: int, name: str) -> np.ndarray:
 
 
 def _margin(table, axis: int) -> np.ndarray:
-    """Row (axis=1) or column (axis=0) sums of a dense or sparse table, in its own dtype."""
-    return np.asarray(table.sum(axis=axis)).ravel()
+    """Row (axis=1) or column (axis=0) sums of a dense or sparse table, in its own dtype.
+
+    Real-valued sums are taken in sorted order, so that permuting the other side's clusters
+    (relabelling) leaves every margin the same to the last bit.
+    """
+    if table.dtype.kind != "f":
+        return np.asarray(table.sum(axis=axis)).ravel()
+    if isinstance(table, np.ndarray):
+        return np.sort(table, axis=axis).sum(axis=axis)
+    lines = (table if axis == 1 else table.T).tocsr()
+    owner = np.repeat(np.arange(lines.shape[0]), np.diff(lines.indptr))
+    order = np.lexsort((lines.data, owner))
+    return np.bincount(owner[order], weights=lines.data[order], minlength=lines.shape[0])
 
 
 def _read_only(*arrays):
@@ -186,7 +197,8 @@ class Comparison:
                     _labels_of_table(col_labels, table.shape[1], "col_labels"))
 
     @classmethod
-    def _build(cls, table, row_labels, col_labels, *, X=None, labels=None, codes=None, noise=None, tie_order=None):
+    def _build(cls, table, row_labels, col_labels, *, X=None, labels=None, codes=None, noise=None, tie_order=None,
+               weighted=False):
         """A comparison of a table cluval built itself (no validation).
 
         `table` is a numpy array or a scipy.sparse array of counts; `tie_order`, when given, is
@@ -194,10 +206,12 @@ class Comparison:
         `labels` or `codes`, or is the table's own order).
         """
         self = cls.__new__(cls)
-        self._setup(table, row_labels, col_labels, X=X, labels=labels, codes=codes, noise=noise, tie_order=tie_order)
+        self._setup(table, row_labels, col_labels, X=X, labels=labels, codes=codes, noise=noise, tie_order=tie_order,
+                    weighted=weighted)
         return self
 
-    def _setup(self, table, row_labels, col_labels, *, X=None, labels=None, codes=None, noise=None, tie_order=None):
+    def _setup(self, table, row_labels, col_labels, *, X=None, labels=None, codes=None, noise=None, tie_order=None,
+               weighted=False):
         sparse = hasattr(table, "toarray") and hasattr(table, "nnz")
         if not sparse and table.dtype.kind in "iu" and table.size > DENSE_CELLS:
             table, sparse = csr_array(table), True  # a large table keeps only its non-empty cells
@@ -224,6 +238,7 @@ class Comparison:
         object.__setattr__(self, "_labels", labels)
         object.__setattr__(self, "noise", noise)
         object.__setattr__(self, "_tie_order", tie_order)
+        object.__setattr__(self, "is_weighted", weighted)  # built with sample_weight: cells are sums of weights
         object.__setattr__(self, "_memberships", None)  # (U, V) of a soft comparison, for chance()
         object.__setattr__(self, "_values", {})  # index id -> value, each computed once
 
@@ -349,13 +364,15 @@ class Comparison:
 
     @property
     def has_objects(self) -> bool:
-        """True when built from labels, so per-object cluster indices (``codes``) exist."""
-        return self._labels is not None or self._codes is not None
+        """True when built from unweighted labels: the table counts objects that ``codes`` names one
+        by one, so resampling and permutation models may move the objects themselves."""
+        return (self._labels is not None or self._codes is not None) and not self.is_weighted
 
     @cached_property
     def n(self):
-        total = self.table.sum()
-        return int(total) if not self.is_soft else float(total)
+        if not self.is_soft:
+            return int(self.table.sum())
+        return order_free_sum(self.cells.values)
 
     @cached_property
     def row_sizes(self) -> np.ndarray:
@@ -780,7 +797,7 @@ def _within_range(value: float, bounds: tuple[float, float]) -> float:
     return float(min(max(value, lo), hi))
 
 
-def _apply_noise(a, b, X, noise: Noise):
+def _apply_noise(a, b, X, w, noise: Noise):
     label = noise.label
     if noise.policy == "drop_reference_noise":
         keep = ~_is_label(a, label)
@@ -788,7 +805,7 @@ def _apply_noise(a, b, X, noise: Noise):
             warn(f"the noise label {label!r} does not occur in labels_true: no object was dropped", stacklevel=4)
         if not keep.any():
             raise CluvalError(f"every object of labels_true carries the noise label {label!r}: nothing is left")
-        return a[keep], b[keep], (X[keep] if X is not None else None), None
+        return a[keep], b[keep], (X[keep] if X is not None else None), (w[keep] if w is not None else None), None
     # singletons: noise objects in either partition become clusters of their own
     singles = []
     for arr in (a, b):
@@ -800,7 +817,7 @@ def _apply_noise(a, b, X, noise: Noise):
         singles.append(mask)
     if not (singles[0].any() or singles[1].any()):
         warn(f"the noise label {label!r} occurs in neither partition: no object became a singleton", stacklevel=4)
-    return a, b, X, singles
+    return a, b, X, w, singles
 
 
 def _is_label(arr: np.ndarray, label) -> np.ndarray:
@@ -868,7 +885,7 @@ def _singleton_codes(arr: np.ndarray, mask: np.ndarray):
     return full, labels
 
 
-def compare(labels_true, labels_pred, *, X=None, noise=None) -> Comparison:
+def compare(labels_true, labels_pred, *, X=None, noise=None, sample_weight=None) -> Comparison:
     """Compare a reference partition with a candidate partition of the same objects.
 
     Parameters
@@ -883,6 +900,14 @@ def compare(labels_true, labels_pred, *, X=None, noise=None) -> Comparison:
         Treatment of a noise label; None (default) keeps it as an ordinary cluster. The
         label is matched exactly (see :class:`Noise`); one that does not occur gives a
         :class:`~cluval_core.CluvalWarning`.
+    sample_weight : array-like of shape (N,) or "balanced", optional
+        Each object's weight (finite, non-negative): every cell becomes the sum of its objects'
+        weights. Whole-number weights count repeated objects, so the table stays one of
+        counts and every index and the chance model apply; other weights give a real-valued
+        table, on which the indices that need counts (AMI, RMI, the centroid indices; the
+        registry's ``soft`` flag) are NaN and chance() is refused. ``"balanced"`` weighs each
+        reference class the same: an object of class i weighs N / (K_a r_i), after the noise
+        policy. Objects of weight 0 are left out. Not with X.
 
     Returns
     -------
@@ -902,8 +927,16 @@ def compare(labels_true, labels_pred, *, X=None, noise=None) -> Comparison:
     1.0
     >>> compare([1, 1, 2, 2], [1, 1, 2, 3]).score("ci_partition")
     1.0
+
+    Weights: a class of 2 objects against one of 6 weighs the same once balanced.
+
+    >>> truth, found = [0, 0, 1, 1, 1, 1, 1, 1], [0, 1, 1, 1, 1, 1, 1, 1]
+    >>> compare(truth, found).score("purity_inverse"), compare(truth, found, sample_weight="balanced").score("purity_inverse")
+    (0.875, 0.75)
     """
     if _is_dask(labels_true) or _is_dask(labels_pred):
+        if sample_weight is not None:
+            raise CluvalError("sample_weight is not supported with Dask inputs: compare the weighted labels in memory")
         from .chunks import compare_dask  # imports Dask, which only Dask inputs need
 
         return compare_dask(labels_true, labels_pred, X=X, noise=noise)
@@ -913,10 +946,17 @@ def compare(labels_true, labels_pred, *, X=None, noise=None) -> Comparison:
         raise CluvalError(f"labels_true and labels_pred differ in length: {a.size} != {b.size}")
     if X is not None:
         X = as_data(X, a.size)
+    balanced = isinstance(sample_weight, str) and sample_weight == "balanced"
+    w = None if sample_weight is None or balanced else as_weights(sample_weight, a.size)
+    if (w is not None or balanced) and X is not None:
+        raise CluvalError("sample_weight and X together are not supported: the centroid indices weigh every object "
+                          "the same; compare without X (the table's indices) or without weights")
     noise = _normalise_noise(noise)
     singles = None
     if noise is not None:
-        a, b, X, singles = _apply_noise(a, b, X, noise)
+        a, b, X, w, singles = _apply_noise(a, b, X, w, noise)
+    if w is not None or balanced:
+        return _weighted(a, b, w, singles, noise)
     if singles is not None:
         codes_a, rows = _singleton_codes(a, singles[0])
         codes_b, cols = _singleton_codes(b, singles[1])
@@ -924,3 +964,22 @@ def compare(labels_true, labels_pred, *, X=None, noise=None) -> Comparison:
         return Comparison._build(table, rows, cols, X=X, codes=(codes_a, codes_b), noise=noise)
     table, rows, cols = contingency_table(a, b)
     return Comparison._build(table, rows, cols, X=X, labels=(a, b), noise=noise)
+
+
+def _weighted(a, b, w, singles, noise) -> Comparison:
+    """The comparison of weighted objects (w None: balanced over the reference's classes)."""
+    if w is not None:
+        keep = w > 0  # an object of weight 0 is not there
+        a, b, w = a[keep], b[keep], w[keep]
+        singles = None if singles is None else tuple(mask[keep] for mask in singles)
+    if singles is not None:
+        (codes_a, rows), (codes_b, cols) = _singleton_codes(a, singles[0]), _singleton_codes(b, singles[1])
+    else:
+        (codes_a, rows), (codes_b, cols) = factorize(a), factorize(b)
+    if w is None:
+        sizes = np.bincount(codes_a, minlength=len(rows))
+        w = len(a) / (len(rows) * sizes[codes_a].astype(np.float64))
+    table = table_from_codes(codes_a, codes_b, len(rows), len(cols), weights=w)
+    if table.sum() < 2:
+        raise CluvalError(f"the weights sum to {table.sum():g}: at least 2 are needed to compare partitions")
+    return Comparison._build(table, rows, cols, codes=(codes_a, codes_b), noise=noise, weighted=True)

@@ -229,13 +229,35 @@ def contingency_table(labels_true: np.ndarray, labels_pred: np.ndarray):
     return table_from_codes(codes_a, codes_b, len(rows), len(cols)), rows, cols
 
 
-def table_from_codes(codes_a: np.ndarray, codes_b: np.ndarray, k_a: int, k_b: int):
+def table_from_codes(codes_a: np.ndarray, codes_b: np.ndarray, k_a: int, k_b: int, weights=None):
     """Count the (row code, column code) pairs into a ``k_a x k_b`` int64 table: dense up to
-    ``DENSE_CELLS`` cells, else a ``scipy.sparse.csr_array`` of the non-empty cells."""
+    ``DENSE_CELLS`` cells, else a ``scipy.sparse.csr_array`` of the non-empty cells.
+
+    With `weights` (finite, non-negative floats), each pair adds its weight: the table is
+    int64 when every weight is a whole number (exact at any total), float64 otherwise.
+
+    >>> table_from_codes(np.array([0, 0, 1]), np.array([0, 1, 1]), 2, 2, weights=np.array([2.0, 1.0, 3.0])).tolist()
+    [[2, 1], [0, 3]]
+    """
     combined = codes_a.astype(np.int64, copy=False) * k_b + codes_b
-    if k_a * k_b <= DENSE_CELLS:
-        return np.bincount(combined, minlength=k_a * k_b).reshape(k_a, k_b)
-    keys, counts = np.unique(combined, return_counts=True)  # sorted: row-major order
+    dense = k_a * k_b <= DENSE_CELLS
+    if weights is None:
+        if dense:
+            return np.bincount(combined, minlength=k_a * k_b).reshape(k_a, k_b)
+        keys, counts = np.unique(combined, return_counts=True)  # sorted: row-major order
+    else:
+        keys, where = (np.arange(k_a * k_b), combined) if dense else np.unique(combined, return_inverse=True)
+        whole = bool(np.all(weights == np.floor(weights)))
+        if whole and weights.sum() < 2**53:  # every partial sum is a whole number below 2**53: exact
+            counts = np.bincount(where, weights=weights, minlength=len(keys)).astype(np.int64)
+        elif whole:
+            counts = np.zeros(len(keys), dtype=np.int64)
+            np.add.at(counts, where, weights.astype(np.int64))
+        else:
+            counts = np.bincount(where, weights=weights, minlength=len(keys))
+        if dense:
+            return counts.reshape(k_a, k_b)
     rows, cols = np.divmod(keys, k_b)
     indptr = np.r_[0, np.cumsum(np.bincount(rows, minlength=k_a))]
-    return csr_array((counts.astype(np.int64), cols, indptr), shape=(k_a, k_b))
+    return csr_array((counts if counts.dtype.kind == "f" else counts.astype(np.int64), cols, indptr),
+                     shape=(k_a, k_b))
