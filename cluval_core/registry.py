@@ -77,7 +77,9 @@ class IndexInfo:
     chance_adjusted, symmetric, needs_data : bool
         Corrected for chance; unchanged when the two partitions swap; needs the data X.
     soft : bool
-        Meaningful on a soft (real-valued) table N* = U^T V; ``score`` gives NaN otherwise.
+        Meaningful on a real-valued table: soft memberships N* = U^T V, or objects with real
+        weights (``compare(..., sample_weight=w)``); ``score`` gives NaN otherwise (the index needs
+        counts: the hypergeometric model, the reduced encodings, per-object coordinates).
     integer_valued : bool
         Its values are whole numbers (counts of clusters): displays show them without decimals.
     tie_dependent : bool
