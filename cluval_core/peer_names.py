@@ -112,7 +112,7 @@ class PeerName:
             raise CluvalError(f"a call is given exactly when the index is available: {self}")
 
 
-_RUN = "Python: every call is resolved and its value compared with cluval's in the tests"
+_RUN = "every call is resolved and its value compared with cluval's in the tests"
 _READ = "read in its source code, not run"
 
 PEERS = {
