@@ -16,6 +16,7 @@ PAGES = {
     st.Page("pages/build_table.py", title="Build a table", icon=":material/grid_on:"): set(),
     st.Page("pages/psi_vs_ari.py", title="PSI vs ARI on imbalanced data", icon=":material/balance:"): set(),
     st.Page("pages/soft.py", title="Soft partitions", icon=":material/blur_on:"): {ui.DATASET, ui.REFERENCE},
+    st.Page("pages/many_clusterings.py", title="Many clusterings", icon=":material/stacks:"): {ui.DATASET},
     st.Page("pages/your_data.py", title="Your data", icon=":material/upload_file:"): set(),
     st.Page("pages/reproduce.py", title="Reproduce the papers", icon=":material/science:"): set(),
     st.Page("pages/index_reference.py", title="Index reference", icon=":material/menu_book:"): set(),
