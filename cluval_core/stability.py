@@ -74,7 +74,7 @@ from .clustering import (DEFAULT_BUDGET, INTERACTIVE_BUDGET, MAX_SEED, Budget, _
 from .registry import INDICES
 
 __all__ = ["SAMPLING_RATE", "SUBSETS", "MAX_RUNS", "MAX_SUBSETS", "StabilityCurve", "cluster_many",
-           "stability_curve", "mean_agreement", "rank_solutions", "most_stable", "interactive_parameters"]
+           "stability_curve", "mean_agreement", "rank_solutions", "most_stable", "leaders", "interactive_parameters"]
 
 SAMPLING_RATE = 0.2  # the PSI paper's sampling rate for Fig. 25
 SUBSETS = 10  # ... and its number of subsets
@@ -124,10 +124,15 @@ class StabilityCurve:
         agreed = ranking.index[ranking["agreed"]]
         return min(int(name.removeprefix("k=")) for name in agreed) if len(agreed) else None
 
-    def ranking(self) -> pd.DataFrame:
-        """The values of k ranked by each index's stability (:func:`rank_solutions`), rows ``k=...``."""
-        scores = self.values.set_index("k")[list(self.ids)]
-        scores.index = [f"k={k}" for k in scores.index]
+    def ranking(self, ids=None) -> pd.DataFrame:
+        """The values of k ranked by the stability under each of `ids` (default: all of the curve's),
+        as :func:`rank_solutions` ranks them; rows ``k=2``, ``k=3``, ..."""
+        ids = list(self.ids) if ids is None else _index_ids(ids)
+        missing = [i for i in ids if i not in self.ids]
+        if missing:
+            raise CluvalError(f"this curve has no values of {', '.join(missing)}; it has {', '.join(self.ids)}")
+        scores = self.values.set_index("k")[ids]
+        scores.index = pd.Index([f"k={k}" for k in scores.index], name="solution")
         return rank_solutions(scores)
 
 
@@ -511,30 +516,49 @@ def most_stable(matrices) -> pd.DataFrame:
     return rank_solutions(mean_agreement(matrices))
 
 
-def interactive_parameters(X, algorithm: str, ks, *, runs_per_k: float = 1.0,
+def leaders(ranking: pd.DataFrame) -> dict[str, list]:
+    """The solutions each index ranks first in a table of :func:`rank_solutions` (several on a
+    tie), in the table's order (by mean rank).
+
+    >>> import pandas as pd
+    >>> ranked = rank_solutions(pd.DataFrame({"ari": [0.9, 0.9, 0.1], "vi": [0.2, 0.1, 0.3]}, index=["a", "b", "c"]))
+    >>> leaders(ranked)
+    {'ari': ['b', 'a'], 'vi': ['b']}
+    """
+    ids = [column.removesuffix(" rank") for column in ranking.columns if column.endswith(" rank")
+           and column != "mean rank"]
+    return {index_id: [name for name, rank in ranking[f"{index_id} rank"].items() if rank == 1] for index_id in ids}
+
+
+def interactive_parameters(X, algorithm: str, ks, *, repeats: int = 1, subsets: int = 0, rate: float = SAMPLING_RATE,
                            budget: Budget = INTERACTIVE_BUDGET) -> dict:
     """The algorithm's parameters for a front end that runs it many times within one `budget`.
 
-    Each parameter takes the default of :func:`~cluval_core.clustering.interactive_defaults`
-    with the budget shared by the runs: ``len(ks) * runs_per_k`` runs on the whole of X at the
-    largest k (``runs_per_k`` is the number of seeds, or ``1 + subsets * rate`` for a
-    stability curve). Iterations and restarts are lowered to fit; nothing is raised.
+    At each k of `ks`, the algorithm runs `repeats` times on the whole of X (the seeds of
+    :func:`cluster_many`) and once on each of `subsets` subsets of ``rate * N`` points (a
+    :func:`stability_curve`). Each parameter takes the default of
+    :func:`~cluval_core.clustering.interactive_defaults` with the budget shared by these runs,
+    counted as ``len(ks) * (repeats + subsets * rate)`` runs on the whole of X at the largest k:
+    iterations and restarts are lowered to fit; nothing is raised.
 
     Examples
     --------
     >>> import numpy as np
     >>> X = np.random.default_rng(0).random((20_000, 2))
     >>> one = interactive_parameters(X, "random_swap", [15])["iterations"]
-    >>> many = interactive_parameters(X, "random_swap", [15], runs_per_k=20)["iterations"]
+    >>> many = interactive_parameters(X, "random_swap", [15], repeats=20)["iterations"]
     >>> many < one
     True
     """
     X = _as_points(X)
     ks = _whole_numbers("ks", ks, 1, None, 1)
-    if isinstance(runs_per_k, (bool, np.bool_)) or not isinstance(runs_per_k, (numbers.Real, np.floating)) \
-            or not (math.isfinite(runs_per_k) and runs_per_k >= 1):
-        raise CluvalError(f"runs_per_k must be a number >= 1, got {_describe(runs_per_k)}")
+    repeats = _whole("repeats", repeats, 1, MAX_RUNS)
+    subsets = _whole("subsets", subsets, 0, MAX_SUBSETS)
+    if isinstance(rate, (bool, np.bool_)) or not isinstance(rate, (numbers.Real, np.floating)) \
+            or not (math.isfinite(rate) and 0 < rate < 1):
+        raise CluvalError(f"rate must be a sampling rate strictly between 0 and 1, got {_describe(rate)}")
     budget = _check_budget(budget)
-    share = Budget(seconds=budget.seconds / (len(ks) * runs_per_k), memory=budget.memory)
+    runs = len(ks) * (repeats + subsets * rate)
+    share = Budget(seconds=budget.seconds / runs, memory=budget.memory)
     k = max(ks) if _algorithm(algorithm).needs_k else None
     return interactive_defaults(X, algorithm, k, budget=share)

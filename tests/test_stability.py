@@ -243,13 +243,27 @@ def test_a_refused_curve_says_what_to_change_and_runs_nothing():
 def test_interactive_parameters_share_the_budget_among_the_runs():
     X = np.random.default_rng(0).random((20_000, 2))
     alone = interactive_parameters(X, "random_swap", [15])
-    shared = interactive_parameters(X, "random_swap", [15], runs_per_k=20)
-    assert shared["iterations"] < alone["iterations"] <= 5000
+    seeds = interactive_parameters(X, "random_swap", [15], repeats=20)
+    curve = interactive_parameters(X, "random_swap", [15], subsets=100, rate=0.2)  # 1 + 100 * 0.2 = 21 runs
+    assert curve["iterations"] < seeds["iterations"] < alone["iterations"] <= 5000
     assert interactive_parameters(X, "ward", [2, 5]) == {}
-    restarts = interactive_parameters(X, "kmeans++", range(2, 21), runs_per_k=3)
+    restarts = interactive_parameters(X, "kmeans++", range(2, 21), subsets=10)
     assert 1 <= restarts["n_init"] <= 10
-    with pytest.raises(CluvalError, match="runs_per_k must be a number >= 1, got 0.5"):
-        interactive_parameters(X, "kmeans", [2], runs_per_k=0.5)
+    with pytest.raises(CluvalError, match="repeats must be a whole number from 1 to 1000, got 0"):
+        interactive_parameters(X, "kmeans", [2], repeats=0)
+    with pytest.raises(CluvalError, match="rate must be a sampling rate strictly between 0 and 1, got 2"):
+        interactive_parameters(X, "kmeans", [2], subsets=3, rate=2)
+
+
+def test_leaders_are_the_solutions_each_index_ranks_first():
+    verdict = most_stable(compare_many(RUNS, ["ari", "vi", "purity"]))
+    assert stability.leaders(verdict) == {"ari": ["seed 0", "seed 1"], "vi": ["seed 0", "seed 1"],
+                                          "purity": ["seed 0", "seed 1"]}
+    curve = stability_curve(X4, "ward", [3, 4, 5], ["ari", "vi"], subsets=2, rate=0.5)
+    assert stability.leaders(curve.ranking(["vi"])) == {"vi": ["k=4"]}
+    assert list(curve.ranking(["vi"]).columns) == ["vi", "vi rank", "mean rank", "first by", "agreed"]
+    with pytest.raises(CluvalError, match="this curve has no values of psi; it has ari, vi"):
+        curve.ranking(["psi"])
 
 
 def test_the_fig25_experiment_reads_its_values_from_the_stability_curve():

@@ -89,7 +89,7 @@ def pairwise_heatmap(matrix: pd.DataFrame, index_id: str, *, title: str | None =
     ticks = [_tick(name) for name in names]
     step = max(1, math.ceil(p / 30))  # at most 30 names an axis
     fig.update_xaxes(tickvals=positions[::step], ticktext=ticks[::step], title_text="candidate (column)",
-                     tickangle=-45 if any(len(t) > 4 for t in ticks) else 0, showgrid=False)
+                     tickangle=-45 if p > 6 or any(len(t) > 4 for t in ticks) else 0, showgrid=False)
     fig.update_yaxes(tickvals=positions[::step], ticktext=ticks[::step], title_text="reference (row)",
                      autorange="reversed", showgrid=False, scaleanchor="x", constrain="domain")
     fig.update_layout(title=dict(text=_text(title if title is not None else info.name), x=0, xanchor="left"),
