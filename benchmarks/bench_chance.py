@@ -26,8 +26,7 @@ from sklearn.metrics import adjusted_rand_score
 from cluval_core import compare
 from cluval_core.clustering import cluster
 from cluval_core.datasets import load_dataset
-from cluval_core.emi import _distinct_pair_sums
-from timing import timed
+from timing import forget, timed
 
 
 def main():
@@ -43,11 +42,11 @@ def main():
           f"cells; all {len(c.scores())} indices; medians of {args.repeats} runs")
 
     def chance():
-        _distinct_pair_sums.cache_clear()
+        forget()
         compare(labels, candidate).chance(n_samples=args.samples, seed=0)
 
     def jackknife():
-        _distinct_pair_sums.cache_clear()
+        forget()
         compare(labels, candidate).uncertainty()
 
     rng = np.random.default_rng(0)

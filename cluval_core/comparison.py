@@ -431,6 +431,20 @@ class Comparison:
         mi = order_free_sum(p * log_ratio)
         return Entropies(h_true, h_pred, h_joint, max(mi, 0.0))
 
+    @cached_property
+    def expected_mutual_information(self) -> float:
+        """E[MI] in nats under the permutation model (both partitions' sizes fixed), which every
+        AMI subtracts; NaN for a real-valued table, or with a warning beyond the work cluval does."""
+        from .emi import expected_mutual_information
+
+        if self.is_soft:
+            return math.nan
+        try:
+            return expected_mutual_information(self.row_sizes, self.col_sizes)
+        except CluvalError as exc:
+            warn(f"AMI is not computed: {exc}", stacklevel=6)
+            return math.nan
+
     # ------------------------------------------------------------------ tie order
     @cached_property
     def tie_order(self) -> tuple[np.ndarray, np.ndarray]:
