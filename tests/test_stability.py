@@ -325,3 +325,21 @@ def test_stability_curves_put_each_kind_of_index_on_its_own_axis():
     assert stars == [([3], [1.0]), ([3], [0.0]), ([3], [0.0])]
     assert layout["xaxis3"]["title"]["text"] == "number of clusters k"
     assert list(layout["xaxis3"]["tickvals"]) == [2, 3, 4]
+
+
+def test_every_index_of_the_registry_ranks_and_draws():
+    """Registry-driven: whatever indices the registry holds, each has its matrix drawn, its ranking
+    in the direction the registry gives, and its curve on the axis of its kind."""
+    label_free = [i for i, info in INDICES.items() if not info.needs_data]
+    matrices = compare_many(RUNS, label_free)
+    verdict = most_stable(matrices)
+    for index_id in label_free:
+        agreement = mean_agreement({index_id: matrices[index_id]})[index_id]
+        best = agreement.max() if INDICES[index_id].higher_is_better else agreement.min()
+        assert set(verdict.index[verdict[f"{index_id} rank"] == 1]) == set(agreement.index[agreement == best])
+        heat = pairwise_heatmap(matrices[index_id], index_id).data[0]
+        assert heat.reversescale is (not INDICES[index_id].higher_is_better)
+    curve = stability_curve(X4, "ward", [3, 4, 5], list(INDICES), subsets=2, rate=0.5)
+    assert set(curve.best_k) == set(INDICES)
+    fig = stability_curves(curve.values, list(INDICES), best_k=curve.best_k)
+    assert {t.name for t in fig.data if not t.name.endswith("most stable k")} == {i.name for i in INDICES.values()}
