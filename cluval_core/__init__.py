@@ -18,6 +18,7 @@ from .contingency import contingency_table
 from .emi import expected_mutual_information
 from .many import compare_many
 from .matching import Mapping, Pairing
+from .peer_names import PEER_NAMES, PEERS, RELATIONS, Peer, PeerName, peer_names
 from .registry import FAMILIES, INDICES, IndexInfo, find_indices, get_index, index_table
 from .scores import *  # noqa: F401,F403
 from .scores import __all__ as _score_names
@@ -27,5 +28,6 @@ __version__ = "0.1.0"
 __all__ = [
     "CluvalError", "CluvalWarning", "Comparison", "compare", "cluster_count", "Noise", "PairCounts", "Entropies", "CentroidRatio",
     "compare_chunks", "compare_many", "contingency_table", "expected_mutual_information", "Mapping", "Pairing",
+    "PEERS", "PEER_NAMES", "RELATIONS", "Peer", "PeerName", "peer_names",
     "FAMILIES", "INDICES", "IndexInfo", "get_index", "index_table", "find_indices", *_score_names,
 ]

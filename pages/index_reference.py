@@ -2,8 +2,7 @@
 
 import streamlit as st
 
-from cluval_core import FAMILIES, find_indices
-from cluval_core.peer_names import PEERS, peer_names
+from cluval_core import FAMILIES, PEERS, find_indices, peer_names
 from pages import _shared as ui
 
 ui.require_frame("pages/index_reference.py")
