@@ -229,17 +229,14 @@ def normalized_reduced_mutual_information(c) -> float:
 def _log_tables_count(row_sums: np.ndarray, col_sums: np.ndarray) -> float:
     """log of the number of tables of counts with these margins, by the effective-columns
     estimate (Jerdee, Kirkley & Newman 2023), in nats; exact when every column sum is 1."""
-    rs, rs_counts = _distinct(row_sums)
-    cs, cs_counts = _distinct(col_sums)
-    m = float(len(row_sums))
-    n = float(np.dot(rs, rs_counts))
-    squares = float(np.dot(cs_counts, cs * cs))
+    rs, cs = np.asarray(row_sums, dtype=np.float64), np.asarray(col_sums, dtype=np.float64)
+    m, n = float(len(rs)), order_free_sum(rs)
+    squares = order_free_sum(cs * cs)
     if squares == n:  # every column sum is 1: each column's one object goes to a row, N! / prod r!
-        return float(gammaln(n + 1) - np.dot(rs_counts, gammaln(rs + 1)))
+        return float(gammaln(n + 1)) - order_free_sum(gammaln(rs + 1))
     alpha = (n * n - n + (n * n - squares) / m) / (squares - n)
-    return float(-_log_binom(n + m * alpha - 1, m * alpha - 1)
-                 + np.dot(rs_counts, _log_binom(rs + alpha - 1, alpha - 1))
-                 + np.dot(cs_counts, _log_binom(cs + m - 1, m - 1)))
+    return (-float(_log_binom(n + m * alpha - 1, m * alpha - 1)) + order_free_sum(_log_binom(rs + alpha - 1, alpha - 1))
+            + order_free_sum(_log_binom(cs + m - 1, m - 1)))
 
 
 def reduced_mutual_information_flat(c) -> float:
@@ -251,11 +248,9 @@ def reduced_mutual_information_flat(c) -> float:
     if c.is_soft:
         return math.nan
     n = float(c.n)
-    rows, cols = _distinct(c.row_sizes), _distinct(c.col_sizes)
-    cells = _distinct(c.cells.values)
-    traditional = (gammaln(n + 1) - np.dot(rows[1], gammaln(rows[0] + 1)) - np.dot(cols[1], gammaln(cols[0] + 1))
-                   + np.dot(cells[1], gammaln(cells[0] + 1)))
-    return float(traditional - _log_tables_count(c.col_sizes, c.row_sizes)) / n
+    traditional = (float(gammaln(n + 1)) - order_free_sum(gammaln(c.row_sizes + 1.0))
+                   - order_free_sum(gammaln(c.col_sizes + 1.0)) + order_free_sum(gammaln(c.cells.values + 1.0)))
+    return (traditional - _log_tables_count(c.col_sizes, c.row_sizes)) / n
 
 
 # ---------------------------------------------------------------------- pair counting
