@@ -156,6 +156,11 @@ CHANCE_COLUMNS = {
 }
 
 
+# Widest index name and id (in pixels at the app's font), so that none is cut: "Adjusted mutual
+# information (geometric mean)", "pair_correlation_distance".
+INDEX_NAME_WIDTH, INDEX_ID_WIDTH = 300, 180
+
+
 def index_tables(c, *, key: str, model=None) -> dict:
     """Every index, one table per family, all rows and columns visible. Returns the values.
 
@@ -189,7 +194,8 @@ def index_tables(c, *, key: str, model=None) -> dict:
         if len(part):
             st.markdown(f"**{family}**")
             st.dataframe(part, hide_index=True, key=f"{key}_scores_{family}", height=table_height(len(part)),
-                         column_config={"index": st.column_config.TextColumn("index", width="medium"),
+                         column_config={"index": st.column_config.TextColumn("index", width=INDEX_NAME_WIDTH),
+                                        "id": st.column_config.TextColumn("id", width=INDEX_ID_WIDTH),
                                         **CHANCE_COLUMNS})
     return scores
 
