@@ -57,17 +57,26 @@ def test_a_typed_cell_changes_the_values_and_a_link_or_reload_reproduces_it(serv
     # the editor is a canvas: type into cell (row 3, column 3) by its position
     editor = page.locator("[data-testid=stDataFrame]").first
     editor.locator("canvas").first.wait_for(timeout=LONG)
-    page.wait_for_timeout(1000)
-    box = editor.bounding_box()
-    page.mouse.dblclick(box["x"] + box["width"] - 20, box["y"] + ROW * 3 + ROW / 2)
-    page.wait_for_timeout(500)
-    page.keyboard.press("Control+A")
-    page.keyboard.type("1000")
-    page.keyboard.press("Enter")
+    edited_url = "() => new URLSearchParams(location.search).get('table') === '900,100,0;100,900,0;0,0,1000'"
     try:
-        page.wait_for_function(
-            "() => new URLSearchParams(location.search).get('table') === '900,100,0;100,900,0;0,0,1000'",
-            timeout=60_000)
+        # typing into a canvas right after a rerun can be lost on a busy machine: the edit is made
+        # again (at most three times) until the URL shows it; what is checked stays the same
+        for attempt in range(3):
+            page.wait_for_timeout(1000)
+            box = editor.bounding_box()
+            page.mouse.dblclick(box["x"] + box["width"] - 20, box["y"] + ROW * 3 + ROW / 2)
+            page.wait_for_timeout(500)
+            page.keyboard.press("Control+A")
+            page.keyboard.type("1000")
+            page.keyboard.press("Enter")
+            try:
+                page.wait_for_function(edited_url, timeout=40_000)
+                break
+            except Exception:
+                if attempt == 2:
+                    raise
+                page.keyboard.press("Escape")
+                _settle(page, timeout=LONG)
     finally:
         page.screenshot(path=str(ARTIFACTS / "build_table_edited.png"))
     _ready(page)
