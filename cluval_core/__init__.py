@@ -17,6 +17,7 @@ from .chunks import compare_chunks
 from .contingency import contingency_table
 from .emi import expected_mutual_information
 from .many import compare_many
+from .stability import cluster_many, most_stable, stability_curve
 from .matching import Mapping, Pairing
 from .peer_names import PEER_NAMES, PEERS, RELATIONS, Peer, PeerName, peer_names
 from .registry import FAMILIES, INDICES, IndexInfo, find_indices, get_index, index_table
@@ -27,7 +28,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "CluvalError", "CluvalWarning", "Comparison", "compare", "cluster_count", "Noise", "PairCounts", "Entropies", "CentroidRatio",
-    "compare_chunks", "compare_many", "contingency_table", "expected_mutual_information", "Mapping", "Pairing",
+    "compare_chunks", "compare_many", "cluster_many", "stability_curve", "most_stable", "contingency_table", "expected_mutual_information", "Mapping", "Pairing",
     "PEERS", "PEER_NAMES", "RELATIONS", "Peer", "PeerName", "peer_names",
     "FAMILIES", "INDICES", "IndexInfo", "get_index", "index_table", "find_indices", *_score_names,
 ]
