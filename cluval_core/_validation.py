@@ -165,11 +165,16 @@ def as_data(X, n: int, name: str = "X") -> np.ndarray:
 
 
 def as_weights(sample_weight, n: int, name: str = "sample_weight") -> np.ndarray:
-    """Return `sample_weight` as `n` finite, non-negative float64 weights, not all zero."""
+    """Return `sample_weight` as `n` finite, non-negative weights, not all zero: int64 for integer
+    input (counted exactly, never through floats), float64 otherwise."""
     if isinstance(sample_weight, (str, bytes, dict, set)):
         raise CluvalError(f"{name} must be a sequence of {n} weights or 'balanced', got {_describe(sample_weight)}")
     try:
-        arr = np.asarray(sample_weight, dtype=np.float64)
+        arr = np.asarray(sample_weight)
+        if arr.dtype.kind in "iub" and arr.size and int(arr.max()) < MAX_TOTAL:
+            arr = arr.astype(np.int64)
+        else:
+            arr = np.asarray(sample_weight, dtype=np.float64)
     except (ValueError, TypeError, OverflowError):
         raise CluvalError(f"{name} must be numeric weights; could not convert {_describe(sample_weight)}") from None
     if arr.ndim != 1:
@@ -182,8 +187,9 @@ def as_weights(sample_weight, n: int, name: str = "sample_weight") -> np.ndarray
             raise CluvalError(f"{name} has a {problem} weight ({_item(np.asarray(sample_weight)[i])!r} at {i})")
     if not arr.any():
         raise CluvalError(f"{name} is zero for every object: nothing is left to compare")
-    if arr.sum() >= MAX_TOTAL:
-        raise CluvalError(f"{name} sums to {arr.sum():g}, more than cluval counts ({MAX_TOTAL:.2g})")
+    total = int(arr.sum(dtype=object)) if arr.dtype.kind == "i" else float(arr.sum())
+    if total >= MAX_TOTAL:
+        raise CluvalError(f"{name} sums to {total:g}, more than cluval counts ({MAX_TOTAL:.2g})")
     return arr
 
 

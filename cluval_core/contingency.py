@@ -247,8 +247,8 @@ def table_from_codes(codes_a: np.ndarray, codes_b: np.ndarray, k_a: int, k_b: in
         keys, counts = np.unique(combined, return_counts=True)  # sorted: row-major order
     else:
         keys, where = (np.arange(k_a * k_b), combined) if dense else np.unique(combined, return_inverse=True)
-        whole = bool(np.all(weights == np.floor(weights)))
-        if whole and weights.sum() < 2**53:  # every partial sum is a whole number below 2**53: exact
+        whole = weights.dtype.kind == "i" or bool(np.all(weights == np.floor(weights)))
+        if whole and weights.sum(dtype=object) < 2**53:  # every partial sum is a whole number below 2**53: exact
             counts = np.bincount(where, weights=weights, minlength=len(keys)).astype(np.int64)
         elif whole:
             counts = np.zeros(len(keys), dtype=np.int64)

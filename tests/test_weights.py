@@ -127,3 +127,10 @@ def test_weights_keep_label_numbering_irrelevant():
     for index_id in TABLE_IDS:
         x, y = base[index_id], relabelled[index_id]
         assert x == y or (math.isnan(x) and math.isnan(y)), index_id
+
+
+def test_integer_weights_beyond_float_precision_stay_exact():
+    big = 2**60 + 1  # not a float64: it would round to 2**60
+    c = compare([0, 0, 1], [0, 1, 1], sample_weight=np.array([big, 1, 2], dtype=np.int64))
+    assert c.table.dtype.kind == "i" and c.table.tolist() == [[big, 1], [0, 2]]
+    assert c.n == big + 3
