@@ -38,7 +38,7 @@ from scipy.special import gammaln
 
 from .emi import expected_mutual_information, expected_mutual_information_terms
 from .information import AMI_MEANS
-from .modern import _log_tables_count
+from .modern import _log_tables_count, sokal_sneath_in_a
 from .matching import tie_priority
 from .registry import INDICES
 
@@ -155,8 +155,7 @@ def _exact_expectations(c, ids) -> dict[str, float]:
         if min(s_r, s_c, m - s_r, m - s_c) > 0:  # both linear in a, with margins fixed by the model
             root = math.sqrt(s_r * s_c) * math.sqrt((m - s_r) * (m - s_c))
             out["pair_correlation"], sds["pair_correlation"] = 0.0, m * sd_a / root
-            weight = (1 / s_r + 1 / s_c + 1 / (m - s_c) + 1 / (m - s_r)) / 4
-            constant = (m - s_r - s_c) * (1 / (m - s_c) + 1 / (m - s_r)) / 4
+            weight, constant = sokal_sneath_in_a(m, s_r, s_c)
             out["sokal_sneath"], sds["sokal_sneath"] = expected_a * weight + constant, sd_a * weight
         # E[n_ij^2] = r_i (r_i - 1) c_j (c_j - 1) / (N (N - 1)) + r_i c_j / N, summed over every cell
         twice_r = sum(x * (x - 1) for x in rows.tolist())
@@ -682,8 +681,7 @@ def _anatomy(c, index_id, table, rows, cols, n):
             return m * pairs / root, -m_a * m_b / root, "M C(n_ij, 2) / sqrt(...); the constant is -m_a m_b / sqrt(...)"
         if min(m_a, m_b, m - m_a, m - m_b) <= 0:
             return None, 0.0, ""
-        weight = (1 / m_a + 1 / m_b + 1 / (m - m_b) + 1 / (m - m_a)) / 4
-        constant = (m - m_a - m_b) * (1 / (m - m_b) + 1 / (m - m_a)) / 4
+        weight, constant = sokal_sneath_in_a(m, m_a, m_b)
         return pairs * weight, constant, "C(n_ij, 2) times the weight of a pair together in both; constant from d"
     order_rows, order_cols = c.tie_order
     if index_id in ("f_measure", "f_measure_pred"):

@@ -46,7 +46,7 @@ from ._validation import SOFT_TOLERANCE
 __all__ = ["homogeneity", "completeness", "v_measure", "bcubed_precision",
            "bcubed_recall", "bcubed_f", "element_centric_similarity", "element_scores", "reduced_mutual_information",
            "reduced_mutual_information_flat", "normalized_reduced_mutual_information", "modified_adjusted_rand",
-           "pair_correlation", "pair_correlation_distance", "pair_jaccard", "sokal_sneath"]
+           "pair_correlation", "pair_correlation_distance", "pair_jaccard", "sokal_sneath", "sokal_sneath_in_a"]
 
 _ALPHA_RANGE = (math.log(1e-4), math.log(1e4))
 
@@ -311,18 +311,13 @@ def modified_adjusted_rand(c) -> float:
     return numerator / denominator
 
 
-def _pair_factors(c):
-    p = c.pair_counts
-    m_a, m_b, m = p.a + p.b, p.a + p.c, p.total
-    return p, m_a, m_b, m
-
-
 def pair_correlation(c) -> float:
     """Pearson correlation of the pair indicators: (M a - m_a m_b) / sqrt(m_a m_b (M - m_a)(M - m_b)).
 
     NaN when a factor is 0 (one side all singletons or one cluster).
     """
-    p, m_a, m_b, m = _pair_factors(c)
+    p = c.pair_counts
+    m_a, m_b, m = p.a + p.b, p.a + p.c, p.total
     factors = (m_a, m_b, m - m_a, m - m_b)
     tolerance = SOFT_TOLERANCE * m if c.is_soft else 0
     if min(factors) <= tolerance:
@@ -350,6 +345,14 @@ def pair_jaccard(c) -> float:
     if union <= (SOFT_TOLERANCE * p.total if c.is_soft else 0):
         return 1.0 if c.is_identical else math.nan
     return p.a / union
+
+
+def sokal_sneath_in_a(m, m_a, m_b) -> tuple[float, float]:
+    """(weight, constant) with Sokal-Sneath = weight * a + constant, given the margins' pair counts:
+    b = m_a - a, c = m_b - a, d + b = M - m_b and d + c = M - m_a (chance and anatomy use it)."""
+    weight = (1 / m_a + 1 / m_b + 1 / (m - m_b) + 1 / (m - m_a)) / 4
+    constant = (m - m_a - m_b) * (1 / (m - m_b) + 1 / (m - m_a)) / 4
+    return weight, constant
 
 
 def sokal_sneath(c) -> float:
