@@ -24,8 +24,8 @@ import numpy as np
 from sklearn.metrics import adjusted_rand_score
 
 from cluval_core import compare
-from cluval_core.clustering import cluster
-from cluval_core.datasets import load_dataset
+from cluval_core.algorithms.clustering import cluster
+from cluval_core.data.datasets import load_dataset
 from timing import forget, timed
 
 

@@ -32,8 +32,8 @@ import numpy as np
 from sklearn.cluster import AgglomerativeClustering
 
 from cluval_core import CluvalError, compare
-from cluval_core.clustering import DEFAULT_BUDGET, cluster, estimate_cost
-from cluval_core.datasets import load_dataset
+from cluval_core.algorithms.clustering import DEFAULT_BUDGET, cluster, estimate_cost
+from cluval_core.data.datasets import load_dataset
 
 
 def naive_random_swap(X, k, iterations, seed):

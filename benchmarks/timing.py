@@ -31,8 +31,8 @@ def paired(ours, peer, repeats=7):
 def forget():
     """Clear what cluval keeps per set of cluster sizes (the expected mutual information's sums,
     the reduced mutual information's reference terms), so that a timed run reuses nothing."""
-    from cluval_core.emi import _distinct_pair_sums
-    from cluval_core.modern import _reference_terms
+    from cluval_core.core.emi import _distinct_pair_sums
+    from cluval_core.indices.information import _reference_terms
 
     _distinct_pair_sums.cache_clear()
     _reference_terms.cache_clear()

@@ -9,26 +9,43 @@ Rows 3, 3 and columns 2, 4: S = 2/3 + 3/4, E = 3*4/6/4 + 3*2/6/3 = 5/6, PSI = (S
 [[0, 0, 2], [1, 1, 3]]
 >>> {k: round(v, 3) for k, v in c.scores(["ari", "psi", "ci_partition"]).items()}
 {'ari': 0.324, 'psi': 0.5, 'ci_partition': 0.0}
+
+The library's layers are its folders: :mod:`cluval_core.core` (the table, the comparison,
+pairings and mappings, chance, the registry), :mod:`cluval_core.indices` (one module per
+family of indices), :mod:`cluval_core.data` (benchmark sets, synthetic sets, users' files),
+:mod:`cluval_core.algorithms` (clustering, stability), :mod:`cluval_core.outputs` (figures,
+exports, the command line) and :mod:`cluval_core.experiments` (the seed papers' experiments).
+The top level holds the public API: :func:`compare`, :class:`Comparison`, the registry and
+the one-line functions.
 """
 
-from ._validation import CluvalError, CluvalWarning
-from .comparison import CentroidRatio, Comparison, Entropies, Noise, PairCounts, cluster_count, compare
-from .chunks import compare_chunks
-from .contingency import contingency_table
-from .emi import expected_mutual_information
-from .many import compare_many
-from .stability import cluster_many, most_stable, stability_curve
-from .matching import Mapping, Pairing
-from .peer_names import PEER_NAMES, PEERS, RELATIONS, Peer, PeerName, peer_names
-from .registry import FAMILIES, INDICES, IndexInfo, find_indices, get_index, index_table
-from .scores import *  # noqa: F401,F403
-from .scores import __all__ as _score_names
+from . import _moved
+from ._version import __version__
+from .core.chance import Contributions
+from .core.chunks import compare_chunks
+from .core.comparison import CentroidRatio, Comparison, Entropies, PairCounts
+from .core.contingency import contingency_table
+from .core.emi import expected_mutual_information
+from .core.labels import compare
+from .core.many import compare_many
+from .core.matching import Mappings, NearestMapping, Pairing
+from .core.noise import Noise, cluster_count
+from .core.registry import FAMILIES, INDICES, IndexInfo, get_index, index_table
+from .core.steps import Step, Steps
+from .core.validation import CluvalError, CluvalWarning
+from .indices import *  # noqa: F403 - the one-line functions
+from .indices import FUNCTIONS as _FUNCTIONS
 
-__version__ = "0.1.0"
 
 __all__ = [
-    "CluvalError", "CluvalWarning", "Comparison", "compare", "cluster_count", "Noise", "PairCounts", "Entropies", "CentroidRatio",
-    "compare_chunks", "compare_many", "cluster_many", "stability_curve", "most_stable", "contingency_table", "expected_mutual_information", "Mapping", "Pairing",
-    "PEERS", "PEER_NAMES", "RELATIONS", "Peer", "PeerName", "peer_names",
-    "FAMILIES", "INDICES", "IndexInfo", "get_index", "index_table", "find_indices", *_score_names,
+    "CluvalError", "CluvalWarning", "Comparison", "compare", "cluster_count", "Noise", "PairCounts", "Entropies",
+    "CentroidRatio", "Pairing", "NearestMapping", "Mappings", "Contributions", "Step", "Steps",
+    "compare_chunks", "compare_many", "contingency_table", "expected_mutual_information",
+    "FAMILIES", "INDICES", "IndexInfo", "get_index", "index_table", *_FUNCTIONS,
 ]
+
+_moved.install()
+
+
+def __getattr__(name: str):
+    return _moved.moved_name(name)

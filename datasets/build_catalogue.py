@@ -4,7 +4,7 @@
 
 Reads each set's points and label files to record n, d and k, takes the checksums from the
 folder's ``SHA256SUMS`` (and checks them), the size of every file, and the citation from the
-set's ``.txt``. It writes ``cluval_core/catalogue.json``, the copy installed with the package
+set's ``.txt``. It writes ``cluval_core/data/catalogue.json``, the copy installed with the package
 (read with ``importlib.resources``). The data files themselves are never copied into the
 repository.
 """
@@ -98,6 +98,6 @@ def build(mirror: Path) -> dict:
 
 if __name__ == "__main__":
     mirror = Path(sys.argv[1] if len(sys.argv) > 1 else "../shared/datasets")
-    out = Path(__file__).resolve().parents[1] / "cluval_core" / "catalogue.json"
+    out = Path(__file__).resolve().parents[1] / "cluval_core" / "data" / "catalogue.json"
     out.write_text(json.dumps(build(mirror), indent=1, ensure_ascii=False) + "\n")
     print(f"wrote {out}")

@@ -17,11 +17,11 @@ import pandas as pd
 import streamlit as st
 
 from cluval_core import Comparison, CluvalWarning, Noise, compare
-from cluval_core import plots
-from cluval_core import datasets as ds
-from cluval_core.clustering import ALGORITHMS, cluster, interactive_defaults, k_range, parameter_range
-from cluval_core.plots import project_2d
-from cluval_core.synthetic import SYNTHETIC_SETS, make_synthetic
+from cluval_core.outputs import plots
+from cluval_core.data import datasets as ds
+from cluval_core.algorithms.clustering import ALGORITHMS, cluster, interactive_defaults, k_range, parameter_range
+from cluval_core.outputs.plots import project_2d
+from cluval_core.data.synthetic import SYNTHETIC_SETS, make_synthetic
 from pages import _shared as ui
 
 
@@ -144,7 +144,7 @@ def model_of(c: Comparison, *key_parts) -> Model:
 
 
 def figure(model: Model, builder: str, **options):
-    """A figure of ``cluval_core.plots`` built from the model once and kept across reruns.
+    """A figure of ``cluval_core.outputs.plots`` built from the model once and kept across reruns.
 
     Do not change the figure that is returned: it is shared by every rerun.
     """

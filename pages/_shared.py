@@ -25,10 +25,10 @@ import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
 from cluval_core import CluvalError, cluster_count
-from cluval_core import datasets as ds
-from cluval_core.clustering import ALGORITHMS, INTERACTIVE_BUDGET, MAX_SEED
-from cluval_core.comparison import NOISE_POLICIES
-from cluval_core.synthetic import SYNTHETIC_SETS
+from cluval_core.data import datasets as ds
+from cluval_core.algorithms.clustering import ALGORITHMS, INTERACTIVE_BUDGET, MAX_SEED
+from cluval_core.core.noise import NOISE_POLICIES
+from cluval_core.data.synthetic import SYNTHETIC_SETS
 from pages import _cache as data
 
 USER_DATA = "your data"
@@ -194,7 +194,7 @@ _DEEP_LINK_QUERY = "_deep_link_query"  # see require_frame
 _UNCHANGED = object()
 _LONGEST_URL_VALUE = 200
 _INTEGER = re.compile(r"[0-9]{1,12}")
-# The URL's keys, besides the algorithms' parameters (named as in cluval_core.clustering).
+# The URL's keys, besides the algorithms' parameters (named as in cluval_core.algorithms.clustering).
 URL_KEYS = ("dataset", "reference", "ref_algorithm", "ref_k", "ref_seed", "algorithm", "k", "seed", "noise")
 PARAMETER_NAMES = frozenset(name for algorithm in ALGORITHMS.values() for name in algorithm.params)
 

@@ -2,15 +2,16 @@
 pairing and the mapping side by side, the index tables and the downloads.
 
 They render a :class:`pages._cache.Model` (a Comparison and its figure key); every number
-comes from the Comparison, every figure from ``cluval_core.plots``.
+comes from the Comparison, every figure from ``cluval_core.outputs.plots``.
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
-from cluval_core import FAMILIES, INDICES, plots
-from cluval_core.export import (contingency_frame, csv_with_provenance, format_value, html_report,
+from cluval_core import FAMILIES, INDICES
+from cluval_core.outputs import plots
+from cluval_core.outputs.export import (contingency_frame, csv_with_provenance, format_value, html_report,
                                 json_with_provenance, provenance, score_table)
 from pages import _cache as data
 from pages import _shared as ui
@@ -84,12 +85,9 @@ def _table_pairing_mapping(model, c, pairing, key: str) -> None:
         if len(lone_rows) or len(lone_cols):
             st.caption(ui.plain(f"Unpaired (no partner sharing objects): reference {_listed(c.row_labels[lone_rows])}; "
                                 f"candidate {_listed(c.col_labels[lone_cols])}. They add nothing to S."))
-        steps = c.psi_steps
-        st.markdown(f"**PSI step by step** (Rezaei & Fränti 2016, eqs. 14–18)  \n"
-                    f"S = Σ shared / max(|G|, |P|) over the pairs = **{steps.S:.6g}**  \n"
-                    f"E = expected S (largest cluster paired with largest) = **{steps.E:.6g}**  \n"
-                    f"max(K, K′) = **{steps.max_k}**  \n{steps.formula}  \n"
-                    f"Simplified PSI (E = 1): {format_value('psi_simplified', steps.psi_simplified)}")
+        st.markdown("**PSI step by step** (Rezaei & Fränti 2016, eqs. 14–18)  \n"
+                    + "  \n".join(ui.plain(str(step)) for step in c.steps("psi"))
+                    + f"  \nSimplified PSI (E = 1): {format_value('psi_simplified', c.score('psi_simplified'))}")
     with mapping:
         bases = {"centroid": "centroid-based", "partition": "partition-based"} if c.has_data else {
             "partition": "partition-based"}

@@ -1,6 +1,6 @@
 """Build a table: a contingency table edited cell by cell, every index live.
 
-The table lives in ``build_table`` in session state as text (``cluval_core.presets``'s compact
+The table lives in ``build_table`` in session state as text (``cluval_core.data.presets``'s compact
 form) with the preset it started from; the editor is drawn from it anew (a new key) whenever
 something other than the editor changes it, and the table is written into the URL.
 """
@@ -9,7 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from cluval_core import Comparison, CluvalError
-from cluval_core.presets import (MAX_CLUSTERS, MAX_COUNT, empty_table, move_objects, preset_tables, table_from_text,
+from cluval_core.data.presets import (MAX_CLUSTERS, MAX_COUNT, empty_table, move_objects, preset_tables, table_from_text,
                                  table_to_text)
 from pages import _cache as data
 from pages import _shared as ui

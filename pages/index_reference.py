@@ -2,7 +2,9 @@
 
 import streamlit as st
 
-from cluval_core import FAMILIES, PEERS, find_indices, peer_names
+from cluval_core import FAMILIES
+from cluval_core.indices.peers import PEERS, peer_names
+from cluval_core.indices import find_indices
 from pages import _shared as ui
 
 ui.require_frame("pages/index_reference.py")

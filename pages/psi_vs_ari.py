@@ -4,7 +4,7 @@ import pandas as pd
 import streamlit as st
 
 from cluval_core import INDICES
-from cluval_core.plots import index_curves, index_label, score_bars
+from cluval_core.outputs.plots import index_curves, index_label, score_bars
 from cluval_core import experiments
 from cluval_core.experiments import psi_paper
 from pages import _cache as data

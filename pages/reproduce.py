@@ -2,10 +2,10 @@
 
 import streamlit as st
 
-from cluval_core import datasets as ds
+from cluval_core.data import datasets as ds
 from cluval_core import experiments
 from cluval_core.experiments import DIFFERS, EXPERIMENTS, WITHIN
-from cluval_core.plots import index_label
+from cluval_core.outputs.plots import index_label
 from pages import _cache as data
 from pages import _shared as ui
 

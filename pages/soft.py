@@ -2,8 +2,8 @@
 
 import streamlit as st
 
-from cluval_core.clustering import ALGORITHMS, MAX_SEED
-from cluval_core.plots import score_bars
+from cluval_core.algorithms.clustering import ALGORITHMS, MAX_SEED
+from cluval_core.outputs.plots import score_bars
 from cluval_core import experiments
 from pages import _cache as data
 from pages import _shared as ui

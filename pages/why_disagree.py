@@ -4,9 +4,9 @@ import pandas as pd
 import streamlit as st
 
 from cluval_core import INDICES
-from cluval_core.export import format_value
-from cluval_core.plots import curves
-from cluval_core.synthetic import SCENARIOS
+from cluval_core.outputs.export import format_value
+from cluval_core.outputs.plots import curves
+from cluval_core.data.synthetic import SCENARIOS
 from cluval_core import experiments
 from pages import _cache as data
 from pages import _shared as ui
@@ -121,8 +121,7 @@ with ui.guarded("Drawing the scenario"):
         pairs = model.comparison.hungarian_pairing.display_frame()
         st.dataframe(pairs, hide_index=True, key="scenario_pairing", height=views.table_height(len(pairs)),
                      column_config=PAIRING_COLUMNS)
-        steps = model.comparison.psi_steps
-        st.markdown(f"**Pair Sets Index**  \nS = **{steps.S:.6g}**, E = **{steps.E:.6g}**, "
-                    f"max(K, K′) = **{steps.max_k}**  \n{steps.formula}")
+        st.markdown("**Pair Sets Index**  \n"
+                    + "  \n".join(ui.plain(str(step)) for step in model.comparison.steps("psi")))
     st.download_button("Curves (CSV)", curve.to_csv(index=False), f"cluval_{key}.csv", "text/csv",
                        key="download_scenario")

@@ -2,8 +2,8 @@
 
 import streamlit as st
 
-from cluval_core import userdata
-from cluval_core.userdata import MAX_BYTES
+from cluval_core.data import userdata
+from cluval_core.data.userdata import MAX_BYTES
 from pages import _cache as data
 from pages import _shared as ui
 from pages import _views as views

@@ -13,9 +13,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from cluval_core import compare
-from cluval_core.clustering import cluster
-from cluval_core.datasets import load_dataset
-from cluval_core.export import format_value
+from cluval_core.algorithms.clustering import cluster
+from cluval_core.data.datasets import load_dataset
+from cluval_core.outputs.export import format_value
 from apptools import open_app as _app
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
@@ -118,7 +118,7 @@ def test_an_impossible_request_gives_a_message_not_a_traceback():
 
 
 def test_opens_on_synthetic_data_without_benchmarks(monkeypatch, tmp_path):
-    from cluval_core import datasets
+    from cluval_core.data import datasets
 
     monkeypatch.setenv("CLUVAL_DATA_DIR", str(tmp_path))
     monkeypatch.setattr(datasets, "cache_dir", lambda: tmp_path)
@@ -266,7 +266,7 @@ def test_user_strings_are_shown_escaped_never_as_markdown():
 
 
 @pytest.mark.parametrize("page, module, function", [
-    ("pages/compare.py", "cluval_core.plots", "contingency_heatmap"),        # drawn in the page body
+    ("pages/compare.py", "cluval_core.outputs.plots", "contingency_heatmap"),        # drawn in the page body
     ("pages/why_disagree.py", "cluval_core.experiments", "scenario_curve"),  # inside a cached helper
     ("pages/soft.py", "cluval_core.experiments", "soft_versus_crisp"),       # inside the page's own guard
 ])

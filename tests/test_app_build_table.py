@@ -11,8 +11,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from cluval_core import Comparison
-from cluval_core.export import format_value
-from cluval_core.presets import preset_tables, table_from_text, table_to_text
+from cluval_core.outputs.export import format_value
+from cluval_core.data.presets import preset_tables, table_from_text, table_to_text
 from pages import _shared as ui
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from cluval_core.clustering import ALGORITHMS, MAX_SEED
-from cluval_core.comparison import NOISE_POLICIES
+from cluval_core.algorithms.clustering import ALGORITHMS, MAX_SEED
+from cluval_core.core.noise import NOISE_POLICIES
 from pages import _shared as ui
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")

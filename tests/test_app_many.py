@@ -15,9 +15,10 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-import cluval_core.clustering
-from cluval_core import INDICES, compare_many, stability
-from cluval_core.synthetic import make_synthetic
+import cluval_core.algorithms.clustering
+from cluval_core import INDICES, compare_many
+from cluval_core.algorithms import stability
+from cluval_core.data.synthetic import make_synthetic
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 PAGE = "pages/many_clusterings.py"
@@ -208,7 +209,7 @@ def test_label_columns_from_a_file_are_compared_as_written():
 
 # ---------------------------------------------------------------------- refusals and no data
 def test_work_beyond_the_budget_is_refused_with_what_to_change(monkeypatch):
-    monkeypatch.setattr(cluval_core.clustering, "INTERACTIVE_BUDGET", cluval_core.clustering.Budget(seconds=1e-6))
+    monkeypatch.setattr(cluval_core.algorithms.clustering, "INTERACTIVE_BUDGET", cluval_core.algorithms.clustering.Budget(seconds=1e-6))
     at = AppTest.from_file(APP, default_timeout=120)
     at.query_params.update({"dataset": DATASET})
     at.switch_page(PAGE)
@@ -220,7 +221,7 @@ def test_work_beyond_the_budget_is_refused_with_what_to_change(monkeypatch):
 
 
 def test_the_page_works_without_benchmark_data(monkeypatch, tmp_path):
-    from cluval_core import datasets
+    from cluval_core.data import datasets
 
     monkeypatch.setenv("CLUVAL_DATA_DIR", str(tmp_path))
     monkeypatch.setattr(datasets, "cache_dir", lambda: tmp_path)

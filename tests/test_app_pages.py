@@ -16,10 +16,10 @@ import pytest
 from cluval_core import INDICES, compare
 from cluval_core import experiments
 from cluval_core.experiments import psi_paper
-from cluval_core.export import format_value
-from cluval_core.plots import index_curves, score_bars
-from cluval_core.plots.curves import PANELS
-from cluval_core.synthetic import SCENARIOS
+from cluval_core.outputs.export import format_value
+from cluval_core.outputs.plots import index_curves, score_bars
+from cluval_core.outputs.plots.curves import PANELS
+from cluval_core.data.synthetic import SCENARIOS
 from apptools import open_app as _app
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -154,7 +154,7 @@ def test_why_disagree_slider_and_axis_run_the_same_way():
 
 def test_why_disagree_shows_psis_formula_once():
     at = _page("pages/why_disagree.py")
-    formula = compare(*SCENARIOS["random"].pair(3)).psi_steps.formula
+    formula = str(compare(*SCENARIOS["random"].pair(3)).steps("psi")[-1])
     texts = [m.value for m in at.markdown]
     assert sum(t.count(formula) for t in texts) == 1
     assert not any("PSI: PSI" in t for t in texts)
@@ -216,7 +216,7 @@ def test_psi_vs_ari_compares_table7_like_with_like():
     assert len(tables) == 3
     random_mode, nearest, paper = tables
     pd.testing.assert_frame_equal(paper, experiments.published("psi_table7"))
-    from cluval_core.datasets import load_dataset
+    from cluval_core.data.datasets import load_dataset
 
     yeast = load_dataset("yeast", download=False)
     expected = experiments.remove_smallest_classes(yeast.labels, X=yeast.X, mode="nearest")

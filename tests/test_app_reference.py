@@ -9,7 +9,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from cluval_core import FAMILIES, INDICES
-from cluval_core.peer_names import PEERS, RELATIONS, peer_names
+from cluval_core.indices.peers import PEERS, RELATIONS, peer_names
 from pages import _shared as ui
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-import cluval_core.datasets
+import cluval_core.data.datasets
 from cluval_core import experiments
 from cluval_core.experiments import CHECK_COLUMNS, DIFFERS, EXPERIMENTS, run_experiment
 
@@ -78,7 +78,7 @@ def test_figure_and_values_name_the_indices():
      "Unbalance (`unbalance`), Birch2 (`birch2`), Compound (`compound`), Aggregate (`aggregation`), which are"),
 ])
 def test_missing_data_sets_are_named_with_the_fix(monkeypatch, available, name, missing):
-    monkeypatch.setattr(cluval_core.datasets, "available_datasets", lambda: list(available))
+    monkeypatch.setattr(cluval_core.data.datasets, "available_datasets", lambda: list(available))
     ran = []
     monkeypatch.setattr(experiments, "run_experiment", lambda *a, **k: ran.append(a))
     at = _reproduce(name)
@@ -92,7 +92,7 @@ def test_missing_data_sets_are_named_with_the_fix(monkeypatch, available, name, 
 
 
 def test_an_experiment_without_data_runs_when_no_benchmark_is_available(monkeypatch):
-    monkeypatch.setattr(cluval_core.datasets, "available_datasets", lambda: [])
+    monkeypatch.setattr(cluval_core.data.datasets, "available_datasets", lambda: [])
     at = _reproduce("rand_table1")
     assert not at.warning and len(at.table) == 1
 

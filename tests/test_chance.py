@@ -9,7 +9,7 @@ import pytest
 from scipy import stats
 
 from cluval_core import INDICES, Comparison, CluvalError, compare
-from cluval_core.emi import expected_mutual_information
+from cluval_core.core.emi import expected_mutual_information
 
 TABLE_IDS = [i for i, info in INDICES.items() if not info.needs_data]
 ANATOMY_IDS = [i for i in TABLE_IDS if INDICES[i].anatomy]
@@ -231,12 +231,12 @@ def test_contributions_by_hand():
     # Criterion H: 1 - (3 + 2)/6, the paired cells carry -n_ij/N
     h = c.contributions("ch_optimal")
     assert h.constant == 1 and h.cells.tolist() == [[-0.5, 0.0], [0.0, -2 / 6]]
-    # PSI: S = 3/4 + 2/3, E = 2 * ... (psi_steps), cells BB / (2 - E), constant -E / (2 - E)
-    steps = c.psi_steps
+    # PSI: S = 3/4 + 2/3, E = 2 * ... (its steps), cells BB / (2 - E), constant -E / (2 - E)
+    e = c.steps("psi")["E"]
     psi = c.contributions("psi")
-    assert psi.cells[0, 0] == pytest.approx(0.75 / (2 - steps.E))
-    assert psi.cells[1, 1] == pytest.approx((2 / 3) / (2 - steps.E))
-    assert psi.constant == pytest.approx(-steps.E / (2 - steps.E))
+    assert psi.cells[0, 0] == pytest.approx(0.75 / (2 - e))
+    assert psi.cells[1, 1] == pytest.approx((2 / 3) / (2 - e))
+    assert psi.constant == pytest.approx(-e / (2 - e))
     # ARI: the two big cells carry it, the off-diagonal pair of objects pulls it down
     ari = c.contributions("ari")
     assert ari.cells[0, 0] > ari.cells[1, 1] > 0 > ari.cells[1, 0]
@@ -296,7 +296,7 @@ def test_work_beyond_the_budget_or_the_sampler_is_refused_before_it_starts():
     huge = Comparison.from_table([[h, h], [h, h]])
     with pytest.raises(CluvalError, match="beyond the sampler"):
         huge.chance(["ri"], n_samples=2)
-    from cluval_core.chance import _exact_expectations
+    from cluval_core.core.chance import _exact_expectations
     assert _exact_expectations(huge, ["ri"])["ri"][0] == 0.5  # exact in Python integers, past int64
 
 

@@ -21,9 +21,9 @@ from hypothesis import strategies as st
 from sklearn.metrics import adjusted_rand_score, normalized_mutual_info_score
 
 from cluval_core import CluvalError, CluvalWarning, Comparison, Noise, compare, compare_chunks
-from cluval_core._validation import DENSE_CELLS, as_labels
-from cluval_core.chunks import PartialTable
-from cluval_core.registry import INDICES
+from cluval_core.core.validation import DENSE_CELLS, as_labels
+from cluval_core.core.chunks import PartialTable
+from cluval_core.core.registry import INDICES
 
 TABLE_IDS = [i for i, info in INDICES.items() if not info.needs_data]
 TIE_IDS = [i for i in TABLE_IDS if INDICES[i].tie_dependent]
@@ -332,8 +332,8 @@ NO_DASK = """
 import sys
 import cluval_core
 from cluval_core import compare_chunks
-from cluval_core.chunks import PartialTable
-from cluval_core.cli import main
+from cluval_core.core.chunks import PartialTable
+from cluval_core.outputs.cli import main
 assert compare_chunks([([0, 0, 1], [1, 1, 2])]).score("ari") == 1.0
 assert main(["compare", sys.argv[1], "--true", "t", "--pred", "p", "--json"]) == 0
 loaded = sorted(m for m in sys.modules if m.split(".")[0] in ("dask", "distributed"))

@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from cluval_core import cli, compare
-from cluval_core.cli import main
-from cluval_core.userdata import ACCEPTED, MAX_BYTES
+from cluval_core import compare
+from cluval_core.outputs import cli
+from cluval_core.outputs.cli import main
+from cluval_core.data.userdata import ACCEPTED, MAX_BYTES
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -37,7 +38,7 @@ def _labels(tmp_path, content: bytes) -> str:
 # ---------------------------------------------------------------------- compare: the files it refuses
 def test_compare_refuses_dev_zero_at_once():
     # in a child process with a time limit: the old reader grew without bound instead of failing
-    result = subprocess.run([sys.executable, "-m", "cluval_core.cli", "compare", "/dev/zero", "--true", "a",
+    result = subprocess.run([sys.executable, "-m", "cluval_core.outputs.cli", "compare", "/dev/zero", "--true", "a",
                              "--pred", "b"], capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert result.returncode == 2
     assert result.stderr == ("cluval: error: /dev/zero is not a regular file (it is a device, pipe or socket): give "
@@ -157,16 +158,16 @@ def _expected(labels_true, labels_pred) -> dict:
 @pytest.fixture
 def dask_calls(monkeypatch):
     """The partitions of every Dask comparison that compare() hands over."""
-    import cluval_core.chunks as chunks
+    import cluval_core.core.labels as labels
 
     calls = []
-    real = chunks.compare_dask
+    real = labels.compare_dask
 
     def recording(labels_true, labels_pred, **kwargs):
         calls.append(labels_true.npartitions)
         return real(labels_true, labels_pred, **kwargs)
 
-    monkeypatch.setattr(chunks, "compare_dask", recording)
+    monkeypatch.setattr(labels, "compare_dask", recording)
     return calls
 
 
@@ -390,7 +391,7 @@ def test_unexpected_error_is_one_line(tmp_path, capsys, monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("boom\nsecond line")
 
-    monkeypatch.setattr("cluval_core.comparison.compare", broken)
+    monkeypatch.setattr(cli, "compare", broken)
     path = _labels(tmp_path, b"a,b\n1,2\n3,4\n")
     code, _, err = _run(capsys, "compare", path, "--true", "a", "--pred", "b")
     assert code == 2
@@ -411,7 +412,7 @@ def test_datasets_errors_are_one_line(capsys, monkeypatch, tmp_path):
 
 @pytest.mark.parametrize("argv", [["datasets", "verify", "nope"], ["experiments", "run"]])
 def test_no_traceback_in_a_real_process(argv, tmp_path):
-    result = subprocess.run([sys.executable, "-m", "cluval_core.cli", *argv], capture_output=True, text=True,
+    result = subprocess.run([sys.executable, "-m", "cluval_core.outputs.cli", *argv], capture_output=True, text=True,
                             timeout=120, cwd=tmp_path)
     assert result.returncode == 2
     assert "Traceback" not in result.stderr and result.stderr.startswith("cluval: error: ")
@@ -420,7 +421,7 @@ def test_no_traceback_in_a_real_process(argv, tmp_path):
 
 # ---------------------------------------------------------------------- the app, and what the CLI imports
 def test_app_outside_a_checkout_explains(capsys, monkeypatch, tmp_path):
-    monkeypatch.setattr(cli, "__file__", str(tmp_path / "site-packages" / "cluval_core" / "cli.py"))
+    monkeypatch.setattr(cli, "__file__", str(tmp_path / "site-packages" / "cluval_core" / "outputs" / "cli.py"))
     code, _, err = _run(capsys, "app")
     assert code == 2
     _one_line_error(err, f"the app is not part of this installation ({tmp_path / 'site-packages' / 'app.py'} does "
@@ -449,7 +450,7 @@ sys.meta_path.insert(0, Block())
 import cluval_core
 for module in pkgutil.iter_modules(cluval_core.__path__):
     importlib.import_module(f"cluval_core.{module.name}")
-from cluval_core.cli import main
+from cluval_core.outputs.cli import main
 codes = [main(["datasets", "list"]), main(["compare", sys.argv[1], "--true", "t", "--pred", "p", "--json"]),
          main(["experiments", "list"]), main(["experiments", "run", "psi_synthetic", "--out", sys.argv[2]])]
 assert codes == [0, 0, 0, 0], codes
@@ -471,7 +472,7 @@ def test_library_and_cli_never_import_streamlit(tmp_path):
 def test_to_json_writes_null_for_nan_and_infinities():
     import numpy as np
 
-    from cluval_core.export import to_json
+    from cluval_core.outputs.export import to_json
 
     text = to_json({"psi": float("nan"), "vi": np.float64(np.inf), "k": np.int64(3), "row": np.array([1.5, -np.inf]),
                     "nested": [{"x": -float("inf")}]})
@@ -484,7 +485,7 @@ def test_pages_write_json_only_through_to_json():
     for page in sorted((ROOT / "pages").glob("*.py")):
         tree = ast.parse(page.read_text())
         dumps = [node for node in ast.walk(tree) if isinstance(node, ast.Attribute) and node.attr == "dumps"]
-        assert not dumps, f"{page.name} writes JSON without cluval_core.export.to_json"
+        assert not dumps, f"{page.name} writes JSON without cluval_core.outputs.export.to_json"
         if "application/json" in page.read_text():  # through to_json or export's JSON writer built on it
             names = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
             assert names & {"to_json", "json_with_provenance"}, page.name

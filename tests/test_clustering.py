@@ -11,14 +11,14 @@ from sklearn.cluster import AgglomerativeClustering
 from sklearn.datasets import make_blobs
 
 from cluval_core import CluvalError, compare
-from cluval_core import clustering
-from cluval_core.clustering import (ALGORITHMS, DEFAULT_BUDGET, INTERACTIVE_BUDGET, INTERACTIVE_DEFAULT_BUDGET,
+from cluval_core.algorithms import clustering
+from cluval_core.algorithms.clustering import (ALGORITHMS, DEFAULT_BUDGET, INTERACTIVE_BUDGET, INTERACTIVE_DEFAULT_BUDGET,
                                     INTERACTIVE_MAX_K, MAX_SEED,
                                    interactive_defaults,
                                     Budget, cluster, estimate_cost, fuzzy_c_means, k_range, parameter_range,
                                     random_swap, single_linkage, sse)
-from cluval_core.datasets import load_dataset
-from cluval_core.synthetic import lei_set, unbalance_like
+from cluval_core.data.datasets import load_dataset
+from cluval_core.data.synthetic import lei_set, unbalance_like
 
 
 @pytest.fixture(scope="module")
@@ -231,7 +231,7 @@ def test_bad_names_params_and_budgets(blobs):
         cluster(blobs[0], "kmeans", 3, eps=2)
     with pytest.raises(CluvalError, match="covariance must be one of 'full', 'tied', 'diag', 'spherical', got 'ful'"):
         cluster(blobs[0], "gmm", 3, covariance="ful")
-    with pytest.raises(CluvalError, match=r"budget must be a cluval_core.clustering.Budget.*got 60"):
+    with pytest.raises(CluvalError, match=r"budget must be a cluval_core.algorithms.clustering.Budget.*got 60"):
         cluster(blobs[0], "kmeans", 3, budget=60)
     with pytest.raises(CluvalError, match="Budget seconds must be a positive number .*got -1"):
         Budget(seconds=-1)

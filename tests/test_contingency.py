@@ -7,7 +7,7 @@ import pytest
 from sklearn.metrics.cluster import contingency_matrix
 
 from cluval_core import compare
-from cluval_core.contingency import contingency_table, factorize
+from cluval_core.core.contingency import contingency_table, factorize
 
 
 def _reference(a, b):

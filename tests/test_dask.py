@@ -104,7 +104,7 @@ def test_labels_first_seen_in_later_partitions_and_mixed_types(threads):
 
 @pytest.mark.parametrize("split_every", [2, 3, 8])
 def test_every_tree_shape_gives_the_same_comparison(threads, split_every):
-    from cluval_core.chunks import compare_dask
+    from cluval_core.core.chunks import compare_dask
 
     a, b = _labels(seed=7)
     got = compare_dask(da.from_array(a, chunks=100), da.from_array(b, chunks=100), split_every=split_every)

@@ -19,8 +19,9 @@ import numpy as np
 import pooch
 import pytest
 
-from cluval_core import CluvalError, CluvalWarning, datasets
-from cluval_core.datasets import DatasetUnavailable, fetch_dataset, load_dataset, verify_datasets
+from cluval_core import CluvalError, CluvalWarning
+from cluval_core.data import datasets
+from cluval_core.data.datasets import DatasetUnavailable, fetch_dataset, load_dataset, verify_datasets
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "datasets"
@@ -29,7 +30,7 @@ REQUIRED = ["s1", "s2", "s3", "s4", "unbalance", "aggregation", "compound", "bir
 
 
 def test_catalogue_is_package_data():
-    resource = importlib.resources.files("cluval_core").joinpath("catalogue.json")
+    resource = importlib.resources.files("cluval_core.data").joinpath("catalogue.json")
     assert resource.is_file() and Path(str(resource)).parent == Path(datasets.__file__).parent
     assert not (ROOT / "datasets" / "catalogue.json").exists()  # one copy: the package's
     assert (ROOT / "datasets" / "build_catalogue.py").is_file()
@@ -343,8 +344,8 @@ def _read_only_home(tmp_path) -> dict:
 def test_read_only_home_works_from_the_data_dir(tmp_path):
     script = """
 import sys
-from cluval_core import datasets
-from cluval_core.cli import main
+from cluval_core.data import datasets
+from cluval_core.outputs.cli import main
 assert datasets.load_dataset("iris", download=False).n == 150
 assert datasets.load_dataset("iris").n == 150
 assert "iris" in datasets.available_datasets()

@@ -13,9 +13,9 @@ import pytest
 from plotly.colors import hex_to_rgb
 
 from cluval_core import INDICES, Comparison, compare
-from cluval_core.export import (contingency_frame, csv_with_provenance, format_value, html_report,
+from cluval_core.outputs.export import (contingency_frame, csv_with_provenance, format_value, html_report,
                                 json_with_provenance, provenance)
-from cluval_core.plots import (MAX_SHOWN, ORPHAN, PALETTE, UNPAIRED, cluster_colour_index, contingency_heatmap,
+from cluval_core.outputs.plots import (MAX_SHOWN, ORPHAN, PALETTE, UNPAIRED, cluster_colour_index, contingency_heatmap,
                                mapping_diagram, partition_scatter)
 
 # r = (6, 3), c = (8, 1); Braun-Banquet 5/8, 1/6 / 3/8, 0: the optimum pairs (0, 0) and (1, 1),
@@ -57,15 +57,25 @@ def test_mappings_know_ci_and_its_direction():
 
 def test_psi_steps_are_the_numbers_behind_psi():
     c = compare([0, 0, 0, 0, 1, 1, 2, 2], [0, 0, 1, 1, 2, 2, 3, 3])
-    steps = c.psi_steps
+    steps = c.steps("psi")
     # pairs (G0, P0 or P1) 2/4, (G1, P2) 1, (G2, P3) 1; E = (4*2/8)/4 + (2*2/8)/2 + (2*2/8)/2
-    assert steps.S == 2.5 and steps.E == 0.75 and steps.max_k == 4
-    assert steps.psi == c.score("psi") == pytest.approx((2.5 - 0.75) / (4 - 0.75), rel=1e-15)
-    assert steps.psi_simplified == c.score("psi_simplified")
-    assert steps.formula.endswith(f"= {format_value('psi', steps.psi)}")
-    assert compare([0, 0, 0, 1], [0, 1, 1, 1]).psi_steps.formula == "S = 0.6667 < E = 1, so PSI = 0"
-    assert compare([0, 0, 1], [0, 0, 0]).psi_steps.formula.endswith("(2 − 0.6667) = 0")  # S = E
-    assert compare([0, 0], [1, 1]).psi_steps.formula == "K = K′ = 1, so PSI = 1"
+    assert steps["S"] == 2.5 and steps["E"] == 0.75 and steps["k"] == 4
+    assert steps.value == c.score("psi") == pytest.approx((2.5 - 0.75) / (4 - 0.75), rel=1e-15)
+    assert c.steps("psi_simplified").value == c.score("psi_simplified") == pytest.approx((2.5 - 1) / 3, rel=1e-15)
+    assert str(steps[-1]) == f"PSI = (S − E) / (k − E) = (2.5 − 0.75) / (4 − 0.75) = {format_value('psi', steps.value)}"
+    below = compare([0, 0, 0, 1], [0, 1, 1, 1]).steps("psi")
+    assert below.value == 0 and below[-1].note == "S = 0.6667 < E = 1: 0, no better than chance"
+    assert str(compare([0, 0, 1], [0, 0, 0]).steps("psi")[-1]).endswith("(2 − 0.6667) = 0")  # S = E
+    single = compare([0, 0], [1, 1]).steps("psi")
+    assert single.value == 1 and single[-1].note == "one cluster each side: 1 by convention"
+
+
+def test_psi_steps_of_before_still_work_with_a_warning():
+    c = compare([0, 0, 0, 0, 1, 1, 2, 2], [0, 0, 1, 1, 2, 2, 3, 3])
+    with pytest.warns(DeprecationWarning, match=r'use Comparison.steps\("psi"\)'):
+        steps = c.psi_steps
+    assert (steps.S, steps.E, steps.max_k, steps.psi) == (2.5, 0.75, 4, c.score("psi"))
+    assert steps.psi_simplified == c.score("psi_simplified") and steps.formula == str(c.steps("psi")[-1])
 
 
 @pytest.mark.parametrize("index_id, value, shown", [
@@ -175,7 +185,7 @@ def test_html_report_is_one_file_with_everything():
     page = html_report(c, provenance(data_set="<toy>"))
     assert page.count("<script") >= 5 and "plotly" in page  # the library once, then one script per figure
     assert "&lt;toy&gt;" in page and "<toy>" not in page
-    for part in ("Contingency table", "Hungarian pairing", "centroid-based", "Every index", c.psi_steps.formula):
+    for part in ("Contingency table", "Hungarian pairing", "centroid-based", "Every index", str(c.steps("psi")[-1])):
         assert part in page
 
 

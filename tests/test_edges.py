@@ -300,7 +300,8 @@ A, B = [0, 0, 1, 1, 2], [0, 1, 1, 2, 2]
 CHOICES = [
     ("over", lambda v: f_measure(A, B, over=v), ["true", "pred"]),
     ("pairing", lambda v: criterion_h(A, B, pairing=v), ["greedy", "optimal"]),
-    ("normaliser", lambda v: normalized_mutual_info_score(A, B, normaliser=v), ["sum", "sqrt", "max", "min", "joint"]),
+    ("average_method", lambda v: normalized_mutual_info_score(A, B, average_method=v),
+     ["arithmetic", "geometric", "max", "min", "joint"]),
 ]
 
 

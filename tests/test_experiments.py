@@ -3,19 +3,21 @@ loads exactly the data sets it declares, and shows its checks and figures for pe
 
 from __future__ import annotations
 
+import contextlib
 import re
 from unittest import mock
 
 import pandas as pd
 import pytest
 
-import cluval_core.datasets
+import cluval_core.data.datasets
+from cluval_core.experiments import centroid_index_paper, lei_soft, psi_paper
 from cluval_core import INDICES, CluvalError
-from cluval_core.cli import main
+from cluval_core.outputs.cli import main
 from cluval_core.experiments import (CHECK_COLUMNS, DIFFERS, EXPERIMENTS, WITHIN, Experiment, check,
                                      format_tolerance, lei_soft, psi_paper, published, published_tables,
                                      run_experiment)
-from cluval_core.plots import index_label
+from cluval_core.outputs.plots import index_label
 
 NEED_DATA = {name for name, e in EXPERIMENTS.items() if e.datasets}
 # Claims that differ from the paper on this data, each with its reason shown in the app and CLI.
@@ -38,13 +40,15 @@ def _result(results, name):
     """The reduced run of `name`, once per module; ``results["loaded", name]`` lists the data sets it loaded."""
     if name not in results:
         seen = []
-        real = cluval_core.datasets.load_dataset
+        real = cluval_core.data.datasets.load_dataset
 
         def recording(key, *args, **kwargs):
             seen.append(key)
             return real(key, *args, **kwargs)
 
-        with mock.patch.object(cluval_core.datasets, "load_dataset", recording):
+        with contextlib.ExitStack() as patches:  # every experiment module that loads a set
+            for module in (psi_paper, centroid_index_paper, lei_soft):
+                patches.enter_context(mock.patch.object(module, "load_dataset", recording))
             results[name] = run_experiment(name)
         results["loaded", name] = seen
     return results[name]
@@ -104,7 +108,7 @@ def test_declared_datasets():
     assert set(EXPERIMENTS["centroid_index_paper"].datasets) == {"s1", "s2", "s3", "s4", "unbalance", "birch2",
                                                                  "compound", "aggregation"}
     assert EXPERIMENTS["rand_table1"].datasets == () and EXPERIMENTS["psi_synthetic"].datasets == ()
-    catalogue = cluval_core.datasets.catalogue()["datasets"]
+    catalogue = cluval_core.data.datasets.catalogue()["datasets"]
     assert all(name in catalogue for e in EXPERIMENTS.values() for name in e.datasets)
 
 
@@ -114,8 +118,8 @@ def test_missing_datasets_in_declaration_order(monkeypatch):
                                                                 "aggregation"]
     assert ci.missing_datasets(list(ci.datasets)) == []
     assert EXPERIMENTS["rand_table1"].missing_datasets([]) == []
-    # by default: what cluval_core.datasets has a verified local copy of
-    monkeypatch.setattr(cluval_core.datasets, "available_datasets", lambda: ["iris", "yeast"])
+    # by default: what cluval_core.data.datasets has a verified local copy of
+    monkeypatch.setattr(cluval_core.experiments.checks, "available_datasets", lambda: ["iris", "yeast"])
     assert EXPERIMENTS["lei_soft"].missing_datasets() == ["wine"]
     assert EXPERIMENTS["yeast_table7"].missing_datasets() == []
     assert Experiment.fetch_command(["wine", "s1"]) == "cluval datasets fetch wine s1"

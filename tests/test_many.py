@@ -46,7 +46,7 @@ def test_refuses_what_it_cannot_compare():
         compare_many([[0, 1, 1], [0, 1]])
     with pytest.raises(CluvalError, match="unknown index id 'nope'"):
         compare_many([[0, 1], [1, 0]], ["nope"])
-    with pytest.raises(CluvalError, match="needs the objects' coordinates"):
+    with pytest.raises(CluvalError, match="ci_centroid needs the data X: compare_many compares labels alone"):
         compare_many([[0, 1], [1, 0]], ["ci_centroid"])
     with pytest.raises(CluvalError, match="ids is empty"):
         compare_many([[0, 1], [1, 0]], [])

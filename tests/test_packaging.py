@@ -84,7 +84,7 @@ def _venv_with(wheel: Path, tmp_path: Path) -> tuple[Path, Path]:
 def test_wheel_installs_and_runs_without_the_checkout(tmp_path):
     wheel = _build_wheel(tmp_path)
     names = zipfile.ZipFile(wheel).namelist()
-    assert "cluval_core/catalogue.json" in names
+    assert "cluval_core/data/catalogue.json" in names
     published = sorted(n for n in names if n.startswith("cluval_core/experiments/published/"))
     assert published == [f"cluval_core/experiments/published/{t}.csv" for t in ("lei_table4", "psi_table6",
                                                                                   "psi_table7")]

@@ -1,4 +1,4 @@
-"""The name map of cluval_core.peer_names against the registry and the installed peer packages.
+"""The name map of cluval_core.indices.peers against the registry and the installed peer packages.
 
 Every Python peer's call must name a real function of the installed package, and every value
 relation the map states for it ("same", "scaled", "differs") is computed here on random label
@@ -26,7 +26,7 @@ from scipy.special import gammaln
 from sklearn import metrics as skm
 
 from cluval_core import INDICES, CluvalError, compare, expected_mutual_information
-from cluval_core.peer_names import (ARICODE, BCUBED, CLUSIM, CLUSTERING_MI, ELKI, GENIECLUST, PEER_NAMES, PEERS,
+from cluval_core.indices.peers import (ARICODE, BCUBED, CLUSIM, CLUSTERING_MI, ELKI, GENIECLUST, PEER_NAMES, PEERS,
                                     RELATIONS, SKLEARN, UEF, PeerName, peer_names)
 
 LN2 = math.log(2)

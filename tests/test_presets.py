@@ -1,4 +1,4 @@
-"""The example tables and the checks on tables built by hand (cluval_core.presets)."""
+"""The example tables and the checks on tables built by hand (cluval_core.data.presets)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from cluval_core import CluvalError, Comparison, compare
-from cluval_core.presets import (MAX_CLUSTERS, MAX_COUNT, MAX_OBJECTS, checked_table, empty_table, move_objects,
+from cluval_core.data.presets import (MAX_CLUSTERS, MAX_COUNT, MAX_OBJECTS, checked_table, empty_table, move_objects,
                                  preset_tables, table_from_text, table_to_text)
-from cluval_core.synthetic import SCENARIOS
+from cluval_core.data.synthetic import SCENARIOS
 
 PRESETS = preset_tables()
 

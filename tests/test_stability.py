@@ -1,4 +1,4 @@
-"""Many clusterings of one data set (cluval_core.stability) and their figures: values checked by
+"""Many clusterings of one data set (cluval_core.algorithms.stability) and their figures: values checked by
 hand on small inputs, the stability curve finding the right k (the lowest for a distance), every
 argument validated, and work beyond the budget refused before any run."""
 
@@ -12,11 +12,11 @@ import pandas as pd
 import pytest
 
 from cluval_core import INDICES, CluvalError, compare, compare_many
-from cluval_core import stability
-from cluval_core.clustering import Budget, cluster
+from cluval_core.algorithms import stability
+from cluval_core.algorithms.clustering import Budget, cluster
 from cluval_core.experiments import psi_paper
-from cluval_core.plots import pairwise_heatmap, stability_curves
-from cluval_core.stability import (StabilityCurve, cluster_many, interactive_parameters, mean_agreement,
+from cluval_core.outputs.plots import pairwise_heatmap, stability_curves
+from cluval_core.algorithms.stability import (StabilityCurve, cluster_many, interactive_parameters, mean_agreement,
                                    most_stable, rank_solutions, stability_curve)
 
 # Two runs that found the same partition (labelled differently) and one that split it three ways.
@@ -127,7 +127,7 @@ def test_cluster_many_equals_cluster_run_by_run():
     (dict(algorithm="kmeans", ks=[2, 2.5]), "ks must hold distinct whole numbers from 1, got 2.5"),
     (dict(algorithm="kmeans", ks=[2, 1000]), "k must be at most the number of points in X"),
     (dict(algorithm="nope", ks=[2, 3]), "unknown algorithm 'nope'"),
-    (dict(algorithm="kmeans", ks=[2, 3], budget=60), "budget must be a cluval_core.clustering.Budget"),
+    (dict(algorithm="kmeans", ks=[2, 3], budget=60), "budget must be a cluval_core.algorithms.clustering.Budget"),
     (dict(algorithm="kmeans", ks=[2, 3], n_init=3), "has no parameter"),
 ])
 def test_cluster_many_validates_every_argument(kwargs, message):
@@ -276,7 +276,7 @@ def test_the_fig25_experiment_reads_its_values_from_the_stability_curve():
                             tuple(psi_paper.PAPER_INDICES), tuple(ks), 3, 0.2, 25, "random_swap")
     dataset = mock.Mock(X=X4)
     with mock.patch.object(psi_paper, "stability_curve", return_value=canned) as called, \
-            mock.patch("cluval_core.datasets.load_dataset", return_value=dataset):
+            mock.patch.object(psi_paper, "load_dataset", return_value=dataset):
         result = psi_paper.stability_fig25()
     (X, algorithm, asked_ks, ids), options = called.call_args
     assert X is X4 and algorithm == "random_swap" and asked_ks == ks and ids == psi_paper.PAPER_INDICES

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from cluval_core import CluvalError, compare
-from cluval_core import synthetic as syn
+from cluval_core.data import synthetic as syn
 
 
 def test_random_partition_is_deterministic_by_seed():

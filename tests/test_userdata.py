@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from cluval_core import CluvalError, Noise, compare, userdata
-from cluval_core.userdata import (ACCEPTED, MAX_BYTES, column_summaries, continuous_label_warning, distinct_labels,
+from cluval_core import CluvalError, Noise, compare
+from cluval_core.data import userdata
+from cluval_core.data.userdata import (ACCEPTED, MAX_BYTES, column_summaries, continuous_label_warning, distinct_labels,
                                   label_column, numeric_columns, points_and_labels, preview, read_csv_bytes,
                                   read_table, read_table_bytes, read_user_table, suggest_columns)
 

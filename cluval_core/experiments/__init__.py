@@ -21,7 +21,7 @@ data sets it needs (:attr:`Experiment.datasets`, :meth:`Experiment.missing_datas
 
 from __future__ import annotations
 
-from .._validation import CluvalError
+from ..core.validation import CluvalError
 from . import centroid_index_paper, lei_soft, psi_paper, rand_1971
 from .checks import (CHECK_COLUMNS, DIFFERS, WITHIN, Experiment, ExperimentResult, Progress, check, format_tolerance,
                      published, published_tables)

@@ -9,9 +9,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..clustering import cluster
-from ..comparison import compare
-from ..plots.experiments import centroid_index_boxes
+from ..algorithms.clustering import cluster
+from ..core.labels import compare
+from ..data.datasets import load_dataset
+from ..outputs.plots.experiments import centroid_index_boxes
 from .checks import Experiment, ExperimentResult, Progress, check, checks_frame, report
 
 __all__ = ["EXPERIMENTS", "UNBALANCE_KMEANS_CI", "kmeans_single_link_dbscan"]
@@ -28,8 +29,6 @@ DATASETS = (*KMEANS_SETS, "compound", "aggregation")
 
 def kmeans_single_link_dbscan(full: bool = False, progress: Progress = None) -> ExperimentResult:
     """The centroid-index paper: k-means on S1-S4, Unbalance, Birch2; SL on Compound; Aggregate."""
-    from ..datasets import load_dataset
-
     seeds = 50 if full else 5
     rows = []
     for i, name in enumerate(KMEANS_SETS):

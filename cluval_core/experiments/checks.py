@@ -17,7 +17,8 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from .._validation import CluvalError
+from ..core.validation import CluvalError
+from ..data.datasets import available_datasets
 
 __all__ = ["WITHIN", "DIFFERS", "CHECK_COLUMNS", "Progress", "Experiment", "ExperimentResult", "check", "checks_frame",
            "format_tolerance", "shown", "report", "published", "published_tables"]
@@ -64,8 +65,6 @@ class Experiment:
         :func:`cluval_core.datasets.available_datasets`, which downloads nothing).
         """
         if available is None:
-            from ..datasets import available_datasets
-
             available = available_datasets()
         have = set(available)
         return [name for name in self.datasets if name not in have]

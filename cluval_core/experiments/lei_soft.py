@@ -13,12 +13,14 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..clustering import fuzzy_c_means
-from ..comparison import Comparison, compare
-from ..contingency import factorize
-from ..plots.experiments import index_label, success_rate_bars
-from ..registry import INDICES
-from ..synthetic import LEI_GROUPS, lei_set
+from ..algorithms.clustering import fuzzy_c_means
+from ..core.comparison import Comparison
+from ..core.labels import compare
+from ..data.datasets import load_dataset
+from ..core.contingency import factorize
+from ..outputs.plots.experiments import index_label, success_rate_bars
+from ..core.registry import INDICES
+from ..data.synthetic import LEI_GROUPS, lei_set
 from .checks import Experiment, ExperimentResult, Progress, check, checks_frame, published, report
 
 __all__ = ["EXPERIMENTS", "LEI_INDICES", "SOFT_INDICES", "TABLE4", "fig1_table4", "soft_versus_crisp"]
@@ -93,8 +95,6 @@ REAL_SETS = ("iris", "wine")  # the Table IV data sets cluval has
 def fig1_table4(full: bool = False, progress: Progress = None) -> ExperimentResult:
     """Lei et al. (2017), Fig. 1 and Table IV: how often each soft index picks the true number of
     clusters among fuzzy c-means partitions with c = 2..3 c_true."""
-    from ..datasets import load_dataset
-
     runs = 100 if full else 3
     paper = TABLE4.assign(key=TABLE4["data"].str.lower()).set_index("key")
     sets = [(f"{group} #{i}", *lei_set(group, i, seed=i)) for group, count in LEI_GROUPS.items()

@@ -17,15 +17,16 @@ import math
 import numpy as np
 import pandas as pd
 
-from .._validation import CluvalError
-from ..clustering import DEFAULT_BUDGET, Budget, cluster, sse
-from ..clustering import random_swap as _random_swap
-from ..comparison import compare
-from ..plots.experiments import (class_removal, index_label, overlap_and_dimension, seed_boxes, similarity_grid,
+from ..core.validation import CluvalError
+from ..algorithms.clustering import DEFAULT_BUDGET, Budget, cluster, sse
+from ..algorithms.clustering import random_swap as _random_swap
+from ..core.labels import compare
+from ..data.datasets import load_dataset
+from ..outputs.plots.experiments import (class_removal, index_label, overlap_and_dimension, seed_boxes, similarity_grid,
                                  stability_curves)
-from ..registry import INDICES
-from ..stability import SAMPLING_RATE, stability_curve
-from ..synthetic import (SCENARIOS, enlarge_cluster, increasing_error, m2, number_of_clusters, random_partition,
+from ..core.registry import INDICES
+from ..algorithms.stability import SAMPLING_RATE, stability_curve
+from ..data.synthetic import (SCENARIOS, enlarge_cluster, increasing_error, m2, number_of_clusters, random_partition,
                          size_imbalance, unbalance_like)
 from .centroid_index_paper import UNBALANCE_KMEANS_CI
 from .checks import Experiment, ExperimentResult, Progress, check, checks_frame, published, report
@@ -359,8 +360,6 @@ def _table_scores(truth, labels, X=None):
 
 def unbalance_table6(full: bool = False, progress: Progress = None) -> ExperimentResult:
     """Table 6: Unbalance clustered to k = 8 by random swap, Ward, single link and k-means."""
-    from ..datasets import load_dataset
-
     ds = load_dataset("unbalance")
     truth, X = ds.labels, ds.X
     iterations = 5000 if full else 1000
@@ -412,8 +411,6 @@ def unbalance_table6(full: bool = False, progress: Progress = None) -> Experimen
 # ---------------------------------------------------------------------- Table 7: Yeast
 def yeast_table7(full: bool = False, progress: Progress = None) -> ExperimentResult:
     """Table 7: Yeast's smallest classes removed one by one, objects redistributed."""
-    from ..datasets import load_dataset
-
     ds = load_dataset("yeast")
     seeds = 1000 if full else 100
     paper = TABLE7.set_index("K")
@@ -447,8 +444,6 @@ UNBALANCE_K = 8
 def stability_fig25(full: bool = False, progress: Progress = None) -> ExperimentResult:
     """Fig. 25: the number of clusters of Unbalance by stability over random subsets
     (:func:`cluval_core.stability.stability_curve`, the method of the figure)."""
-    from ..datasets import load_dataset
-
     ds = load_dataset("unbalance")
     ks = list(range(2, 21)) if full else [2, 4, 6, 7, 8, 9, 10, 12]
     subsets = 10 if full else 3

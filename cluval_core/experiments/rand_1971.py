@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..comparison import compare
-from ..plots.experiments import formula_check
-from ..registry import INDICES
-from ..synthetic import RAND_MODIFICATIONS, rand_modification
+from ..core.labels import compare
+from ..outputs.plots.experiments import formula_check
+from ..core.registry import INDICES
+from ..data.synthetic import RAND_MODIFICATIONS, rand_modification
 from .checks import Experiment, ExperimentResult, Progress, check, checks_frame, report
 
 __all__ = ["EXPERIMENTS", "PRINTED", "CORRECTED", "table1"]

@@ -1,0 +1,875 @@
+"""The comparison object: one contingency table, and everything derived from it, once.
+
+A :class:`Comparison` holds the table of two partitions and computes, on first use and once,
+the structures every index reads: pair counts, entropies, the optimal and greedy pairings,
+the nearest-cluster mappings, centroids. It reads no labels itself (:func:`~cluval_core.compare`
+does, in :mod:`cluval_core.core.labels`) and knows no index: :meth:`Comparison.score`,
+:meth:`Comparison.steps` and :meth:`Comparison.contributions` ask the registry's entry.
+
+>>> from cluval_core import compare
+>>> c = compare([0, 0, 0, 1, 1, 1], [0, 0, 1, 1, 2, 2])
+>>> c.table.tolist()
+[[2, 1, 0], [0, 1, 2]]
+>>> c.pair_counts
+PairCounts(a=2, b=4, c=1, d=8)
+>>> c.score("ri") == 10 / 15, c.score("psi") == (4/3 - 2/3) / (3 - 2/3)
+(True, True)
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass
+from functools import cached_property, partial
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+from scipy.sparse import csr_array
+from scipy.spatial.distance import cdist
+
+from . import chance as _chance
+from .contingency import contingency_table, factorize, first_occurrence_order, table_from_codes
+from .emi import expected_mutual_information
+from .matching import (TIE_TOLERANCE, Mappings, NearestMapping, Pairing, _unused, greedy_pairing,
+                       greedy_pairing_cells, nearest_mapping, nearest_mapping_cells, optimal_pairing_cells,
+                       optimal_pairing_cells_is_tied, tie_priority)
+from .numeric import order_free_sum
+from .registry import get_index, index_ids
+from .steps import Step, Steps, shown
+from .validation import DENSE_CELLS, SOFT_TOLERANCE, CluvalError, _item, as_labels, as_memberships, as_table, warn
+
+__all__ = ["Comparison", "PairCounts", "Entropies", "CentroidRatio", "Cells"]
+
+_MAX_CENTROID_PAIRS = 50_000_000  # a dense matrix of centroid distances: 400 MB
+# Distances between centroids (in units of the data's extent) closer than this, relatively,
+# or absolutely for squared distances, are ties: rounding cannot tell them apart.
+_DISTANCE_RTOL, _DISTANCE_ATOL = TIE_TOLERANCE, 1e-20
+
+
+@dataclass(frozen=True)
+class PairCounts:
+    """Pairs of objects: together in both (a), only in the reference (b), only in the
+    candidate (c), apart in both (d). Exact Python ints for crisp partitions."""
+
+    a: int | float
+    b: int | float
+    c: int | float
+    d: int | float
+
+    @property
+    def total(self):
+        return self.a + self.b + self.c + self.d
+
+
+class Cells(NamedTuple):
+    """The non-empty cells of a table in row-major order: row, column and count of each."""
+
+    rows: np.ndarray
+    cols: np.ndarray
+    values: np.ndarray
+
+
+@dataclass(frozen=True)
+class Entropies:
+    """Entropies in nats: reference, candidate, joint, and their mutual information."""
+
+    true: float
+    pred: float
+    joint: float
+    mutual_information: float
+
+
+class PsiSteps(NamedTuple):
+    """Deprecated (``Comparison.psi_steps``): PSI's S, E, max(K, K′), value, simplified value and last step."""
+
+    S: float
+    E: float
+    max_k: int
+    psi: float
+    psi_simplified: float
+    formula: str
+
+
+@dataclass(frozen=True, eq=False)
+class CentroidRatio:
+    """Centroid Ratio's greedy pairing of centroids and each pair's stability ratio."""
+
+    pairing_rows: np.ndarray
+    pairing_cols: np.ndarray
+    ratio: np.ndarray  # D_ij^2 / (D_i D_j) per pair
+    unstable: np.ndarray  # bool per pair
+    n_unpaired: int
+    tie_broken: bool = False
+
+
+def _labels_of_table(values, n: int, name: str) -> np.ndarray:
+    """Row or column labels given to a table: one distinct hashable value per cluster."""
+    if values is None:
+        return np.arange(n)
+    labels = as_labels(list(values) if isinstance(values, (pd.Index, range)) else values, name)
+    if len(labels) != n:
+        raise CluvalError(f"{name} has {len(labels)} labels but the table has {n} "
+                          f"{'rows' if name == 'row_labels' else 'columns'}")
+    repeated = pd.Index(labels, dtype=object, tupleize_cols=False).duplicated()
+    if repeated.any():
+        raise CluvalError(f"{name} repeats the label {_item(labels[repeated.argmax()])!r}: each cluster needs its own label")
+    return labels
+
+
+def _margin(table, axis: int) -> np.ndarray:
+    """Row (axis=1) or column (axis=0) sums of a dense or sparse table, in its own dtype.
+
+    Real-valued sums are taken in sorted order, so that permuting the other side's clusters
+    (relabelling) leaves every margin the same to the last bit.
+    """
+    if table.dtype.kind != "f":
+        return np.asarray(table.sum(axis=axis)).ravel()
+    if isinstance(table, np.ndarray):
+        return np.sort(table, axis=axis).sum(axis=axis)
+    lines = (table if axis == 1 else table.T).tocsr()
+    owner = np.repeat(np.arange(lines.shape[0]), np.diff(lines.indptr))
+    order = np.lexsort((lines.data, owner))
+    return np.bincount(owner[order], weights=lines.data[order], minlength=lines.shape[0])
+
+
+def _read_only(*arrays):
+    for arr in arrays:
+        if isinstance(arr, np.ndarray):
+            arr.flags.writeable = False
+
+
+def _pair_sum(values: np.ndarray, n_total: float):
+    """sum of C(v, 2) over `values`: an exact Python int for integer arrays."""
+    if values.dtype.kind in "iu":
+        if n_total < 3_000_000_000:
+            return int(np.sum(values * (values - 1) // 2))
+        return sum(int(v) * (int(v) - 1) // 2 for v in values.ravel().tolist())
+    return order_free_sum(values * (values - 1.0) / 2.0)
+
+
+def _entropy(counts: np.ndarray, n: float) -> float:
+    p = counts[counts > 0] / n
+    p = p[p > 0]  # soft cells may underflow to 0 once divided
+    return -order_free_sum(p * np.log(p))
+
+
+class Comparison:
+    """Two partitions of the same objects, compared through one contingency table.
+
+    Build one with :func:`compare`, :meth:`from_table` or :meth:`from_memberships`. Every
+    derived structure (pair counts, entropies, pairings, mappings, centroids) is computed on
+    first use and kept; the object is immutable.
+
+    Attributes
+    ----------
+    table : ndarray (K_a, K_b)
+        ``table[i, j]`` objects in reference cluster i and candidate cluster j; int64 for
+        crisp partitions, float64 for soft ones.
+    row_labels, col_labels : ndarray
+        The label value of each row (reference cluster) and column (candidate cluster).
+    """
+
+    def __init__(self, table, row_labels=None, col_labels=None):
+        if isinstance(table, pd.DataFrame):
+            row_labels = table.index if row_labels is None else row_labels
+            col_labels = table.columns if col_labels is None else col_labels
+        table = as_table(table)
+        self._setup(table, _labels_of_table(row_labels, table.shape[0], "row_labels"),
+                    _labels_of_table(col_labels, table.shape[1], "col_labels"))
+
+    @classmethod
+    def _build(cls, table, row_labels, col_labels, *, X=None, labels=None, codes=None, noise=None, tie_order=None,
+               weighted=False):
+        """A comparison of a table cluval built itself (no validation).
+
+        `table` is a numpy array or a scipy.sparse array of counts; `tie_order`, when given, is
+        (rows, columns) in the order their clusters first occur (else it is derived from
+        `labels` or `codes`, or is the table's own order).
+        """
+        self = cls.__new__(cls)
+        self._setup(table, row_labels, col_labels, X=X, labels=labels, codes=codes, noise=noise, tie_order=tie_order,
+                    weighted=weighted)
+        return self
+
+    def _setup(self, table, row_labels, col_labels, *, X=None, labels=None, codes=None, noise=None, tie_order=None,
+               weighted=False):
+        sparse = hasattr(table, "toarray") and hasattr(table, "nnz")
+        if not sparse and table.dtype.kind in "iu" and table.size > DENSE_CELLS:
+            table, sparse = csr_array(table), True  # a large table keeps only its non-empty cells
+        # our own copy, made read-only below
+        table = csr_array(table, copy=True) if sparse else np.array(table)
+        rows_kept = np.flatnonzero(_margin(table, 1) > 0)
+        cols_kept = np.flatnonzero(_margin(table, 0) > 0)
+        row_labels, col_labels = np.array(row_labels), np.array(col_labels)
+        if len(rows_kept) < table.shape[0] or len(cols_kept) < table.shape[1]:
+            table = table[rows_kept][:, cols_kept]
+            row_labels, col_labels = row_labels[rows_kept], col_labels[cols_kept]
+        if sparse:
+            table.sum_duplicates()
+            table.eliminate_zeros()
+        n = table.sum()
+        if n < 2:
+            raise CluvalError(f"at least 2 objects are needed to compare partitions, got {n}")
+        _read_only(*((table.data, table.indices, table.indptr) if sparse else (table,)), row_labels, col_labels)
+        object.__setattr__(self, "table", table)
+        object.__setattr__(self, "row_labels", row_labels)
+        object.__setattr__(self, "col_labels", col_labels)
+        object.__setattr__(self, "_X", X)
+        object.__setattr__(self, "_codes", codes)
+        object.__setattr__(self, "_labels", labels)
+        object.__setattr__(self, "noise", noise)
+        object.__setattr__(self, "_tie_order", tie_order)
+        object.__setattr__(self, "is_weighted", weighted)  # built with sample_weight: cells are sums of weights
+        object.__setattr__(self, "_memberships", None)  # (U, V) of a soft comparison, for chance()
+        object.__setattr__(self, "_values", {})  # index id -> value, each computed once
+        object.__setattr__(self, "_memo", {})  # function -> what it derives from this comparison (memo())
+
+    def __setattr__(self, name, value):
+        raise AttributeError("Comparison objects are immutable")
+
+    def __repr__(self):
+        kind = "soft " if self.is_soft else ""
+        return (f"<Comparison of {kind}partitions: N={self.n:g}, K_true={self.k_true}, "
+                f"K_pred={self.k_pred}{', with X' if self.has_data else ''}>")
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def from_table(cls, table, row_labels=None, col_labels=None):
+        """Compare through a given table: counts, or real values for soft partitions.
+
+        `table` may be a nested list, a numpy array, a scipy.sparse matrix or a pandas
+        DataFrame (e.g. ``pandas.crosstab``), whose index and columns become the row and
+        column labels. Empty rows and columns (clusters with no objects) are dropped. Ties are
+        broken in the table's own row and column order.
+
+        >>> Comparison.from_table([[5, 0], [0, 5]]).score("ari")
+        1.0
+        """
+        return cls(table, row_labels, col_labels)
+
+    @classmethod
+    def from_memberships(cls, U, V, row_labels=None, col_labels=None):
+        """Compare soft partitions through the generalised table ``N* = U^T V``.
+
+        `U` (N x K_a) and `V` (N x K_b) hold each object's memberships, rows summing to 1.
+        One-hot memberships are crisp labels: they give exactly the crisp table and values
+        (ties broken in the order clusters first occur, as for labels); soft ones break ties
+        in the table's order. `row_labels` and `col_labels` name the clusters (default
+        0..K-1).
+
+        >>> U = [[1, 0], [1, 0], [0, 1], [0, 1]]
+        >>> V = [[0.9, 0.1], [0.8, 0.2], [0.1, 0.9], [0.0, 1.0]]
+        >>> Comparison.from_memberships(U, V).table.round(2).tolist()
+        [[1.7, 0.3], [0.1, 1.9]]
+        """
+        U = as_memberships(U, "U")
+        V = as_memberships(V, "V")
+        if U.shape[0] != V.shape[0]:
+            raise CluvalError(f"U and V differ in number of objects: {U.shape[0]} != {V.shape[0]}")
+        row_labels = _labels_of_table(row_labels, U.shape[1], "row_labels")
+        col_labels = _labels_of_table(col_labels, V.shape[1], "col_labels")
+        if np.array_equal(U, U.astype(bool)) and np.array_equal(V, V.astype(bool)):
+            a, b = U.argmax(axis=1), V.argmax(axis=1)  # one-hot: crisp labels, compared as such
+            table, rows, cols = contingency_table(a, b)
+            codes = (np.searchsorted(rows, a), np.searchsorted(cols, b))  # the clusters that occur
+            return cls._build(table, row_labels[rows], col_labels[cols], codes=codes)
+        comparison = cls._build(U.T @ V, row_labels, col_labels)
+        # kept for the permutation and resampling models (chance, uncertainty): the clusters
+        # the table keeps are those with some membership (a row of N* sums to U's column)
+        memberships = (U[:, U.sum(axis=0) > 0], V[:, V.sum(axis=0) > 0])
+        _read_only(*memberships)
+        object.__setattr__(comparison, "_memberships", memberships)
+        return comparison
+
+    # ------------------------------------------------------------------ comparisons derived from this one
+    def with_table(self, table, *, rows=None, cols=None, tie_order=None, codes=None, X=None,
+                   same_margins: bool = False) -> Comparison:
+        """The comparison of another table over some of these clusters: a random, resampled or
+        reduced table (chance, the jackknife, the bootstrap).
+
+        `rows` and `cols` say which of this comparison's clusters the table's rows and columns
+        are (default all, in order); `tie_order` is the new table's (default: these clusters'
+        order, or the order of `codes` when given). With ``same_margins=True`` the table has
+        this one's cluster sizes, and shares what depends on them alone (the expected mutual
+        information).
+        """
+        row_labels = self.row_labels if rows is None else self.row_labels[rows]
+        col_labels = self.col_labels if cols is None else self.col_labels[cols]
+        if tie_order is None and codes is None and rows is None and cols is None:
+            tie_order = self.tie_order
+        other = type(self)._build(table, row_labels, col_labels, X=X, codes=codes, tie_order=tie_order)
+        if same_margins:
+            for name in _MARGIN_FACTS:
+                if name in self.__dict__:
+                    other.__dict__[name] = self.__dict__[name]  # as the cached property keeps it
+        return other
+
+    def with_objects(self, chosen) -> Comparison:
+        """The comparison of some of the objects, with their coordinates: `chosen` indexes the
+        objects (repeats allowed, as a bootstrap draws them); clusters left empty are dropped."""
+        chosen = np.asarray(chosen)
+        codes_a, codes_b = (codes[chosen] for codes in self.codes)
+        (new_a, rows), (new_b, cols) = factorize(codes_a), factorize(codes_b)
+        table = table_from_codes(new_a, new_b, len(rows), len(cols))
+        X = None if self._X is None else self._X[chosen]
+        return type(self)._build(table, self.row_labels[rows], self.col_labels[cols], X=X, codes=(new_a, new_b))
+
+    def memo(self, derive):
+        """``derive(self)``, computed once for this comparison and kept: for what an index family
+        derives from the table and several of its indices read (the permutation model's
+        moments, say)."""
+        try:
+            return self._memo[derive]
+        except KeyError:
+            value = self._memo[derive] = derive(self)
+            return value
+
+    # ------------------------------------------------------------------ basic facts
+    @property
+    def is_soft(self) -> bool:
+        return self.table.dtype.kind == "f"
+
+    @property
+    def is_sparse(self) -> bool:
+        """True when :attr:`table` is a ``scipy.sparse.csr_array`` of its non-empty cells (tables
+        of more than ``DENSE_CELLS`` cells); every index is computed the same way either way."""
+        return not isinstance(self.table, np.ndarray)
+
+    @cached_property
+    def cells(self) -> Cells:
+        """The non-empty cells in row-major order: what every index is computed from."""
+        t = self.table
+        if self.is_sparse:
+            rows = np.repeat(np.arange(t.shape[0], dtype=np.intp), np.diff(t.indptr))
+            cells = Cells(rows, t.indices.astype(np.intp), t.data)
+        else:
+            rows, cols = np.nonzero(t)
+            cells = Cells(rows, cols, t[rows, cols])
+        _read_only(*cells)
+        return cells
+
+    def cell_values(self, rows, cols) -> np.ndarray:
+        """The counts n_ij of the given (row, column) index pairs (0 for empty cells)."""
+        rows, cols = np.asarray(rows, dtype=np.intp), np.asarray(cols, dtype=np.intp)
+        if not self.is_sparse:
+            return self.table[rows, cols]
+        found = self._find_cells(rows, cols)
+        values = self.cells.values
+        return np.where(found >= 0, values[found], values.dtype.type(0))
+
+    def _find_cells(self, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+        """Positions in :attr:`cells` of the given (row, column) pairs, -1 for empty cells."""
+        keys = self._cell_keys
+        wanted = rows.astype(np.int64) * self.k_pred + cols
+        at = np.minimum(np.searchsorted(keys, wanted), len(keys) - 1)
+        return np.where(keys[at] == wanted, at, -1)
+
+    @cached_property
+    def _cell_keys(self) -> np.ndarray:
+        """row * K_b + column of each cell: ascending, as the cells are row-major."""
+        return self.cells.rows.astype(np.int64) * self.k_pred + self.cells.cols
+
+    def _per_cell(self, values: np.ndarray):
+        """A table of per-cell values laid out like :attr:`table` (0 on empty cells)."""
+        r, c, _ = self.cells
+        if self.is_sparse:
+            return csr_array((values, c, self.table.indptr), shape=self.table.shape)
+        out = np.zeros(self.table.shape)
+        out[r, c] = values
+        return out
+
+    @property
+    def has_data(self) -> bool:
+        return self._X is not None
+
+    @property
+    def data(self) -> np.ndarray | None:
+        """The objects' coordinates X (read-only), or None when compared without them."""
+        return self._X
+
+    @property
+    def memberships(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """(U, V), the memberships of a soft comparison built by :meth:`from_memberships`
+        (read-only; the clusters the table keeps), or None."""
+        return self._memberships
+
+    @property
+    def has_objects(self) -> bool:
+        """True when built from unweighted labels: the table counts objects that ``codes`` names one
+        by one, so resampling and permutation models may move the objects themselves."""
+        return (self._labels is not None or self._codes is not None) and not self.is_weighted
+
+    @cached_property
+    def n(self):
+        if not self.is_soft:
+            return int(self.table.sum())
+        return order_free_sum(self.cells.values)
+
+    @cached_property
+    def row_sizes(self) -> np.ndarray:
+        sizes = _margin(self.table, 1)
+        _read_only(sizes)
+        return sizes
+
+    @cached_property
+    def col_sizes(self) -> np.ndarray:
+        sizes = _margin(self.table, 0)
+        _read_only(sizes)
+        return sizes
+
+    @property
+    def k_true(self) -> int:
+        return self.table.shape[0]
+
+    @property
+    def k_pred(self) -> int:
+        return self.table.shape[1]
+
+    @cached_property
+    def is_identical(self) -> bool:
+        """True when the two partitions are the same up to label names."""
+        return self.k_true == self.k_pred == len(self.cells.values)
+
+    # ------------------------------------------------------------------ pair counting
+    @cached_property
+    def pair_counts(self) -> PairCounts:
+        n = self.n
+        together_both = _pair_sum(self.cells.values, n)
+        together_true = _pair_sum(self.row_sizes, n)
+        together_pred = _pair_sum(self.col_sizes, n)
+        all_pairs = n * (n - 1) // 2 if not self.is_soft else n * (n - 1) / 2
+        b = together_true - together_both
+        c = together_pred - together_both
+        return PairCounts(together_both, b, c, all_pairs - together_both - b - c)
+
+    # ------------------------------------------------------------------ information
+    @cached_property
+    def entropies(self) -> Entropies:
+        n = self.n
+        h_true = _entropy(self.row_sizes, n)
+        if self.is_identical:  # the same multiset of probabilities: make the equalities exact
+            return Entropies(h_true, h_true, h_true, h_true)
+        h_pred = _entropy(self.col_sizes, n)
+        r_idx, c_idx, nz = self.cells
+        h_joint = _entropy(nz, n)
+        p = nz / n
+        if self.is_soft:  # logs taken one by one: tiny soft cells never meet log(0)
+            log_ratio = (np.log(nz) + np.log(float(n)) - np.log(self.row_sizes)[r_idx]
+                         - np.log(self.col_sizes)[c_idx])
+        else:
+            outer = self.row_sizes[r_idx].astype(np.float64) * self.col_sizes[c_idx]
+            log_ratio = np.log(nz * float(n)) - np.log(outer)
+        mi = order_free_sum(p * log_ratio)
+        return Entropies(h_true, h_pred, h_joint, max(mi, 0.0))
+
+    @cached_property
+    def expected_mutual_information(self) -> float:
+        """E[MI] in nats under the permutation model (both partitions' sizes fixed), which every
+        AMI subtracts; NaN for a real-valued table, or with a warning beyond the work cluval does."""
+        if self.is_soft:
+            return math.nan
+        try:
+            return expected_mutual_information(self.row_sizes, self.col_sizes)
+        except CluvalError as exc:
+            warn(f"AMI is not computed: {exc}", stacklevel=6)
+            return math.nan
+
+    # ------------------------------------------------------------------ tie order
+    @cached_property
+    def tie_order(self) -> tuple[np.ndarray, np.ndarray]:
+        """(rows, columns) in the order their clusters first occur in the input.
+
+        Ties in pairings and mappings are broken in this order (INDICES.md), which no
+        relabelling changes. Comparisons built from a table use its own order.
+        """
+        if self._tie_order is not None:
+            orders = tuple(np.asarray(order, dtype=np.intp) for order in self._tie_order)
+        elif self._labels is not None:
+            orders = tuple(first_occurrence_order(labels, values)
+                           for labels, values in zip(self._labels, (self.row_labels, self.col_labels)))
+        elif self._codes is not None:
+            orders = tuple(first_occurrence_order(codes, k) for codes, k in zip(self._codes, self.table.shape))
+        else:
+            orders = (np.arange(self.k_true, dtype=np.intp), np.arange(self.k_pred, dtype=np.intp))
+        _read_only(*orders)
+        return orders
+
+    # ------------------------------------------------------------------ pairings
+    def _pairing(self, criterion: str, rows: np.ndarray, cols: np.ndarray, found: np.ndarray,
+                 similarity: np.ndarray, tie) -> Pairing:
+        """A Pairing of the given pairs, whose cells are at `found` in :attr:`cells` (-1: empty);
+        `similarity` holds the criterion's value of each cell."""
+        r = self.row_sizes[rows]
+        c = self.col_sizes[cols]
+        overlap = np.where(found >= 0, self.cells.values[found], self.cells.values.dtype.type(0))
+        sim = np.where(found >= 0, similarity[found], 0.0).astype(np.float64)
+        pairing = Pairing(
+            criterion=criterion, rows=rows, cols=cols,
+            row_labels=self.row_labels[rows], col_labels=self.col_labels[cols],
+            row_sizes=r, col_sizes=c, overlap=overlap, similarity=sim,
+            braun_banquet=overlap / np.maximum(r, c),
+            jaccard=overlap / (r + c - overlap),
+            unpaired_rows=_unused(rows, self.k_true),
+            unpaired_cols=_unused(cols, self.k_pred),
+            total=order_free_sum(sim), _tie=tie,
+        )
+        _read_only(*(getattr(pairing, f) for f in pairing.__dataclass_fields__))
+        return pairing
+
+    def _optimal_pairing(self, criterion: str, similarity: np.ndarray) -> Pairing:
+        """The optimal pairing on a similarity given per non-empty cell (0 elsewhere)."""
+        r, c, _ = self.cells
+        if self.is_identical:  # one cell per row and column: they are the only pairing that uses no empty cell
+            return self._pairing(criterion, r, c, np.arange(len(r)), similarity, False)
+        rows, cols, found = optimal_pairing_cells(r, c, similarity, self.table.shape, *self.tie_order,
+                                                  priority=self._tie_priority, return_cells=True)
+        tie = partial(optimal_pairing_cells_is_tied, r, c, similarity, self.table.shape, rows, cols)
+        return self._pairing(criterion, rows, cols, found, similarity, tie)
+
+    @cached_property
+    def _tie_priority(self) -> np.ndarray:
+        r, c, _ = self.cells
+        return tie_priority(r, c, self.table.shape, *self.tie_order)
+
+    @cached_property
+    def _cell_braun_banquet(self) -> np.ndarray:
+        r, c, v = self.cells
+        return v / np.maximum(self.row_sizes[r], self.col_sizes[c])
+
+    @cached_property
+    def _cell_jaccard(self) -> np.ndarray:
+        r, c, v = self.cells
+        return v / (self.row_sizes[r] + self.col_sizes[c] - v)
+
+    @cached_property
+    def braun_banquet(self):
+        """n_ij / max(r_i, c_j) for every cell: the similarity PSI pairs on (laid out like
+        :attr:`table`, sparse when it is)."""
+        return self._per_cell(self._cell_braun_banquet)
+
+    @cached_property
+    def jaccard(self):
+        """n_ij / (r_i + c_j - n_ij) for every cell: the similarity CI maps on (laid out like
+        :attr:`table`, sparse when it is)."""
+        return self._per_cell(self._cell_jaccard)
+
+    @cached_property
+    def hungarian_pairing(self) -> Pairing:
+        """The optimal one-to-one pairing on Braun-Banquet similarity (PSI's S is its total)."""
+        return self._optimal_pairing("braun_banquet", self._cell_braun_banquet)
+
+    @cached_property
+    def accuracy_pairing(self) -> Pairing:
+        """The one-to-one pairing with the most shared objects (pivoted accuracy)."""
+        return self._optimal_pairing("overlap", self.cells.values)
+
+    @cached_property
+    def row_normalised_pairing(self) -> Pairing:
+        """The one-to-one pairing maximising sum of n_ij / r_i (adjusted asymmetric accuracy)."""
+        r, _, v = self.cells
+        return self._optimal_pairing("recall", v / self.row_sizes[r])
+
+    @cached_property
+    def greedy_pairing(self) -> Pairing:
+        """Criterion H's greedy pairing: largest remaining cell first, ties in tie order."""
+        r, c, v = self.cells
+        if self.is_identical:
+            return self._pairing("overlap", r, c, np.arange(len(r)), v, False)
+        rows, cols, tie, found = greedy_pairing_cells(r, c, v, self.table.shape, *self.tie_order,
+                                                        priority=self._tie_priority, return_cells=True)
+        return self._pairing("overlap", rows, cols, found, v, tie)
+
+    @cached_property
+    def psi_expected(self) -> float:
+        """PSI's E: sum over the min(K_a, K_b) largest-with-largest pairs of
+        (r c / N) / max(r, c), both size lists sorted descending."""
+        k = min(self.k_true, self.k_pred)
+        r = np.sort(self.row_sizes)[::-1][:k].astype(np.float64)
+        c = np.sort(self.col_sizes)[::-1][:k].astype(np.float64)
+        return order_free_sum(r * c / self.n / np.maximum(r, c))
+
+    @property
+    def psi_steps(self) -> PsiSteps:
+        """Deprecated: use ``steps("psi")``, PSI's computation in steps (S, E, max(K, K′))."""
+        warnings.warn("Comparison.psi_steps is deprecated: use Comparison.steps(\"psi\")", DeprecationWarning,
+                      stacklevel=2)
+        steps = self.steps("psi")
+        return PsiSteps(steps["S"], steps["E"], steps["k"], steps.value, self.score("psi_simplified"), str(steps[-1]))
+
+    # ------------------------------------------------------------------ mappings
+    def _mappings(self, criterion: str, nearest) -> Mappings:
+        """Nearest-neighbour mappings both ways; nearest(forward, target_order) gives one way's
+        (targets, in_degree, tie_broken)."""
+        row_order, col_order = self.tie_order
+        out = []
+        for direction, forward, order, src, dst in (("true->pred", True, col_order, self.row_labels, self.col_labels),
+                                                    ("pred->true", False, row_order, self.col_labels, self.row_labels)):
+            targets, in_degree, tie = nearest(forward, order)
+            _read_only(targets, in_degree)
+            out.append(NearestMapping(direction, criterion, targets, in_degree, src, dst, tie))
+        return Mappings(*out)
+
+    @cached_property
+    def _jaccard_nearest(self):
+        """Both ways: (targets, in_degree, tie_broken, the chosen cells' positions in cells)."""
+        r, c, _ = self.cells
+        rows, cols = self.tie_order
+        shape = self.table.shape
+        return (nearest_mapping_cells(r, c, self._cell_jaccard, shape, cols, return_cells=True),
+                nearest_mapping_cells(c, r, self._cell_jaccard, shape[::-1], rows, return_cells=True))
+
+    @cached_property
+    def jaccard_mapping(self) -> Mappings:
+        """Nearest neighbour by Jaccard, (reference -> candidate, candidate -> reference)."""
+        return self._mappings("jaccard", lambda forward, order: self._jaccard_nearest[0 if forward else 1][:3])
+
+    def mapped_overlaps(self, basis: str = "partition") -> tuple[np.ndarray, np.ndarray]:
+        """Shared objects of every cluster with the cluster it maps to: n_{i,NN(i)} for each
+        reference cluster, n_{NN(j),j} for each candidate cluster (CSI sums them)."""
+        if basis == "partition":
+            values = self.cells.values
+            return values[self._jaccard_nearest[0][3]], values[self._jaccard_nearest[1][3]]
+        forward, backward = self.centroid_mapping
+        return (self.cell_values(np.arange(self.k_true), forward.targets),
+                self.cell_values(backward.targets, np.arange(self.k_pred)))
+
+    @cached_property
+    def element_scores(self) -> np.ndarray:
+        """Each object's element-centric similarity, in the order of the labels compared (their
+        mean is ``ecs``); needs labels, not a table.
+
+        For flat partitions an object's similarity is the Braun-Banquet similarity of its cell,
+        n_ij / max(r_i, c_j) (Gates et al. 2019).
+        """
+        scores = self._cell_braun_banquet[self._find_cells(*self.codes)]
+        _read_only(scores)
+        return scores
+
+    # ------------------------------------------------------------------ data (X)
+    def _require_data(self, what: str):
+        if self._X is None:
+            raise CluvalError(f"{what} needs the data X: pass X=... to compare()")
+
+    @cached_property
+    def codes(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per-object cluster indices (row index, column index); needs labels, not a table."""
+        if self._codes is not None:
+            return self._codes
+        if self._labels is None:
+            raise CluvalError("per-object cluster indices exist only for comparisons built from labels")
+        codes = tuple(factorize(labels)[0] for labels in self._labels)
+        _read_only(*codes)
+        return codes
+
+    @cached_property
+    def _unit_frame(self) -> tuple[np.ndarray, int]:
+        """The shift to X's bounding box's centre and the power of two that scales it into [-1, 1].
+
+        Centroids and their distances are computed in these units, where nothing
+        overflows or underflows and where scaling X by a power of two changes no bit: a
+        mapping never depends on the data's units. Returns (shift, exponent).
+        """
+        X = self._X
+        # column by column: a reduction along the rows of a C-ordered matrix is ~30x slower
+        low = np.array([X[:, j].min() for j in range(X.shape[1])])
+        high = np.array([X[:, j].max() for j in range(X.shape[1])])
+        shift = low / 2 + high / 2
+        # x - shift is monotone in x: its largest magnitude is at the column's min or max
+        extent = float(np.maximum(np.abs(high - shift), np.abs(low - shift)).max())
+        exponent = int(np.frexp(extent)[1]) if extent > 0 else 0
+        return shift, exponent
+
+    @cached_property
+    def _unit_centroids(self) -> tuple[np.ndarray, np.ndarray]:
+        self._require_data("centroids")
+        shift, exponent = self._unit_frame
+        d = self._X.shape[1]
+        sums = [np.zeros((k, d)) for k in (self.k_true, self.k_pred)]
+        z = np.empty(len(self._X))
+        for j in range(d):  # one coordinate in unit frame at a time
+            np.subtract(self._X[:, j], shift[j], out=z)
+            np.ldexp(z, -exponent, out=z)
+            for total, codes, k in zip(sums, self.codes, (self.k_true, self.k_pred)):
+                total[:, j] = np.bincount(codes, weights=z, minlength=k)
+        return sums[0] / self.row_sizes[:, None], sums[1] / self.col_sizes[:, None]
+
+    @cached_property
+    def centroids(self) -> tuple[np.ndarray, np.ndarray]:
+        """Mean of each reference and each candidate cluster in the feature space of X."""
+        shift, exponent = self._unit_frame
+        out = tuple(np.ldexp(cent, exponent) + shift for cent in self._unit_centroids)
+        _read_only(*out)
+        return out
+
+    @cached_property
+    def _unit_distances(self) -> np.ndarray:
+        """Squared Euclidean distances between centroids, in the unit frame."""
+        if self.k_true * self.k_pred > _MAX_CENTROID_PAIRS:
+            raise CluvalError(f"the centroid-based indices compare all {self.k_true} x {self.k_pred} pairs of centroids, "
+                              f"more than {_MAX_CENTROID_PAIRS:.0e}: use the partition-based ones (ci_partition, "
+                              "csi_partition), which need only the table")
+        return cdist(*self._unit_centroids, "sqeuclidean")
+
+    @cached_property
+    def centroid_distances(self) -> np.ndarray:
+        """Squared Euclidean distances between reference and candidate centroids."""
+        with np.errstate(over="ignore"):
+            d = np.ldexp(self._unit_distances, 2 * self._unit_frame[1])
+        _read_only(d)
+        return d
+
+    @cached_property
+    def centroid_mapping(self) -> Mappings:
+        """Nearest centroid (squared Euclidean), (reference -> candidate, candidate -> reference).
+
+        Distances equal to within rounding (a relative 1e-9) are ties, broken in tie order.
+        """
+        d2 = self._unit_distances
+
+        def nearest(forward, order):
+            return nearest_mapping(d2 if forward else d2.T, order, lower_is_nearer=True,
+                                   rtol=_DISTANCE_RTOL, atol=_DISTANCE_ATOL)
+
+        return self._mappings("centroid", nearest)
+
+    @cached_property
+    def centroid_ratio(self) -> CentroidRatio:
+        """Greedy pairing of centroids by distance, and the stability of each pair.
+
+        Distances equal to within rounding are ties, broken in tie order; a ratio counts as
+        above 1 only beyond rounding (1 + 1e-9).
+        """
+        d2 = self._unit_distances
+        rows, cols, tie = greedy_pairing(-d2, *self.tie_order, rtol=_DISTANCE_RTOL, atol=_DISTANCE_ATOL)
+        own = []
+        for cent in self._unit_centroids:
+            if len(cent) < 2:
+                own.append(np.full(len(cent), np.inf))
+                continue
+            dd = cdist(cent, cent, "sqeuclidean")
+            np.fill_diagonal(dd, np.inf)
+            own.append(np.sqrt(dd.min(axis=1)))
+        pair_d2 = d2[rows, cols]
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # 0 * inf: a lone centroid
+            denominator = own[0][rows] * own[1][cols]
+            ratio = np.where(pair_d2 == 0, 0.0, pair_d2 / denominator)
+        unpaired = max(self.k_true, self.k_pred) - len(rows)
+        return CentroidRatio(rows, cols, ratio, ratio > 1 + TIE_TOLERANCE, unpaired, tie)
+
+    # ------------------------------------------------------------------ chance, uncertainty, anatomy
+    def chance(self, ids=None, *, n_samples: int = 1000, seed=None, progress=None) -> pd.DataFrame:
+        """Each index under the permutation model (both partitions' cluster sizes fixed).
+
+        Returns a DataFrame indexed by index id with the observed ``value``, the ``expected``
+        value (exact where a closed form exists, ``method`` "exact", else the mean of
+        `n_samples` random tables with the same margins, "Monte Carlo", with its standard
+        error ``mc_error``), the standard deviation ``sd`` (exact for the indices linear in the
+        pair counts, else from the random tables), ``z`` = (value - expected) / sd and the
+        one-sided ``p`` in the index's better direction,
+        (1 + #{random values at least as good}) / (1 + n_samples). Deterministic for a
+        given `seed`; `progress(done, total)` is called as the tables are evaluated. Needs
+        integer counts (see :mod:`cluval_core.core.chance`).
+
+        >>> from cluval_core import compare
+        >>> c = compare([0] * 5 + [1] * 5, [0] * 4 + [1] * 6)
+        >>> frame = c.chance(["ari", "psi"], n_samples=200, seed=0)
+        >>> float(frame.loc["ari", "expected"]), frame.loc["ari", "method"]
+        (0.0, 'exact')
+        """
+        return _chance.chance(self, ids, n_samples=n_samples, seed=seed, progress=progress)
+
+    def uncertainty(self, ids=None, *, method: str = "jackknife", level: float = 0.95, n_samples: int = 1000,
+                    seed=None) -> pd.DataFrame:
+        """Standard error ``se`` and interval (``low``, ``high``) of each index.
+
+        ``method="jackknife"`` leaves out each object in turn, exactly from the table (one
+        evaluation per non-empty cell, weighted by its count; a normal interval);
+        ``"bootstrap"`` resamples the table's cells `n_samples` times (a percentile interval).
+        """
+        return _chance.uncertainty(self, ids, method=method, level=level, n_samples=n_samples, seed=seed)
+
+    def contributions(self, index_id: str) -> _chance.Contributions:
+        """Each cell's share of an index: a :class:`~cluval_core.Contributions` whose ``cells``
+        (shaped like the table) and ``constant`` add up to the value; per-cluster orphan
+        indicators for the Centroid Index (``INDICES[id].anatomy`` says which have cells).
+
+        >>> from cluval_core import compare
+        >>> parts = compare([0, 0, 1, 1], [0, 0, 1, 1]).contributions("ari")
+        >>> parts.cells.round(3).tolist(), parts.constant
+        ([[0.625, -0.125], [-0.125, 0.625]], 0.0)
+        """
+        return _chance.contributions(self, index_id)
+
+    # ------------------------------------------------------------------ indices
+    def score(self, index_id: str) -> float:
+        """The value of one index (see :data:`cluval_core.INDICES`).
+
+        On soft tables an index the registry marks as not meaningful there (``soft``) is NaN,
+        and so is a value that rounding or the generalised counts (a soft cell below 1 has a
+        negative "pair count" n(n-1)/2) push outside the index's range; a value within
+        rounding of the range is clipped to it.
+        """
+        info = get_index(index_id)
+        if info.id in self._values:
+            return self._values[info.id]
+        if info.needs_data:
+            self._require_data(f"index {index_id!r}")
+        if self.is_soft and not info.soft:
+            return math.nan
+        value = float(info.compute(self)) + 0.0  # never -0.0
+        value = _within_range(value, info.range) if self.is_soft else value
+        self._values[info.id] = value
+        return value
+
+    def scores(self, ids=None) -> dict[str, float]:
+        """``{id: value}`` for the given index ids; all applicable ones when `ids` is None.
+
+        Indices that need X are included only when the comparison has X.
+        """
+        return {i: self.score(i) for i in index_ids(ids, has_data=self.has_data)}
+
+    def steps(self, index_id: str) -> Steps:
+        """One index's computation in steps, with this table's numbers.
+
+        Each :class:`~cluval_core.core.steps.Step` is a formula, the formula with the numbers
+        put in, and its value; the last step's value is exactly :meth:`score`'s (``.value``).
+        Where a convention sets the value (one cluster on a side, identical partitions), the
+        step says so.
+
+        >>> from cluval_core import compare
+        >>> c = compare([0, 0, 0, 0, 1, 1, 2, 2], [0, 0, 1, 1, 2, 2, 3, 3])
+        >>> steps = c.steps("psi")
+        >>> print(steps[-1])
+        PSI = (S − E) / (k − E) = (2.5 − 0.75) / (4 − 0.75) = 0.5385
+        >>> steps["S"], steps["E"], steps.value == c.score("psi")
+        (2.5, 0.75, True)
+        """
+        info = get_index(index_id)
+        if info.needs_data:
+            self._require_data(f"index {index_id!r}")
+        if self.is_soft and not info.soft:
+            return Steps(info.id, [Step(info.id.upper(), "", "", math.nan,
+                                        "needs counts: it is not defined on a real-valued table")])
+        steps = list(info.steps(self))
+        if self.is_soft:  # score() keeps soft values within the range: say so where that changed one
+            last = float(steps[-1].value)
+            kept = _within_range(last, info.range)
+            if not (kept == last or (math.isnan(kept) and math.isnan(last))):
+                note = ("outside the range by more than rounding: undefined" if math.isnan(kept)
+                        else "within rounding of the range: kept in it")
+                steps.append(Step(steps[-1].symbol, "", "", kept, note))
+        return Steps(info.id, steps)
+
+
+# Cached properties that depend on the cluster sizes alone: a table with the same margins shares them.
+_MARGIN_FACTS = ("expected_mutual_information", "psi_expected")
+
+
+def _within_range(value: float, bounds: tuple[float, float]) -> float:
+    lo, hi = bounds
+    slack = SOFT_TOLERANCE * max(1.0, abs(value)) if math.isfinite(value) else 0.0
+    if math.isnan(value) or value < lo - slack or value > hi + slack:
+        return math.nan
+    return float(min(max(value, lo), hi))

@@ -1,0 +1,263 @@
+"""The contingency table of two partitions, built once and fast.
+
+Rows are the clusters of ``labels_true`` and columns those of ``labels_pred``, each ordered
+by their sorted distinct label values (labels that cannot be sorted, such as complex numbers
+or mixtures of types without an order, keep the order in which they first occur); only
+clusters that occur are kept, so label gaps never create empty clusters. Integer labels of
+any width take a counting path (one ``np.bincount`` over combined codes, streamed in
+cache-sized chunks) and are never converted to floats; every other label type is factorised
+by hashing (``pandas.factorize``), never by sorting the objects. Two labels are the same
+cluster exactly when they are equal as Python values (``1``, ``1.0`` and ``True`` are one
+label; ``1`` and ``"1"`` are two).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from scipy.sparse import csr_array
+
+from .validation import DENSE_CELLS, CluvalError, bad_label_error, first_bad_label
+
+__all__ = ["factorize", "contingency_table", "first_occurrence_order"]
+
+# Widest integer label range factorised by counting (a lookup table of that many entries).
+_MAX_LOOKUP = 1 << 22
+
+
+def _sort_key(value):
+    return (type(value).__name__, value)
+
+
+def _sorted_uniques_order(uniques: np.ndarray) -> np.ndarray:
+    """Argsort of the distinct labels (in first-occurrence order); mixed types sort by
+    (type name, value); labels with no order at all keep their first-occurrence order."""
+    try:
+        return np.argsort(uniques, kind="stable")
+    except TypeError:
+        pass
+    try:
+        return np.array(sorted(range(len(uniques)), key=lambda i: _sort_key(uniques[i])), dtype=np.intp)
+    except TypeError:
+        return np.arange(len(uniques), dtype=np.intp)
+
+
+def _as_exact_ints(labels: np.ndarray) -> np.ndarray:
+    """Bools and unsigned ints as int64 when that is exact; uint64 beyond int64 unchanged."""
+    if labels.dtype.kind == "b":
+        return labels.astype(np.int8)
+    if labels.dtype.kind == "u" and (labels.dtype.itemsize < 8 or int(labels.max()) < 2**63):
+        return labels.astype(np.int64)
+    return labels
+
+
+def first_occurrence_order(labels: np.ndarray, uniques) -> np.ndarray:
+    """The cluster indices in the order their first object occurs (the tie-breaking order).
+
+    `labels` holds each object's label and `uniques` the clusters' distinct labels in table
+    order (as :func:`factorize` returns them), or `labels` holds each object's cluster index
+    and `uniques` is the number of clusters. Only the prefix of `labels` that contains
+    every cluster is read.
+
+    >>> first_occurrence_order(np.array([2, 0, 2, 1]), 3).tolist()
+    [2, 0, 1]
+    >>> first_occurrence_order(np.array(["b", "a", "b"]), np.array(["a", "b"])).tolist()
+    [1, 0]
+    """
+    k = uniques if isinstance(uniques, int) else len(uniques)
+    length = min(len(labels), max(1024, 8 * k))
+    while True:
+        found = pd.unique(labels[:length])
+        if len(found) == k or length == len(labels):
+            break
+        length = min(len(labels), 4 * length)
+    if isinstance(uniques, int):
+        return found.astype(np.intp)
+    if labels.dtype.kind == "i" and uniques.dtype.kind == "i" and k:  # sorted integers
+        lo, width = int(uniques[0]), int(uniques[-1]) - int(uniques[0]) + 1
+        if width <= max(_MAX_LOOKUP, 2 * k):  # a look-up table, not k binary searches
+            lookup = np.empty(width, dtype=np.intp)
+            lookup[uniques - lo] = np.arange(k)
+            return lookup[found - lo]
+    if labels.dtype.kind in "iub" and uniques.dtype.kind in "iub":
+        return np.searchsorted(uniques, found).astype(np.intp)
+    return pd.Index(uniques, dtype=object, tupleize_cols=False).get_indexer(
+        pd.Index(found, dtype=object, tupleize_cols=False)).astype(np.intp)
+
+
+def _int_range(labels: np.ndarray):
+    lo, hi = int(labels.min()), int(labels.max())
+    return lo, hi - lo + 1
+
+
+def factorize(labels: np.ndarray, name: str = "labels") -> tuple[np.ndarray, np.ndarray]:
+    """Codes 0..K-1 (in sorted label order) and the sorted distinct labels.
+
+    >>> codes, uniques = factorize(np.array([10, -3, 10, 7]))
+    >>> codes.tolist(), uniques.tolist()
+    ([2, 0, 2, 1], [-3, 7, 10])
+    """
+    labels = _as_exact_ints(labels)
+    if labels.dtype.kind == "i":
+        lo, width = _int_range(labels)
+        if width <= max(_MAX_LOOKUP, 2 * labels.size):
+            shifted = (labels - lo if lo != 0 else labels).astype(np.int64, copy=False)
+            present = np.bincount(shifted, minlength=width) > 0
+            lookup = np.cumsum(present) - 1
+            return lookup[shifted], np.flatnonzero(present).astype(labels.dtype) + lo
+    if labels.dtype.kind in "US" and labels.dtype.itemsize > 0:
+        hashed = _factorize_fixed_width(labels)
+        if hashed is not None:
+            codes, uniques = hashed
+            return _sorted_codes(codes, uniques)
+    try:
+        codes, uniques = pd.factorize(labels, sort=False)
+    except TypeError:  # an unhashable value: find and name it
+        raise bad_label_error(name, *first_bad_label(labels)) from None
+    uniques = np.asarray(uniques)
+    if labels.dtype.kind == "O":
+        if codes.min() < 0:  # pandas codes None and NaN as -1
+            i = int(np.argmin(codes))
+            raise bad_label_error(name, i, f"a missing or infinite label ({labels[i]!r}")
+        bad = first_bad_label(uniques)
+        if bad is not None:
+            position = int(np.flatnonzero(codes == bad[0])[0])
+            raise bad_label_error(name, position, bad[1])
+    return _sorted_codes(codes, uniques)
+
+
+def _sorted_codes(codes: np.ndarray, uniques: np.ndarray):
+    order = _sorted_uniques_order(uniques)
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    return rank[codes], uniques[order]
+
+
+def _factorize_fixed_width(labels: np.ndarray):
+    """Factorise a fixed-width string array by hashing its raw characters to one int64.
+
+    A polynomial hash over the characters (wrapping uint64 arithmetic) turns each string
+    into an integer that pandas factorises with its integer hash table; one vectorised
+    comparison against each code's first string then proves there was no collision (on a
+    collision, None sends the caller to the general path).
+    """
+    width = labels.dtype.itemsize // 4 if labels.dtype.kind == "U" else labels.dtype.itemsize
+    chars = labels.view(np.uint32 if labels.dtype.kind == "U" else np.uint8).reshape(len(labels), width)
+    digest = np.zeros(len(labels), dtype=np.uint64)
+    for column in range(width):
+        digest *= np.uint64(1_000_003)
+        digest += chars[:, column]
+    codes, _ = pd.factorize(digest.view(np.int64), sort=False)
+    first = np.empty(codes.max() + 1, dtype=np.int64)
+    first[codes[::-1]] = np.arange(len(codes) - 1, -1, -1)
+    uniques = labels[first]
+    if not np.array_equal(uniques[codes], labels):
+        return None
+    return codes, uniques
+
+
+def _integer_table(a: np.ndarray, b: np.ndarray):
+    """Dense counting for two integer label vectors; None when the ranges are too wide.
+
+    Only b's range is found up front (the multiplier of the combined code); a is streamed in
+    cache-sized chunks whose own range is read while the chunk is in cache, and each chunk's
+    counts are added into the rows of a table that grows to a's full range.
+    """
+    b_lo, width = _int_range(b)
+    limit = DENSE_CELLS
+    if width > limit:
+        return None
+    n = a.size
+    chunk = min(n, max(1 << 18, 16 * width * width))  # a chunk's counts cost about width^2
+    buffer = np.empty(chunk, dtype=np.int64)
+    acc, acc_lo = np.zeros((0, width), dtype=np.int64), 0
+    for start in range(0, n, chunk):
+        stop = min(start + chunk, n)
+        a_part = a[start:stop]
+        lo, hi = int(a_part.min()), int(a_part.max())
+        if (max(abs(lo), abs(hi)) + 1) * width + abs(b_lo) >= 2**62:
+            return None  # combined codes would not fit in int64
+        rows = hi - lo + 1
+        if rows * width > limit:
+            return None
+        code = buffer[: stop - start]
+        np.multiply(a_part, np.int64(width), out=code, casting="unsafe")
+        code += b[start:stop]
+        offset = lo * width + b_lo
+        if offset:
+            code -= offset
+        counts = np.bincount(code, minlength=rows * width).reshape(rows, width)
+        if acc.shape[0] == 0:
+            acc, acc_lo = counts, lo
+            continue
+        new_lo, new_hi = min(acc_lo, lo), max(acc_lo + acc.shape[0], hi + 1)
+        if (new_hi - new_lo) * width > limit:
+            return None
+        if new_lo < acc_lo or new_hi > acc_lo + acc.shape[0]:
+            grown = np.zeros((new_hi - new_lo, width), dtype=np.int64)
+            grown[acc_lo - new_lo: acc_lo - new_lo + acc.shape[0]] = acc
+            acc, acc_lo = grown, new_lo
+        acc[lo - acc_lo: hi - acc_lo + 1] += counts
+    rows = np.flatnonzero(acc.any(axis=1))
+    cols = np.flatnonzero(acc.any(axis=0))
+    table = acc[rows][:, cols] if (len(rows) < acc.shape[0] or len(cols) < width) else acc
+    return table, rows + acc_lo, cols + b_lo
+
+
+def contingency_table(labels_true: np.ndarray, labels_pred: np.ndarray):
+    """Return ``(table, row_labels, col_labels)`` for two validated label vectors.
+
+    ``table[i, j]`` counts the objects in the i-th reference cluster and the j-th candidate
+    cluster (int64); labels are the sorted distinct values of each vector. A table of more
+    than ``DENSE_CELLS`` cells is a ``scipy.sparse.csr_array`` holding only the non-empty
+    cells.
+
+    >>> table, rows, cols = contingency_table(np.array(["a", "a", "b"]), np.array([5, 9, 9]))
+    >>> table.tolist(), rows.tolist(), cols.tolist()
+    ([[1, 1], [0, 1]], ['a', 'b'], [5, 9])
+    """
+    if labels_true.shape != labels_pred.shape:
+        raise CluvalError(f"labels_true and labels_pred differ in length: {labels_true.size} != {labels_pred.size}")
+    labels_true, labels_pred = _as_exact_ints(labels_true), _as_exact_ints(labels_pred)
+    if labels_true.dtype.kind == "i" and labels_pred.dtype.kind == "i":
+        dense = _integer_table(labels_true, labels_pred)
+        if dense is not None:
+            return dense
+    codes_a, rows = factorize(labels_true, "labels_true")
+    codes_b, cols = factorize(labels_pred, "labels_pred")
+    return table_from_codes(codes_a, codes_b, len(rows), len(cols)), rows, cols
+
+
+def table_from_codes(codes_a: np.ndarray, codes_b: np.ndarray, k_a: int, k_b: int, weights=None):
+    """Count the (row code, column code) pairs into a ``k_a x k_b`` int64 table: dense up to
+    ``DENSE_CELLS`` cells, else a ``scipy.sparse.csr_array`` of the non-empty cells.
+
+    With `weights` (finite, non-negative floats), each pair adds its weight: the table is
+    int64 when every weight is a whole number (exact at any total), float64 otherwise.
+
+    >>> table_from_codes(np.array([0, 0, 1]), np.array([0, 1, 1]), 2, 2, weights=np.array([2.0, 1.0, 3.0])).tolist()
+    [[2, 1], [0, 3]]
+    """
+    combined = codes_a.astype(np.int64, copy=False) * k_b + codes_b
+    dense = k_a * k_b <= DENSE_CELLS
+    if weights is None:
+        if dense:
+            return np.bincount(combined, minlength=k_a * k_b).reshape(k_a, k_b)
+        keys, counts = np.unique(combined, return_counts=True)  # sorted: row-major order
+    else:
+        keys, where = (np.arange(k_a * k_b), combined) if dense else np.unique(combined, return_inverse=True)
+        whole = weights.dtype.kind == "i" or bool(np.all(weights == np.floor(weights)))
+        if whole and weights.sum(dtype=object) < 2**53:  # every partial sum is a whole number below 2**53: exact
+            counts = np.bincount(where, weights=weights, minlength=len(keys)).astype(np.int64)
+        elif whole:
+            counts = np.zeros(len(keys), dtype=np.int64)
+            np.add.at(counts, where, weights.astype(np.int64))
+        else:
+            counts = np.bincount(where, weights=weights, minlength=len(keys))
+        if dense:
+            return counts.reshape(k_a, k_b)
+    rows, cols = np.divmod(keys, k_b)
+    indptr = np.r_[0, np.cumsum(np.bincount(rows, minlength=k_a))]
+    return csr_array((counts if counts.dtype.kind == "f" else counts.astype(np.int64), cols, indptr),
+                     shape=(k_a, k_b))

@@ -1,0 +1,649 @@
+"""Pairing and matching clusters of two partitions.
+
+*Pairing* is one-to-one: each cluster is used at most once, so ``min(K_a, K_b)`` pairs are
+formed and the clusters left over on the larger side are *unpaired*. It is optimal
+(Hungarian algorithm, ``scipy.optimize.linear_sum_assignment``) for PSI and pivoted
+accuracy, and greedy for Criterion H and Centroid Ratio.
+
+*Matching* (nearest-neighbour mapping) lets every cluster point at its most similar cluster
+on the other side; several may point at the same one, and the clusters nobody points at are
+the *orphans* that the Centroid Index counts.
+
+Ties are broken by a *tie order* of the rows and of the columns (INDICES.md: the order in
+which clusters first occur in the input, so that no result depends on how labels are
+numbered): among equal candidates the one earliest in that order wins, and for cells the
+row decides first, then the column. Every result says whether it broke a tie.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+from scipy.optimize import linear_sum_assignment
+from scipy.sparse import coo_array
+from scipy.sparse.csgraph import connected_components, min_weight_full_bipartite_matching
+
+__all__ = ["Pairing", "NearestMapping", "Mappings", "optimal_pairing", "greedy_pairing", "nearest_mapping",
+           "optimal_pairing_cells", "greedy_pairing_cells", "nearest_mapping_cells"]
+
+
+@dataclass(frozen=True, eq=False)
+class Pairing:
+    """A one-to-one pairing of reference clusters (rows) with candidate clusters (columns).
+
+    Attributes are aligned arrays, one entry per pair: ``rows``/``cols`` (cluster indices),
+    ``row_labels``/``col_labels``, ``row_sizes``/``col_sizes``, ``overlap`` (shared objects
+    n_ij), ``similarity`` (the criterion that was maximised), ``braun_banquet``
+    (n_ij / max(r_i, c_j)) and ``jaccard`` (n_ij / (r_i + c_j - n_ij)). ``unpaired_rows`` and
+    ``unpaired_cols`` hold the indices of the clusters left over. ``total`` is the summed
+    similarity. ``tie_broken`` is True when another pairing would have done as well (for
+    the optimal pairings: another pairing within rounding of the optimum, 1e-9 of the
+    largest similarity; for the greedy one: a step had several largest cells), so that the
+    tie order chose.
+    """
+
+    criterion: str
+    rows: np.ndarray
+    cols: np.ndarray
+    row_labels: np.ndarray
+    col_labels: np.ndarray
+    row_sizes: np.ndarray
+    col_sizes: np.ndarray
+    overlap: np.ndarray
+    similarity: np.ndarray
+    braun_banquet: np.ndarray
+    jaccard: np.ndarray
+    unpaired_rows: np.ndarray
+    unpaired_cols: np.ndarray
+    total: float
+    _tie: object = field(default=False, repr=False, compare=False)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    @cached_property
+    def tie_broken(self) -> bool:
+        """True when the pairing depended on the tie order (computed on first use)."""
+        return bool(self._tie() if callable(self._tie) else self._tie)
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per pair: labels, sizes, overlap, Braun-Banquet and Jaccard similarity."""
+        return pd.DataFrame({
+            "reference": self.row_labels, "candidate": self.col_labels,
+            "reference size": self.row_sizes, "candidate size": self.col_sizes,
+            "overlap": self.overlap, "braun_banquet": self.braun_banquet, "jaccard": self.jaccard,
+        })
+
+    # ------------------------------------------------------------------ for display
+    @cached_property
+    def shares_objects(self) -> np.ndarray:
+        """For each pair, whether its clusters share any object (overlap > 0).
+
+        A one-to-one pairing pairs min(K_a, K_b) clusters even when some pairs share nothing;
+        such a pair adds nothing and is no correspondence, so it is shown as unpaired.
+        """
+        return _read_only(self.overlap > 0)
+
+    @cached_property
+    def display_order(self) -> np.ndarray:
+        """The pairs that share objects, by decreasing overlap (ties in pairing order)."""
+        kept = np.flatnonzero(self.shares_objects)
+        return _read_only(kept[np.argsort(-self.overlap[kept], kind="stable")])
+
+    @property
+    def n_shown(self) -> int:
+        """The number of pairs shown as pairs: those that share objects."""
+        return len(self.display_order)
+
+    @cached_property
+    def row_order(self) -> np.ndarray:
+        """Reference clusters for display: paired ones in :attr:`display_order`, then the rest
+        (clusters of empty pairs, then the unpaired) in index order."""
+        return _read_only(_shown_first(self.rows[self.display_order], self.rows, self.unpaired_rows))
+
+    @cached_property
+    def col_order(self) -> np.ndarray:
+        """Candidate clusters for display, aligned with :attr:`row_order` for the shown pairs."""
+        return _read_only(_shown_first(self.cols[self.display_order], self.cols, self.unpaired_cols))
+
+    @cached_property
+    def row_partner(self) -> np.ndarray:
+        """For each reference cluster, its partner's column index, or -1 when it has none that
+        shares objects."""
+        return _read_only(_partners(self.rows, self.cols, self.shares_objects, len(self.rows) + len(self.unpaired_rows)))
+
+    @cached_property
+    def col_partner(self) -> np.ndarray:
+        """For each candidate cluster, its partner's row index, or -1 (see :attr:`row_partner`)."""
+        return _read_only(_partners(self.cols, self.rows, self.shares_objects, len(self.cols) + len(self.unpaired_cols)))
+
+    @cached_property
+    def shown_unpaired(self) -> tuple[np.ndarray, np.ndarray]:
+        """(reference, candidate) cluster indices shown as unpaired: left over, or in a pair that
+        shares no object."""
+        return (_read_only(self.row_order[self.n_shown:].copy()), _read_only(self.col_order[self.n_shown:].copy()))
+
+    def display_frame(self) -> pd.DataFrame:
+        """The shown pairs in display order, numbered from 1 (see :meth:`to_frame`)."""
+        frame = self.to_frame().iloc[self.display_order].reset_index(drop=True)
+        frame.insert(0, "pair", np.arange(1, len(frame) + 1))
+        return frame
+
+
+@dataclass(frozen=True, eq=False)
+class NearestMapping:
+    """Nearest-neighbour mapping from every source cluster to one target cluster.
+
+    ``targets[s]`` is the target cluster index that source cluster ``s`` maps to;
+    ``in_degree[t]`` counts the sources mapped to target ``t``; ``orphans`` are the targets
+    with in-degree zero. ``direction`` is ``"true->pred"`` or ``"pred->true"``.
+    ``tie_broken`` is True when some source had several nearest targets, so that the tie
+    order chose.
+    """
+
+    direction: str
+    criterion: str
+    targets: np.ndarray
+    in_degree: np.ndarray
+    source_labels: np.ndarray
+    target_labels: np.ndarray
+    tie_broken: bool = False
+
+    @property
+    def orphans(self) -> np.ndarray:
+        return np.flatnonzero(self.in_degree == 0)
+
+    @property
+    def n_orphans(self) -> int:
+        return int(np.count_nonzero(self.in_degree == 0))
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per source cluster: its label, its target's label and that in-degree."""
+        return pd.DataFrame({
+            "source": self.source_labels, "target": self.target_labels[self.targets],
+            "target in-degree": self.in_degree[self.targets],
+        })
+
+
+class Mappings(NamedTuple):
+    """Both nearest-neighbour mappings of a comparison, and the Centroid Index they give.
+
+    Unpacks as ``(forward, backward)``: reference -> candidate, candidate -> reference.
+    """
+
+    forward: NearestMapping
+    backward: NearestMapping
+
+    @property
+    def ci(self) -> int:
+        """max(orphans of both directions): the number of clusters located differently."""
+        return max(self.forward.n_orphans, self.backward.n_orphans)
+
+    @property
+    def direction(self) -> str:
+        """Which direction gives CI: "both directions", "reference → candidate" or "candidate → reference"."""
+        if self.forward.n_orphans == self.backward.n_orphans:
+            return "both directions"
+        return "reference → candidate" if self.forward.n_orphans > self.backward.n_orphans else "candidate → reference"
+
+
+TIE_TOLERANCE = 1e-9
+
+
+def _read_only(array: np.ndarray) -> np.ndarray:
+    array.flags.writeable = False
+    return array
+
+
+def _shown_first(shown: np.ndarray, paired: np.ndarray, unpaired: np.ndarray) -> np.ndarray:
+    rest = np.setdiff1d(np.r_[paired, unpaired], shown)  # sorted: index order
+    return np.r_[shown, rest].astype(np.intp)
+
+
+def _partners(mine: np.ndarray, theirs: np.ndarray, keep: np.ndarray, k: int) -> np.ndarray:
+    partner = np.full(k, -1, dtype=np.intp)
+    partner[mine[keep]] = theirs[keep]
+    return partner
+
+
+def _identity(n: int, order) -> np.ndarray:
+    return np.arange(n, dtype=np.intp) if order is None else np.asarray(order, dtype=np.intp)
+
+
+def optimal_pairing(similarity: np.ndarray, row_order=None, col_order=None):
+    """Row and column indices of a one-to-one pairing maximising the summed similarity.
+
+    Among several optimal pairings the choice is made on the table laid out in tie order
+    (rows `row_order`, columns `col_order`; default: as given), so it follows the clusters,
+    not their positions. Pairs are returned by increasing row index.
+
+    >>> optimal_pairing(np.array([[1.0, 0.9], [0.9, 0.0]]))
+    (array([0, 1]), array([1, 0]))
+    """
+    row_order = _identity(similarity.shape[0], row_order)
+    col_order = _identity(similarity.shape[1], col_order)
+    r, c = linear_sum_assignment(similarity[np.ix_(row_order, col_order)], maximize=True)
+    rows, cols = row_order[r], col_order[c]
+    by_row = np.argsort(rows)
+    return rows[by_row].astype(np.intp), cols[by_row].astype(np.intp)
+
+
+def optimal_pairing_is_tied(similarity: np.ndarray, rows: np.ndarray, cols: np.ndarray) -> bool:
+    """True when a pairing other than (`rows`, `cols`) is optimal too.
+
+    Each chosen cell is made worse by delta and the problem solved again: any other optimal
+    pairing keeps at least one cell fewer of the penalised ones and now wins, while a unique
+    optimum, better than every other pairing by more than k delta, stays. delta is below
+    1/k for integer similarities (so the test is exact) and TIE_TOLERANCE times the largest
+    similarity otherwise (so pairings equal up to rounding count as ties).
+
+    >>> optimal_pairing_is_tied(np.array([[1, 0], [0, 1]]), np.array([0, 1]), np.array([0, 1]))
+    False
+    >>> optimal_pairing_is_tied(np.array([[1, 1], [1, 1]]), np.array([0, 1]), np.array([0, 1]))
+    True
+    """
+    k = len(rows)
+    if k == 0:
+        return False
+    weights = similarity.astype(np.float64)  # a copy
+    if similarity.dtype.kind in "iu":
+        delta = 1.0 / (k + 1)
+    else:
+        delta = TIE_TOLERANCE * max(float(np.abs(weights).max()), np.finfo(float).tiny)
+    weights[rows, cols] -= delta
+    r, c = linear_sum_assignment(weights, maximize=True)
+    return set(zip(r.tolist(), c.tolist())) != set(zip(rows.tolist(), cols.tolist()))
+
+
+def _near(values: np.ndarray, best, rtol: float, atol: float):
+    """Values as good as `best` (larger is better) within rtol * |best| + atol."""
+    if not (rtol or atol):
+        return values >= best  # exact, also for integers beyond 2**53
+    return values >= best - (rtol * abs(best) + atol)
+
+
+def greedy_pairing(values: np.ndarray, row_order=None, col_order=None, *, rtol: float = 0.0, atol: float = 0.0):
+    """Repeatedly pair the largest remaining cell and delete its row and column.
+
+    Cells within ``rtol * |largest| + atol`` of the largest remaining one tie; a tie goes
+    to the cell whose row comes first in `row_order`, then whose column comes first in
+    `col_order` (default: as given). Pairs of zero value are still formed (they add nothing)
+    so that ``min(K_a, K_b)`` pairs always result. Returns ``(rows, cols, tie_broken)``, pairs
+    by increasing row index; `tie_broken` is True when tied cells shared a row or a column,
+    so that the tie order chose between pairings.
+
+    >>> greedy_pairing(np.array([[5, 4], [4, 0]]))
+    (array([0, 1]), array([0, 1]), False)
+    >>> greedy_pairing(np.array([[1, 0], [1, 1]]), row_order=[1, 0])
+    (array([0, 1]), array([1, 0]), True)
+    """
+    row_order = _identity(values.shape[0], row_order)
+    col_order = _identity(values.shape[1], col_order)
+    laid_out = values[np.ix_(row_order, col_order)]
+    k_a, k_b = laid_out.shape
+    flat = laid_out.ravel()
+    order = np.argsort(-flat, kind="stable")
+    sorted_values = flat[order]
+    used_rows = np.zeros(k_a, dtype=bool)
+    used_cols = np.zeros(k_b, dtype=bool)
+    pairs, tie_broken = [], False
+    need = min(k_a, k_b)
+    position = 0
+    while len(pairs) < need:
+        while used_rows[order[position] // k_b] or used_cols[order[position] % k_b]:
+            position += 1
+        chosen = order[position]
+        if not tie_broken:
+            # the available cells that tie with the best one: the first in tie order wins, and
+            # the tie matters when two of them share a row or a column (else all get paired)
+            best, tied = sorted_values[position], [chosen]
+            for stop in range(position + 1, len(order)):
+                if not _near(sorted_values[stop], best, rtol, atol):
+                    break
+                cell = order[stop]
+                if not (used_rows[cell // k_b] or used_cols[cell % k_b]):
+                    tied.append(cell)
+            if len(tied) > 1:
+                tied_rows, tied_cols = np.divmod(np.array(tied), k_b)
+                tie_broken = len(set(tied_rows.tolist())) < len(tied) or len(set(tied_cols.tolist())) < len(tied)
+                chosen = min(tied)  # row-major index in tie order
+        r, c = divmod(int(chosen), k_b)
+        used_rows[r] = used_cols[c] = True
+        pairs.append((int(row_order[r]), int(col_order[c])))
+    pairs.sort()
+    rows = np.array([p[0] for p in pairs], dtype=np.intp)
+    cols = np.array([p[1] for p in pairs], dtype=np.intp)
+    return rows, cols, tie_broken
+
+
+def nearest_mapping(scores: np.ndarray, col_order=None, *, lower_is_nearer: bool = False,
+                    rtol: float = 0.0, atol: float = 0.0):
+    """For each row, the column with the best score.
+
+    Scores within ``rtol * |best| + atol`` of a row's best tie; the column first in
+    `col_order` (default: as given) wins. Returns ``(targets, in_degree, tie_broken)``.
+
+    >>> nearest_mapping(np.array([[0.2, 0.5], [0.1, 0.5], [0.0, 0.0]]))
+    (array([1, 1, 0]), array([1, 2]), True)
+    >>> nearest_mapping(np.array([[0.0, 0.0]]), col_order=[1, 0])[0]
+    array([1])
+    """
+    col_order = _identity(scores.shape[1], col_order)
+    laid_out = scores[:, col_order]
+    if lower_is_nearer:
+        laid_out = -laid_out
+    best = laid_out.max(axis=1, keepdims=True)
+    near = _near(laid_out, best, rtol, atol)
+    first = np.argmax(near, axis=1)
+    targets = col_order[first].astype(np.intp)
+    in_degree = np.bincount(targets, minlength=scores.shape[1])
+    return targets, in_degree, bool((near.sum(axis=1) > 1).any())
+
+
+# ---------------------------------------------------------------------- on the non-empty cells
+# The functions below read a table as its non-empty cells: aligned arrays `rows`, `cols` and
+# `values` (every other cell is 0), with `shape` = (K_a, K_b). Their cost grows with the
+# number of cells, never with K_a K_b, and on a table whose every row and column has a
+# non-empty cell they give the results of the dense functions above.
+
+# Largest block (cells) of a connected component solved densely by linear_sum_assignment;
+# larger components go to the sparse solver.
+_DENSE_BLOCK = 1 << 22
+# Tables up to this many cells are paired by one dense assignment, without the forced pairs
+# and the connected components.
+_SMALL_TABLE = 4096
+
+
+def _ranks(order, k: int) -> np.ndarray:
+    """rank[i] = position of cluster i in `order` (default: as given)."""
+    rank = np.empty(k, dtype=np.intp)
+    rank[_identity(k, order)] = np.arange(k)
+    return rank
+
+
+def _largest_other(group: np.ndarray, values: np.ndarray, k: int) -> np.ndarray:
+    """For each cell, the largest value among the other cells of its group (0 if none)."""
+    best = np.zeros(k, dtype=np.float64)
+    np.maximum.at(best, group, values)
+    top = values == best[group]
+    top[top] = _first_of_each(group[top], k)  # one largest cell per group
+    second = np.zeros(k, dtype=np.float64)
+    np.maximum.at(second, group[~top], values[~top])
+    return np.where(top, second[group], best[group])
+
+
+def _first_of_each(group: np.ndarray, k: int) -> np.ndarray:
+    """Mask of the entries that are the first of their group (groups 0..k-1), in one pass."""
+    first = np.empty(k, dtype=np.intp)
+    position = np.arange(len(group))
+    first[group[::-1]] = position[::-1]  # the last write, the first position, wins
+    return first[group] == position
+
+
+def _one_per_line(candidates: np.ndarray, rows: np.ndarray, cols: np.ndarray, k_a: int, k_b: int) -> np.ndarray:
+    """The candidate cells (indices, in priority order) that are first in their row and column."""
+    kept = candidates[_first_of_each(rows[candidates], k_a)]
+    return kept[_first_of_each(cols[kept], k_b)]
+
+
+def _forced_pairs(rows, cols, w, k_a, k_b, priority):
+    """Pairs that some optimal pairing contains, found without solving, and the cells left.
+
+    A cell with w_ij >= (largest other cell of row i) + (largest other cell of column j)
+    belongs to an optimal pairing: in an optimal pairing without it, i pairs with k and j with l, and
+    trading (i, k), (l, j) for (i, j) loses w_ik + w_lj - w_ij <= 0 (weights are >= 0). Fixing
+    it and deleting its row and column only lowers the other cells' bounds, so
+    every such cell can be fixed at once (one per row and column), and the test repeated on
+    what is left. On tables close to a permutation this pairs almost every cluster.
+    """
+    fixed = []
+    alive = np.arange(len(w))
+    while len(alive):
+        r, c, v = rows[alive], cols[alive], w[alive]
+        forced = np.flatnonzero(v >= _largest_other(r, v, k_a) + _largest_other(c, v, k_b))
+        if not len(forced):
+            break
+        forced = forced[np.argsort(priority[alive[forced]], kind="stable")]
+        chosen = alive[_one_per_line(forced, r, c, k_a, k_b)]
+        fixed.append(chosen)
+        used_rows = np.zeros(k_a, dtype=bool)
+        used_cols = np.zeros(k_b, dtype=bool)
+        used_rows[rows[chosen]] = used_cols[cols[chosen]] = True
+        alive = alive[~(used_rows[r] | used_cols[c])]
+    fixed = np.concatenate(fixed) if fixed else np.zeros(0, dtype=np.intp)
+    return fixed, alive
+
+
+def _component_pairs(r, c, w, shape) -> np.ndarray:
+    """Cell indices of a maximum-weight matching of one connected component (cells laid out
+    in tie order: r and c are ranks), keeping only cells of positive weight."""
+    rows, row_of = np.unique(r, return_inverse=True)
+    cols, col_of = np.unique(c, return_inverse=True)
+    n_r, n_c = len(rows), len(cols)
+    cell = np.full((n_r, n_c), -1, dtype=np.intp) if n_r * n_c <= _DENSE_BLOCK else None
+    if cell is not None:
+        block = np.zeros((n_r, n_c))
+        block[row_of, col_of] = w
+        cell[row_of, col_of] = np.arange(len(w))
+        pr, pc = linear_sum_assignment(block, maximize=True)
+        chosen = cell[pr, pc]
+        return chosen[chosen >= 0]
+    # the sparse solver needs a full matching and non-zero weights: every row also gets a
+    # column of its own (weight 0, "unpaired"), and every weight is shifted by the same
+    # constant, which adds the same amount to every full matching (every row is matched)
+    transpose = n_r > n_c
+    if transpose:
+        row_of, col_of, n_r, n_c = col_of, row_of, n_c, n_r
+    shift = 1.0 + float(np.max(w))
+    graph = coo_array((np.r_[w + shift, np.full(n_r, shift)],
+                       (np.r_[row_of, np.arange(n_r)], np.r_[col_of, n_c + np.arange(n_r)])),
+                      shape=(n_r, n_c + n_r)).tocsr()
+    pr, pc = min_weight_full_bipartite_matching(graph, maximize=True)
+    real = pc < n_c
+    pr, pc = pr[real], pc[real]
+    lookup = pd.Series(np.arange(len(w)), index=pd.MultiIndex.from_arrays([row_of, col_of]))
+    return lookup.loc[list(zip(pr.tolist(), pc.tolist()))].to_numpy()
+
+
+def _unused(used: np.ndarray, k: int) -> np.ndarray:
+    """The indices 0..k-1 not in `used`, ascending."""
+    free = np.ones(k, dtype=bool)
+    free[used] = False
+    return np.flatnonzero(free)
+
+
+def _pad(pair_cells, rows, cols, k_a, k_b, row_rank, col_rank):
+    """Complete a matching (the cells `pair_cells` of the cell arrays `rows`, `cols`) to
+    min(K_a, K_b) pairs: unmatched rows with unmatched columns, both in tie order (such pairs
+    share no object: a positive cell between them would improve the matching). Returns
+    (rows, cols, cells) by row, cells -1 for the added pairs."""
+    pair_rows, pair_cols = rows[pair_cells], cols[pair_cells]
+    free_rows = _unused(pair_rows, k_a)
+    free_cols = _unused(pair_cols, k_b)
+    m = min(len(free_rows), len(free_cols))
+    if m:
+        free_rows = free_rows[np.argsort(row_rank[free_rows], kind="stable")][:m]
+        free_cols = free_cols[np.argsort(col_rank[free_cols], kind="stable")][:m]
+    out_rows = np.r_[pair_rows, free_rows[:m]].astype(np.intp)
+    out_cols = np.r_[pair_cols, free_cols[:m]].astype(np.intp)
+    out_cells = np.r_[pair_cells, np.full(m, -1)].astype(np.intp)
+    slot = np.full(k_a, -1, dtype=np.intp)  # each row once: order by row without sorting
+    slot[out_rows] = np.arange(len(out_rows))
+    by_row = slot[slot >= 0]
+    return out_rows[by_row], out_cols[by_row], out_cells[by_row]
+
+
+def tie_priority(rows, cols, shape, row_order=None, col_order=None) -> np.ndarray:
+    """Each cell's position when the cells are sorted in tie order, row first, then column."""
+    r, c = _ranks(row_order, shape[0])[rows], _ranks(col_order, shape[1])[cols]
+    if shape[0] * shape[1] < 2**62:  # one key per cell, all distinct: one plain sort
+        order = np.argsort(r.astype(np.int64) * shape[1] + c)
+    else:
+        order = np.lexsort((c, r))
+    priority = np.empty(len(r), dtype=np.intp)
+    priority[order] = np.arange(len(r))
+    return priority
+
+
+def optimal_pairing_cells(rows, cols, values, shape, row_order=None, col_order=None, *, priority=None,
+                          return_cells=False):
+    """A one-to-one pairing maximising the summed values of its cells, from the non-empty cells.
+
+    A small table (up to ``_SMALL_TABLE`` cells) is solved by one dense assignment in tie
+    order. On a larger one, pairs forced by a dominance test are fixed first (see
+    :func:`_forced_pairs`); the rest is solved one connected component of the cells' graph at
+    a time: densely
+    (``linear_sum_assignment``) when the component's block is small, else with
+    ``scipy.sparse.csgraph.min_weight_full_bipartite_matching``. The clusters left over are
+    paired in tie order, so that min(K_a, K_b) pairs result. Returns (rows, cols) by row.
+    `priority` (optional, to share the work between calls) ranks the cells in tie order, row
+    first: ``tie_priority(rows, cols, shape, row_order, col_order)``. With `return_cells`, the
+    position of each pair's cell in the input arrays comes third (-1 for pairs of empty cells).
+
+    >>> optimal_pairing_cells(np.array([0, 0, 1]), np.array([0, 1, 0]), np.array([1.0, 0.9, 0.9]), (2, 2))
+    (array([0, 1]), array([1, 0]))
+    """
+    k_a, k_b = shape
+    rows, cols, values = np.asarray(rows, np.intp), np.asarray(cols, np.intp), np.asarray(values)
+    row_rank, col_rank = _ranks(row_order, k_a), _ranks(col_order, k_b)
+    positive = np.flatnonzero(values > 0)
+    r, c, w = row_rank[rows[positive]], col_rank[cols[positive]], values[positive].astype(np.float64)
+    if priority is None:
+        priority = tie_priority(rows, cols, shape, row_order, col_order)
+    if k_a * k_b <= _SMALL_TABLE:  # one dense assignment costs less than finding the structure
+        chosen, alive = _component_pairs(r, c, w, shape), np.zeros(0, dtype=np.intp)
+    else:
+        chosen, alive = _forced_pairs(r, c, w, k_a, k_b, priority[positive])
+    if len(alive):
+        n_comp, component = connected_components(
+            coo_array((np.ones(len(alive)), (r[alive], k_a + c[alive])), shape=(k_a + k_b, k_a + k_b)),
+            directed=False)
+        comp = component[r[alive]]
+        by_comp = np.argsort(comp, kind="stable")
+        starts = np.flatnonzero(np.r_[True, comp[by_comp][1:] != comp[by_comp][:-1]])
+        found = [chosen]
+        for part in np.split(by_comp, starts[1:]):
+            cells = alive[part]
+            found.append(cells[_component_pairs(r[cells], c[cells], w[cells], shape)])
+        chosen = np.concatenate(found)
+    pairs = _pad(positive[chosen], rows, cols, k_a, k_b, row_rank, col_rank)
+    return pairs if return_cells else pairs[:2]
+
+
+def optimal_pairing_cells_is_tied(rows, cols, values, shape, pair_rows, pair_cols) -> bool:
+    """True when another pairing is optimal too (see :func:`optimal_pairing_is_tied`), from the
+    non-empty cells; `pair_rows`, `pair_cols` is the pairing found."""
+    k = len(pair_rows)
+    if k == 0:
+        return False
+    k_a, k_b = shape
+    values = np.asarray(values)
+    key = pd.Index(np.asarray(rows, np.int64) * k_b + np.asarray(cols, np.int64))
+    at = key.get_indexer(np.asarray(pair_rows, np.int64) * k_b + np.asarray(pair_cols, np.int64))
+    positive = at[at >= 0]
+    positive = positive[values[positive] > 0]
+    if (k_a - len(positive)) * (k_b - len(positive)) > 1:
+        return True  # two empty pairs could swap partners
+    weights = values.astype(np.float64)
+    if values.dtype.kind in "iu":
+        delta = 1.0 / (k + 1)
+    else:
+        delta = TIE_TOLERANCE * max(float(np.abs(weights).max()), np.finfo(float).tiny)
+    weights[positive] -= delta
+    again = optimal_pairing_cells(rows, cols, weights, shape)
+    return set(zip(*map(np.ndarray.tolist, again))) != set(zip(np.asarray(pair_rows).tolist(),
+                                                                np.asarray(pair_cols).tolist()))
+
+
+def greedy_pairing_cells(rows, cols, values, shape, row_order=None, col_order=None, *, priority=None,
+                         return_cells=False):
+    """:func:`greedy_pairing` (exact ties) from the non-empty cells of a table with values >= 0.
+
+    The sequential greedy takes a cell when it comes first, in the order (value descending,
+    then tie order), among the cells still available in both its row and its column; every
+    such cell can be taken at once, so the pairing is found in a few vectorised rounds.
+    Cells are sorted once; the clusters left after the positive cells are paired in tie
+    order (pairs of zero value), as the dense greedy does. Returns (rows, cols, tie_broken),
+    and with `return_cells` the position of each pair's cell in the input (-1: empty) fourth.
+    `priority` is as in :func:`optimal_pairing_cells`.
+
+    >>> greedy_pairing_cells(np.array([0, 1, 1]), np.array([0, 0, 1]), np.array([1, 1, 1]), (2, 2), row_order=[1, 0])
+    (array([0, 1]), array([1, 0]), True)
+    """
+    k_a, k_b = shape
+    rows, cols, values = np.asarray(rows, np.intp), np.asarray(cols, np.intp), np.asarray(values)
+    row_rank, col_rank = _ranks(row_order, k_a), _ranks(col_order, k_b)
+    if priority is None:
+        priority = tie_priority(rows, cols, shape, row_order, col_order)
+    by_tie = np.empty(len(priority), dtype=np.intp)  # the cells in tie order
+    by_tie[priority] = np.arange(len(priority))
+    by_tie = by_tie[values[by_tie] > 0]
+    # value descending, ties in tie order: a stable sort of the cells already in tie order
+    order = by_tie[np.argsort(-values[by_tie], kind="stable")]
+    r, c = rows[order], cols[order]
+    taken = np.zeros(len(order), dtype=bool)
+    alive = np.arange(len(order))
+    while len(alive):
+        take = alive[_first_of_each(r[alive], k_a) & _first_of_each(c[alive], k_b)]
+        taken[take] = True
+        used_rows, used_cols = np.zeros(k_a, dtype=bool), np.zeros(k_b, dtype=bool)
+        used_rows[r[take]] = used_cols[c[take]] = True
+        alive = alive[~(used_rows[r[alive]] | used_cols[c[alive]])]
+    # a tie mattered when, as a value's turn came, two of its cells still available shared a
+    # row or a column (cells of a line whose pair has a larger value were no longer available)
+    v = values[order]
+    row_value = np.full(k_a, -np.inf)
+    col_value = np.full(k_b, -np.inf)
+    row_value[r[taken]] = v[taken]
+    col_value[c[taken]] = v[taken]
+    open_ = (row_value[r] <= v) & (col_value[c] <= v)
+    tie = _repeats_a_pair(v[open_], r[open_]) or _repeats_a_pair(v[open_], c[open_])
+    n_taken = int(taken.sum())
+    if n_taken < min(k_a, k_b) and (k_a - n_taken) * (k_b - n_taken) > 1:
+        tie = True  # the empty pairs could be formed in several ways
+    pair_rows, pair_cols, cells = _pad(order[taken], rows, cols, k_a, k_b, row_rank, col_rank)
+    return (pair_rows, pair_cols, tie, cells) if return_cells else (pair_rows, pair_cols, tie)
+
+
+def _repeats_a_pair(x: np.ndarray, y: np.ndarray) -> bool:
+    """Whether some (x[k], y[k]) occurs twice."""
+    if len(x) < 1000:  # a sort is quicker than a hash table here
+        order = np.lexsort((y, x))
+        xs, ys = x[order], y[order]
+        return bool(np.any((xs[1:] == xs[:-1]) & (ys[1:] == ys[:-1])))
+    return bool(pd.DataFrame({"x": x, "y": y}).duplicated().any())
+
+
+def nearest_mapping_cells(sources, targets, scores, shape, target_order=None, *, return_cells=False):
+    """:func:`nearest_mapping` (exact ties, higher is nearer) from the non-empty cells.
+
+    `sources`, `targets`, `scores` are aligned cell arrays; every source must have a cell of
+    positive score (every cluster shares objects with some cluster of the other side).
+    Returns ``(targets, in_degree, tie_broken)``, and with `return_cells` the position of each
+    source's chosen cell in the input arrays fourth.
+
+    >>> nearest_mapping_cells(np.array([0, 0, 1]), np.array([0, 1, 1]), np.array([0.2, 0.5, 0.5]), (2, 2))
+    (array([1, 1]), array([0, 2]), False)
+    """
+    k_src, k_dst = shape
+    sources, targets, scores = np.asarray(sources, np.intp), np.asarray(targets, np.intp), np.asarray(scores)
+    rank = _ranks(target_order, k_dst)
+    best = np.full(k_src, -np.inf)
+    np.maximum.at(best, sources, scores)
+    if not np.all(np.isfinite(best)):
+        raise ValueError("every source needs a cell")
+    nearest = np.flatnonzero(scores == best[sources])
+    first = np.full(k_src, k_dst, dtype=np.intp)  # the nearest target first in tie order
+    np.minimum.at(first, sources[nearest], rank[targets[nearest]])
+    out = _identity(k_dst, target_order)[first]
+    tie = bool((np.bincount(sources[nearest], minlength=k_src) > 1).any())
+    if not return_cells:
+        return out, np.bincount(out, minlength=k_dst), tie
+    cells = np.empty(k_src, dtype=np.intp)
+    chosen = nearest[targets[nearest] == out[sources[nearest]]]
+    cells[sources[chosen]] = chosen
+    return out, np.bincount(out, minlength=k_dst), tie, cells

@@ -1,0 +1,301 @@
+"""The index registry: one table that drives the API, the app, the docs and the tests.
+
+Every index is declared once, by its family module in :mod:`cluval_core.indices`, as an
+:class:`IndexInfo` that holds everything cluval knows about it: its facts (family, range and
+direction, chance adjustment, symmetry, whether it needs the data X, whether it is
+meaningful on soft tables, whether it can depend on the tie order), its definition and
+reference, and the code that computes its value, its exact expectation under the
+permutation model, its anatomy and its computation in steps. The family modules
+:func:`register` their entries when :mod:`cluval_core` is imported; the generic machinery
+(the comparison, chance, the jackknife, the app's tables) reads them here and never switches
+on an index id.
+
+>>> INDICES["psi"].name, INDICES["psi"].best, INDICES["psi"].higher_is_better
+('Pair Sets Index', 1.0, True)
+>>> INDICES["nmi_max"].call
+'cluval_core.normalized_mutual_info_score(labels_true, labels_pred, average_method="max")'
+>>> INDICES["ci_centroid"].call
+'cluval_core.centroid_index(labels_true, labels_pred, X=X)'
+>>> get_index("nope")
+Traceback (most recent call last):
+...
+cluval_core.CluvalError: unknown index id 'nope'; the ids are ri, ari, ...
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+from .validation import CluvalError, _describe
+
+__all__ = ["FAMILIES", "INDICES", "IndexInfo", "Anatomy", "register", "family", "get_index", "index_ids",
+           "find_indices", "index_table"]
+
+INF = math.inf
+
+# family key -> its display name, in the order the families are registered
+FAMILIES: dict[str, str] = {}
+# index id -> its entry, in the order the indices are registered
+INDICES: dict[str, IndexInfo] = {}
+
+
+@dataclass(frozen=True)
+class Anatomy:
+    """Where an index's value comes from, as its family computes it.
+
+    ``cells`` (shaped like the table) plus ``constant`` add up to the value, ``description``
+    says what a cell's number means; or, for an index read off a mapping of clusters,
+    ``rows`` and ``cols`` hold one number per cluster.
+    """
+
+    cells: object
+    constant: float
+    description: str
+    rows: object = None
+    cols: object = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class IndexInfo:
+    """Everything cluval knows about one index.
+
+    Attributes
+    ----------
+    id, name, family : str
+        The index id used everywhere (``compare(...).score(id)``), its display name and its
+        family (a key of :data:`FAMILIES`).
+    range : tuple of float
+        The values it can take; ``best`` is the upper end for similarities, the lower end
+        for distances.
+    higher_is_better : bool
+        True for a similarity, False for a distance (``kind`` says it in words).
+    chance_adjusted, symmetric, needs_data : bool
+        Corrected for chance; unchanged when the two partitions swap; needs the data X.
+    soft : bool
+        Meaningful on a real-valued table: soft memberships N* = U^T V, or objects with real
+        weights (``compare(..., sample_weight=w)``); ``score`` gives NaN otherwise (the index needs
+        counts: the hypergeometric model, the reduced encodings, per-object coordinates).
+    integer_valued : bool
+        Its values are whole numbers (counts of clusters): displays show them without decimals.
+    tie_dependent : bool
+        Its value can depend on the tie order: the index reads a greedy pairing or a
+        nearest-cluster mapping, where equal candidates are decided by the order in which
+        clusters first occur. Optimal pairings and row or column maxima are not: their value
+        is the same whichever tied choice is made.
+    cost : str
+        What one evaluation costs: ``"cells"`` (a pass over the non-empty cells) or
+        ``"pairing"`` (an optimal or greedy pairing, or a mapping, of the clusters); chance()
+        and the jackknife estimate their work from it.
+    function, function_options : callable, dict
+        The public one-line function that computes it and the keyword options that select
+        this index (``function(labels_true, labels_pred, **function_options)``, with
+        ``X=X`` when ``needs_data``); ``call`` writes that call out.
+    formula, symbols : str
+        The definition in LaTeX, and what its symbols mean beyond the common notation
+        (n_ij, r_i, c_j, N, K_a, K_b, pair counts a, b, c, d, entropies H), in Markdown.
+    reference, caveat : str
+        Where it is defined, and when it misleads.
+    compute : callable
+        ``compute(comparison) -> float``, the value (:meth:`Comparison.score` calls it once).
+    steps : callable
+        ``steps(comparison) -> list of Step``, the computation with the table's numbers, whose
+        last step is the value (:meth:`Comparison.steps`).
+    expectation : callable or None
+        ``expectation(comparison) -> (mean, sd or None) or None``: the exact expected value
+        under the permutation model and, where it has a closed form too, the standard
+        deviation; None where no closed form exists (chance then draws random tables) or
+        for a table where it does not apply.
+    cells, clusters : callable or None
+        The anatomy, ``f(comparison) -> Anatomy or None``: per cell (``cells``: the cells plus
+        a constant add up to the value) or per cluster (``clusters``: the Centroid Index's
+        orphans); None returned where a convention, not the formula, sets the value.
+    """
+
+    id: str
+    name: str
+    family: str
+    range: tuple[float, float]
+    higher_is_better: bool
+    chance_adjusted: bool
+    symmetric: bool
+    needs_data: bool = False
+    soft: bool = True
+    integer_valued: bool = False
+    tie_dependent: bool = False
+    cost: str = "cells"
+    function: Callable
+    function_options: dict = field(default_factory=dict, hash=False)
+    formula: str
+    symbols: str = ""
+    reference: str
+    caveat: str
+    compute: Callable
+    steps: Callable
+    expectation: Callable | None = None
+    cells: Callable | None = None
+    clusters: Callable | None = None
+
+    @property
+    def kind(self) -> str:
+        return "similarity" if self.higher_is_better else "distance"
+
+    @property
+    def best(self) -> float:
+        """The value of identical partitions: the top of the range, or its bottom for a distance."""
+        return float(self.range[1] if self.higher_is_better else self.range[0])
+
+    @property
+    def anatomy(self) -> bool:
+        """True when the index has an anatomy of cells (:meth:`Comparison.contributions`)."""
+        return self.cells is not None
+
+    @property
+    def exact_expectation(self) -> bool:
+        """True when chance() gives its expectation in closed form (for tables of counts)."""
+        return self.expectation is not None
+
+    @property
+    def call(self) -> str:
+        """The public call that computes this index, as a user would write it."""
+        options = [f"{name}={_literal(value)}" for name, value in self.function_options.items()]
+        if self.needs_data:
+            options.append("X=X")
+        return f"cluval_core.{self.function.__name__}({', '.join(['labels_true', 'labels_pred', *options])})"
+
+
+def _literal(value) -> str:
+    return f'"{value}"' if isinstance(value, str) else repr(value)
+
+
+def family(key: str, name: str) -> str:
+    """Declare an index family (its key and display name); returns the key."""
+    FAMILIES.setdefault(key, name)
+    return key
+
+
+def register(*entries: IndexInfo) -> None:
+    """Add index entries to the registry (each id once, its family declared)."""
+    for info in entries:
+        if info.id in INDICES:
+            raise ValueError(f"index id {info.id!r} is registered twice")
+        if info.family not in FAMILIES:
+            raise ValueError(f"index {info.id!r} names the undeclared family {info.family!r}")
+        INDICES[info.id] = info
+
+
+def _unknown(index_id) -> CluvalError:
+    return CluvalError(f"unknown index id {_describe(index_id)}; the ids are {', '.join(INDICES)}")
+
+
+def get_index(index_id: str, name: str = "index_id") -> IndexInfo:
+    """The registry entry of `index_id`; a CluvalError lists the ids otherwise."""
+    if isinstance(index_id, str):
+        try:
+            return INDICES[index_id]
+        except KeyError:
+            raise _unknown(index_id) from None
+    raise CluvalError(f"{name} must be one index id (a string), got {_describe(index_id)}; "
+                      f"the ids are {', '.join(INDICES)}")
+
+
+def index_ids(ids, *, has_data: bool = True, name: str = "ids", without_data: str = "pass X=... to compare()",
+              repeats: bool = True) -> list[str]:
+    """The index ids asked for, checked: the one validator of every argument that names indices.
+
+    ``None`` gives every index that applies (those that need X only when `has_data`); one
+    id gives a list of it; a set gives its ids in registry order; any other iterable its ids
+    in the order given, each once (or, with ``repeats=False``, an error when one repeats).
+    An id that needs the data X when there is none is refused with `without_data`.
+
+    >>> index_ids({"psi", "ari"}), index_ids("ri")
+    (['ari', 'psi'], ['ri'])
+    >>> index_ids(["ci_centroid"], has_data=False)
+    Traceback (most recent call last):
+    ...
+    cluval_core.CluvalError: ci_centroid needs the data X: pass X=... to compare()
+    """
+    if ids is None:
+        return [i for i, info in INDICES.items() if has_data or not info.needs_data]
+    if isinstance(ids, str):
+        ids = [ids]
+    elif isinstance(ids, (set, frozenset)):
+        order = list(INDICES)
+        ids = sorted(ids, key=lambda i: order.index(i) if i in INDICES else -1)
+    elif isinstance(ids, Mapping) or not hasattr(ids, "__iter__"):
+        raise CluvalError(f"{name} must be an index id or a list of them, got {_describe(ids)}")
+    ids = list(ids)
+    if any(not isinstance(i, str) for i in ids):
+        raise CluvalError(f"{name} must be index id strings, got {_describe(ids)}")
+    if not ids:
+        raise CluvalError(f"{name} is empty: name at least one index")
+    for i in ids:
+        if i not in INDICES:
+            raise _unknown(i)
+    if not repeats and len(set(ids)) < len(ids):
+        raise CluvalError(f"{name} repeats an index: {_describe(ids)}")
+    ids = list(dict.fromkeys(ids))
+    if not has_data:
+        needing = [i for i in ids if INDICES[i].needs_data]
+        if needing:
+            raise CluvalError(f"{needing[0]} needs the data X: {without_data}")
+    return ids
+
+
+_WORD = re.compile(r"[^\W_]+")
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(text.casefold())
+
+
+def find_indices(query: str) -> list[IndexInfo]:
+    """The entries a search for `query` finds, in registry order; all of them for an empty query.
+
+    A search reads the name, id and family of each index, two of its properties ("chance
+    adjusted", "tie dependent") and its reference (authors such as "Meila"); case does not
+    matter and ids split at underscores ("nmi_max" is "nmi max").
+    Indices that have every query word as a whole word are found; when no index has, every
+    query word need only begin a word ("arith" finds NMI (arithmetic mean)), references
+    still by whole words. Caveats are not searched: they name other indices.
+
+    >>> [info.id for info in find_indices("ARI")], [info.id for info in find_indices("ran")]
+    (['ari'], ['ri', 'ari', 'mari'])
+    >>> [info.id for info in find_indices("psi")]
+    ['psi', 'psi_simplified']
+    >>> [info.id for info in find_indices("chance")][:6]
+    ['ari', 'afm', 'mari', 'pair_correlation', 'ami', 'ami_sqrt']
+    >>> [info.id for info in find_indices("nmi max")], find_indices("no such index")
+    (['nmi_max'], [])
+    """
+    if not isinstance(query, str):
+        raise CluvalError(f"query must be text, got {_describe(query)}")
+    wanted = _words(query)
+    described = [(info, _words(" ".join([info.name, info.id, FAMILIES[info.family],
+                                         "chance adjusted" if info.chance_adjusted else "",
+                                         "tie dependent" if info.tie_dependent else ""])),
+                  set(_words(info.reference))) for info in INDICES.values()]
+    whole = [info for info, words, reference in described if all(w in words or w in reference for w in wanted)]
+    if whole:
+        return whole
+    return [info for info, words, reference in described
+            if all(w in reference or any(word.startswith(w) for word in words) for w in wanted)]
+
+
+def index_table() -> pd.DataFrame:
+    """The registry as a pandas DataFrame (one row per index, without its code)."""
+    rows = []
+    for info in INDICES.values():
+        rows.append({
+            "id": info.id, "name": info.name, "family": FAMILIES[info.family],
+            "range": f"[{info.range[0]:g}, {info.range[1]:g}]", "best": info.best,
+            "kind": info.kind, "chance adjusted": info.chance_adjusted, "symmetric": info.symmetric,
+            "needs X": info.needs_data, "soft tables": info.soft, "integer valued": info.integer_valued,
+            "tie dependent": info.tie_dependent, "exact expectation": info.exact_expectation,
+            "function": info.call, "formula": info.formula, "reference": info.reference,
+        })
+    return pd.DataFrame(rows)

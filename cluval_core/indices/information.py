@@ -1,0 +1,852 @@
+"""Information-theoretic indices: mutual information, its normalisations, VI, AMI, homogeneity
+and completeness, and the reduced mutual information, each in one place.
+
+With entropies H_a (reference), H_b (candidate), H_ab (joint) in nats and
+MI = H_a + H_b - H_ab:
+
+* ``nmi_sum`` = 2 MI / (H_a + H_b), ``nmi_sqrt`` = MI / sqrt(H_a H_b),
+  ``nmi_max`` = MI / max(H_a, H_b), ``nmi_min`` = MI / min(H_a, H_b), ``nmi_joint`` = MI / H_ab
+* ``vi`` = H_a + H_b - 2 MI (Meila 2007), ``nvi`` = VI / (H_a + H_b)
+* ``ami`` = (MI - E[MI]) / ((H_a + H_b)/2 - E[MI]) (Vinh, Epps & Bailey 2010), E[MI] under
+  the hypergeometric model (:mod:`cluval_core.core.emi`); ``ami_sqrt``, ``ami_max`` and
+  ``ami_min`` bound it by the geometric mean, the larger or the smaller entropy
+* ``homogeneity`` = MI / H_a and ``completeness`` = MI / H_b (1 where that entropy is 0),
+  and the V-measure (1 + beta) h c / (beta h + c) (:func:`v_measure_score`)
+* ``rmi`` and ``rmi_flat``: reduced mutual information in nats per object, the
+  traditional (microcanonical) mutual information less the information needed to encode the
+  table given the cluster sizes, with the Dirichlet-multinomial reduction (Jerdee, Kirkley &
+  Newman 2024) or the flat one (Newman, Cantwell & Young 2020); ``nrmi`` is RMI over the
+  reference's reduced entropy (the RMI of the reference with itself).
+
+Degenerate cases, by convention (the same as scikit-learn's): when both partitions have one
+cluster every NMI and AMI is 1 and NVI is 0; when exactly one has one cluster they are 0
+(NVI 1). AMI of identical partitions is 1 (even when E[MI] = MI, as for all singletons).
+AMI and RMI are undefined (NaN) for soft tables: the hypergeometric model and the encodings
+need integer counts. On soft tables a normaliser within 1e-12 of zero makes the normalised
+index NaN.
+
+The reduced mutual information's minimisations over the Dirichlet concentration alpha run
+over log(alpha) in [log 1e-4, log 1e4], the authors' range: the minimum is where the cost's
+derivative (digamma terms) changes sign, found by Brent's method to 1e-12 in log(alpha), or
+an end of the range where it does not change sign. The log-binomial sums are taken over the
+distinct cell values and cluster sizes, each weighted by how often it occurs, so each step
+costs the number of distinct values, not of cells; the reference's terms depend on its
+sizes alone and are kept per set of sizes.
+
+>>> from cluval_core import compare
+>>> c = compare([0, 0, 1, 1], [0, 0, 1, 2])
+>>> round(c.score("mi"), 4), c.score("nmi_min"), round(c.score("vi"), 4)
+(0.6931, 1.0, 0.3466)
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+from scipy.optimize import brentq
+from scipy.special import digamma, gammaln
+
+from ..core.comparison import Comparison
+from ..core.emi import expected_mutual_information_terms
+from ..core.labels import compare, score_labels
+from ..core.numeric import order_free_sum
+from ..core.registry import INF, Anatomy, IndexInfo, family, register
+from ..core.steps import Step, shown, sum_of
+from ..core.validation import SOFT_TOLERANCE, CluvalError, as_labels, check_choice
+
+__all__ = ["mutual_info_score", "normalized_mutual_info_score", "adjusted_mutual_info_score",
+           "variation_of_information", "normalized_variation_of_information", "homogeneity_score",
+           "completeness_score", "v_measure_score", "reduced_mutual_information",
+           "normalized_reduced_mutual_information", "NORMALISERS"]
+
+FAMILY = family("information", "Information theoretic")
+
+VINH = "Vinh, Epps & Bailey (2010), Information theoretic measures for clusterings comparison, JMLR 11"
+ROSENBERG = "Rosenberg & Hirschberg (2007), V-measure: a conditional entropy-based external cluster evaluation measure, EMNLP"
+JERDEE = "Jerdee, Kirkley & Newman (2024), Mutual information and the encoding of contingency tables, Phys. Rev. E 110"
+
+
+@dataclass(frozen=True)
+class Normaliser:
+    """One way of normalising the mutual information: scikit-learn's ``average_method`` name,
+    the shorter name cluval used before, how it reads, its formula, the NMI and the AMI it
+    defines (the joint entropy normalises an NMI only)."""
+
+    name: str
+    former: str
+    words: str
+    latex: str
+    text: str
+    of: Callable
+    nmi: str
+    ami: str | None
+
+
+NORMALISERS = {n.name: n for n in (
+    Normaliser("arithmetic", "sum", "arithmetic mean", r"\frac{H_a+H_b}{2}", "(H_a + H_b) / 2",
+               lambda e: (e.true + e.pred) / 2, "nmi_sum", "ami"),
+    Normaliser("geometric", "sqrt", "geometric mean", r"\sqrt{H_a H_b}", "√(H_a H_b)",
+               lambda e: math.sqrt(e.true * e.pred), "nmi_sqrt", "ami_sqrt"),
+    Normaliser("max", "max", "max", r"\max(H_a, H_b)", "max(H_a, H_b)", lambda e: max(e.true, e.pred), "nmi_max",
+               "ami_max"),
+    Normaliser("min", "min", "min", r"\min(H_a, H_b)", "min(H_a, H_b)", lambda e: min(e.true, e.pred), "nmi_min",
+               "ami_min"),
+    Normaliser("joint", "joint", "joint entropy", "H_{ab}", "H_ab", lambda e: e.joint, "nmi_joint", None),
+)}
+
+
+def _degenerate(c):
+    """1.0 if both sides have one cluster, 0.0 if exactly one side has, else None."""
+    singles = (c.k_true == 1) + (c.k_pred == 1)
+    return {2: 1.0, 1: 0.0}.get(singles)
+
+
+def _one_cluster(c, special) -> str:
+    return ("both partitions are one cluster" if special == 1.0 else
+            f"the {'reference' if c.k_true == 1 else 'candidate'} is one cluster")
+
+
+# ---------------------------------------------------------------------- steps shared by the family
+def _entropy_terms(sizes, n) -> str:
+    p = np.asarray(sizes, dtype=np.float64) / float(n)
+    return "−(" + sum_of(p * np.log(p)) + ")"
+
+
+def _entropy_steps(c, *, joint: bool = False) -> list[Step]:
+    """H_a, H_b (and H_ab), and MI, with their terms."""
+    e, n = c.entropies, c.n
+    r, col, v = c.cells
+    steps = [Step("H_a", "−Σ (r_i/N) log(r_i/N)", _entropy_terms(c.row_sizes, n), e.true),
+             Step("H_b", "−Σ (c_j/N) log(c_j/N)", _entropy_terms(c.col_sizes, n), e.pred)]
+    if joint:
+        steps.append(Step("H_ab", "−Σ (n_ij/N) log(n_ij/N)", _entropy_terms(v, n), e.joint))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = v / n * np.log(v * float(n) / (c.row_sizes[r].astype(np.float64) * c.col_sizes[col]))
+    steps.append(Step("MI", "Σ (n_ij/N) log(N n_ij / (r_i c_j))", sum_of(terms), e.mutual_information))
+    return steps
+
+
+def _convention(symbol: str, value, why: str) -> Step:
+    return Step(symbol, "", "", value, why)
+
+
+# ---------------------------------------------------------------------- mutual information
+def _mutual_information(c) -> float:
+    return c.entropies.mutual_information
+
+
+def _mi_steps(c):
+    return _entropy_steps(c)
+
+
+def _emi(c):
+    """E[MI] for the closed forms of chance(), or None beyond the work cluval does."""
+    emi = c.expected_mutual_information
+    return None if math.isnan(emi) else emi
+
+
+def _mi_expectation(c):
+    emi = _emi(c)
+    return None if emi is None else (emi, None)
+
+
+def _mi_cells_of(dense):
+    t, rows, cols, n = dense
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(t > 0, t / n * np.log(t * n / np.outer(rows, cols)), 0.0)
+
+
+def _mi_cells(c, dense):
+    return Anatomy(_mi_cells_of(dense), 0.0, "(n_ij/N) log(N n_ij / (r_i c_j)) nats")
+
+
+# ---------------------------------------------------------------------- normalised mutual information
+def _nmi(c, normaliser: Normaliser) -> float:
+    special = _degenerate(c)
+    if special is not None:
+        return special
+    if c.is_identical:
+        return 1.0
+    e = c.entropies
+    bound = normaliser.of(e)
+    if c.is_soft and bound <= SOFT_TOLERANCE:
+        return math.nan
+    return min(e.mutual_information / bound, 1.0)
+
+
+def _nmi_steps(c, normaliser: Normaliser):
+    symbol = f"NMI_{normaliser.nmi.split('_')[1]}"
+    steps = _entropy_steps(c, joint=normaliser.name == "joint")
+    special = _degenerate(c)
+    if special is not None:
+        return steps + [_convention(symbol, special, f"{_one_cluster(c, special)}: {shown(special)} by convention")]
+    if c.is_identical:
+        return steps + [_convention(symbol, 1.0, "identical partitions: 1")]
+    bound = normaliser.of(c.entropies)
+    steps.append(Step("norm", normaliser.text, "", bound))
+    if c.is_soft and bound <= SOFT_TOLERANCE:
+        return steps + [_convention(symbol, math.nan, "the normaliser is 0 within rounding: undefined")]
+    return steps + [Step(symbol, "MI / norm", f"{shown(c.entropies.mutual_information)} / {shown(bound)}",
+                         _nmi(c, normaliser))]
+
+
+def _nmi_expectation(c, normaliser: Normaliser):
+    bound = normaliser.of(c.entropies)
+    emi = _emi(c)
+    return None if emi is None or bound <= 0 else (emi / bound, None)
+
+
+def _nmi_cells(c, dense, normaliser: Normaliser):
+    bound = normaliser.of(c.entropies)
+    return Anatomy(_mi_cells_of(dense) / bound, 0.0, "the cell's mutual information over the normaliser") \
+        if bound > 0 else None
+
+
+# ---------------------------------------------------------------------- variation of information
+def _variation(c) -> float:
+    e = c.entropies
+    return max(e.true + e.pred - 2 * e.mutual_information, 0.0)
+
+
+def _vi_steps(c):
+    e = c.entropies
+    return _entropy_steps(c) + [Step("VI", "H_a + H_b − 2 MI",
+                                     f"{shown(e.true)} + {shown(e.pred)} − 2 × {shown(e.mutual_information)}",
+                                     _variation(c))]
+
+
+def _vi_expectation(c):
+    e, emi = c.entropies, _emi(c)
+    return None if emi is None else (e.true + e.pred - 2 * emi, None)
+
+
+def _vi_cells_of(dense):
+    t, rows, cols, n = dense
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(t > 0, t / n * (np.log(rows[:, None] / t) + np.log(cols[None, :] / t)), 0.0)
+
+
+def _vi_cells(c, dense):
+    return Anatomy(_vi_cells_of(dense), 0.0, "(n_ij/N) (log(r_i/n_ij) + log(c_j/n_ij)) nats")
+
+
+def _normalised_variation(c) -> float:
+    special = _degenerate(c)
+    if special is not None:
+        return 1.0 - special
+    e = c.entropies
+    if c.is_soft and e.true + e.pred <= SOFT_TOLERANCE:
+        return math.nan
+    return _variation(c) / (e.true + e.pred)
+
+
+def _nvi_steps(c):
+    steps = _vi_steps(c)
+    special = _degenerate(c)
+    if special is not None:
+        return steps + [_convention("NVI", 1.0 - special, f"{_one_cluster(c, special)}: {shown(1.0 - special)} by "
+                                                          "convention")]
+    e = c.entropies
+    if c.is_soft and e.true + e.pred <= SOFT_TOLERANCE:
+        return steps + [_convention("NVI", math.nan, "H_a + H_b is 0 within rounding: undefined")]
+    return steps + [Step("NVI", "VI / (H_a + H_b)", f"{shown(steps[-1].value)} / ({shown(e.true)} + {shown(e.pred)})",
+                         _normalised_variation(c))]
+
+
+def _nvi_expectation(c):
+    e, emi = c.entropies, _emi(c)
+    return None if emi is None or e.true + e.pred <= 0 else (1 - 2 * emi / (e.true + e.pred), None)
+
+
+def _nvi_cells(c, dense):
+    total = c.entropies.true + c.entropies.pred
+    return Anatomy(_vi_cells_of(dense) / total, 0.0, "the cell's variation of information over H_a + H_b") \
+        if total > 0 else None
+
+
+# ---------------------------------------------------------------------- adjusted mutual information
+_EPS = 2.220446049250313e-16
+
+
+def _ami(c, normaliser: Normaliser) -> float:
+    """(MI - EMI) / (mean(H_a, H_b) - EMI).
+
+    Where the bound is within rounding of EMI (1e-9 relative: EMI itself is accurate to
+    1e-12), every random assignment reaches the bound, so the ratio is 0/0 and AMI is NaN; this
+    happens for the smaller entropy when one side is all singletons (scikit-learn returns
+    whatever rounding leaves there).
+    """
+    special = _degenerate(c)
+    if special is not None:
+        return special
+    if c.is_identical:
+        return 1.0
+    if c.is_soft:
+        return math.nan
+    e = c.entropies
+    emi = c.expected_mutual_information
+    if math.isnan(emi):
+        return math.nan
+    bound = normaliser.of(e)
+    if bound - emi <= 1e-9 * bound:
+        return math.nan
+    denominator = bound - emi
+    denominator = min(denominator, -_EPS) if denominator < 0 else max(denominator, _EPS)
+    return min((e.mutual_information - emi) / denominator, 1.0)  # MI = bound is 1, not 1 + rounding
+
+
+def _ami_steps(c, normaliser: Normaliser):
+    symbol = "AMI" if normaliser.ami == "ami" else f"AMI_{normaliser.ami.split('_')[1]}"
+    steps = _entropy_steps(c)
+    special = _degenerate(c)
+    if special is not None:
+        return steps + [_convention(symbol, special, f"{_one_cluster(c, special)}: {shown(special)} by convention")]
+    if c.is_identical:
+        return steps + [_convention(symbol, 1.0, "identical partitions: 1")]
+    emi = c.expected_mutual_information
+    steps.append(Step("EMI", "Σ_ij Σ_n (n/N) log(N n / (r_i c_j)) P(n | N, r_i, c_j)", "", emi,
+                      "the expected MI when objects are assigned at random with these cluster sizes"))
+    if math.isnan(emi):
+        return steps + [_convention(symbol, math.nan, "the expected mutual information is beyond the work cluval does")]
+    bound = normaliser.of(c.entropies)
+    steps.append(Step("norm", normaliser.text, "", bound))
+    if bound - emi <= 1e-9 * bound:
+        return steps + [_convention(symbol, math.nan, "norm = EMI: every random table reaches the bound, so AMI is "
+                                                      "0/0, undefined")]
+    mi = c.entropies.mutual_information
+    return steps + [Step(symbol, "(MI − EMI) / (norm − EMI)",
+                         f"({shown(mi)} − {shown(emi)}) / ({shown(bound)} − {shown(emi)})", _ami(c, normaliser))]
+
+
+def _ami_expectation(c, normaliser: Normaliser):
+    emi = _emi(c)
+    if emi is None:
+        return None
+    bound = normaliser.of(c.entropies)
+    return (0.0, None) if bound - emi > 1e-9 * bound else None  # else AMI is undefined on every random table
+
+
+def _ami_cells(c, dense, normaliser: Normaliser):
+    if c.is_soft or c.k_true == 1 or c.k_pred == 1:
+        return None
+    emi_cells = expected_mutual_information_terms(c.row_sizes, c.col_sizes)
+    denominator = normaliser.of(c.entropies) - emi_cells.sum()
+    return Anatomy((_mi_cells_of(dense) - emi_cells) / denominator, 0.0,
+                   "(the cell's mutual information - its expectation) / AMI's denominator")
+
+
+# ---------------------------------------------------------------------- homogeneity and completeness
+def _share_of(c, entropy: float) -> float:
+    if entropy <= (SOFT_TOLERANCE if c.is_soft else 0.0):
+        return 1.0
+    return min(c.entropies.mutual_information / entropy, 1.0)
+
+
+def _homogeneity(c) -> float:
+    """MI / H_a: how far each candidate cluster holds objects of one reference cluster only."""
+    return _share_of(c, c.entropies.true)
+
+
+def _completeness(c) -> float:
+    """MI / H_b: how far each reference cluster's objects share one candidate cluster."""
+    return _share_of(c, c.entropies.pred)
+
+
+def _share_steps(c, side: str):
+    symbol, name, entropy = ("h", "H_a", c.entropies.true) if side == "true" else ("c", "H_b", c.entropies.pred)
+    steps = _entropy_steps(c)
+    if entropy <= (SOFT_TOLERANCE if c.is_soft else 0.0):
+        return steps + [_convention(symbol, 1.0, f"{name} = 0 (one cluster): 1 by convention")]
+    return steps + [Step(symbol, f"MI / {name}", f"{shown(c.entropies.mutual_information)} / {shown(entropy)}",
+                         _share_of(c, entropy))]
+
+
+def _share_expectation(c, side: str):
+    entropy = c.entropies.true if side == "true" else c.entropies.pred
+    emi = _emi(c)
+    return None if emi is None or entropy <= 0 else (emi / entropy, None)
+
+
+def _share_cells(c, dense, side: str):
+    entropy = c.entropies.true if side == "true" else c.entropies.pred
+    return Anatomy(_mi_cells_of(dense) / entropy, 0.0, f"the cell's mutual information over H_{'a' if side == 'true' else 'b'}") \
+        if entropy > 0 else None
+
+
+def _v_measure(c, beta: float) -> float:
+    """(1 + beta) h c / (beta h + c) with h the homogeneity and c the completeness (0 where c = 0)."""
+    h, k = _homogeneity(c), _completeness(c)
+    if beta * h + k == 0:  # h = k = 0, or beta = 0 with k = 0: the product is 0
+        return 0.0
+    return (1 + beta) * h * k / (beta * h + k)
+
+
+# ---------------------------------------------------------------------- reduced mutual information
+_ALPHA_RANGE = (math.log(1e-4), math.log(1e4))
+
+
+def _distinct(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct values and how often each occurs, as floats."""
+    distinct, counts = np.unique(values, return_counts=True)
+    return distinct.astype(np.float64), counts.astype(np.float64)
+
+
+def _log_binom(n, m):
+    return gammaln(n + 1) - gammaln(m + 1) - gammaln(n - m + 1)
+
+
+def _minimum(terms) -> float:
+    """The least value over alpha in [1e-4, 1e4] of the reduced encoding's cost, given as
+    ``terms = [(weight, size, scale), ...]``: sum of weight * log C(size + scale alpha - 1, scale alpha - 1).
+
+    Each term is convex in log(alpha) beyond its start and the sum has one minimum (the
+    authors' premise): it is where the derivative, sum of weight * scale * alpha *
+    (digamma(size + scale alpha) - digamma(scale alpha)), changes sign, found by Brent's method
+    to 1e-12 in log(alpha), or an end of the range where it does not change sign.
+    """
+    weights = np.concatenate([w for w, _, _ in terms])
+    sizes = np.concatenate([v for _, v, _ in terms])
+    scales = np.concatenate([np.full(len(v), q) for _, v, q in terms])
+
+    def cost(t):
+        a = scales * math.exp(t)
+        return float(np.dot(weights, gammaln(sizes + a) - gammaln(a)) - np.dot(weights, gammaln(sizes + 1)))
+
+    def slope(t):
+        a = scales * math.exp(t)
+        return float(np.dot(weights, a * (digamma(sizes + a) - digamma(a))))
+
+    low, high = _ALPHA_RANGE
+    if slope(low) >= 0:
+        return cost(low)
+    if slope(high) <= 0:
+        return cost(high)
+    return cost(brentq(slope, low, high, xtol=1e-12))
+
+
+def _prior(sizes: np.ndarray, n: float, q: float):
+    """The terms of log C(N + q alpha - 1, q alpha - 1) - sum log C(n_g + alpha - 1, alpha - 1)."""
+    values, counts = _distinct(sizes)
+    return [(np.array([1.0]), np.array([n]), q), (-counts, values, 1.0)]
+
+
+def _conditional(cols: np.ndarray, cells: np.ndarray, q: float):
+    """The terms of sum_s [log C(n_s + q alpha - 1, q alpha - 1) - sum_g log C(n_gs + alpha - 1, alpha - 1)]."""
+    s_values, s_counts = _distinct(cols)
+    v_values, v_counts = _distinct(cells)
+    return [(s_counts, s_values, q), (-v_counts, v_values, 1.0)]
+
+
+@lru_cache(maxsize=256)
+def _reference_terms(sizes: bytes) -> tuple[float, float]:
+    """(H(g), H(g | g)) of a reference with these cluster sizes (sorted int64 bytes), in nats.
+
+    Both depend on the sizes alone, so random tables with the same margins share them.
+    H(g) = min_alpha prior(alpha) + log N! - sum log n_g!; H(g | g) is H(g | c) with the candidate
+    equal to the reference (a diagonal table).
+    """
+    rows = np.frombuffer(sizes, dtype=np.int64)
+    n, q = float(rows.sum()), float(len(rows))
+    h_g = _minimum(_prior(rows, n, q)) + float(gammaln(n + 1)) - float(np.sum(gammaln(rows + 1.0)))
+    return h_g, _minimum(_conditional(rows, rows, q))
+
+
+def _key(sizes: np.ndarray) -> bytes:
+    return np.sort(np.asarray(sizes, dtype=np.int64)).tobytes()
+
+
+def _reduced_parts(c) -> tuple[float, float]:
+    """(H(g), H(g | c)) of the whole table in nats, the reference being the rows (Jerdee et al. 2024).
+
+    H(g) = min_alpha [log C(N + q alpha - 1, q alpha - 1) - sum_g log C(n_g + alpha - 1, alpha - 1)]
+           + log N! - sum_g log n_g!
+    H(g | c) = min_alpha sum_s [log C(n_s + q alpha - 1, q alpha - 1) - sum_g log C(n_gs + alpha - 1, alpha - 1)]
+               + sum_s log n_s! - sum_gs log n_gs!
+    with q the number of reference clusters; RMI = H(g) - H(g | c).
+    """
+    h_g, _ = _reference_terms(_key(c.row_sizes))
+    cols, cells = _distinct(c.col_sizes), _distinct(c.cells.values)
+    h_g_given_c = (_minimum(_conditional(c.col_sizes, c.cells.values, float(c.k_true)))
+                   + float(np.dot(cols[1], gammaln(cols[0] + 1))) - float(np.dot(cells[1], gammaln(cells[0] + 1))))
+    return h_g, h_g_given_c
+
+
+def _reduced_mutual_information(c) -> float:
+    """Reduced mutual information (Dirichlet-multinomial reduction) in nats per object; NaN on real tables."""
+    if c.is_soft:
+        return math.nan
+    h_g, h_g_given_c = _reduced_parts(c)
+    return (h_g - h_g_given_c) / c.n
+
+
+def _rmi_steps(c):
+    h_g, h_g_given_c = _reduced_parts(c)
+    return [Step("H(g)", "min_α [log C(N + K_a α − 1, K_a α − 1) − Σ log C(r_i + α − 1, α − 1)] + log N! − Σ log r_i!",
+                 "", h_g, "nats to transmit the reference's labels, its cluster sizes first"),
+            Step("H(g|c)", "min_α Σ_j [log C(c_j + K_a α − 1, K_a α − 1) − Σ_i log C(n_ij + α − 1, α − 1)] + "
+                 "Σ log c_j! − Σ log n_ij!", "", h_g_given_c, "the same given the candidate, column by column"),
+            Step("RMI", "(H(g) − H(g|c)) / N", f"({shown(h_g)} − {shown(h_g_given_c)}) / {shown(c.n)}",
+                 _reduced_mutual_information(c))]
+
+
+def _normalized_reduced_mutual_information(c) -> float:
+    """RMI over the reference's reduced entropy (its RMI with itself), asymmetric by design.
+
+    0 where the reference's reduced entropy is not positive (one cluster, or too few objects
+    to say more than the sizes do), as the authors do, for identical partitions too; 1 for
+    other identical partitions.
+    """
+    if c.is_soft:
+        return math.nan
+    h_g, h_g_given_g = _reference_terms(_key(c.row_sizes))
+    own = h_g - h_g_given_g
+    if own <= 0:
+        return 0.0
+    if c.is_identical:
+        return 1.0
+    return _reduced_mutual_information(c) * c.n / own
+
+
+def _nrmi_steps(c):
+    h_g, h_g_given_g = _reference_terms(_key(c.row_sizes))
+    own = h_g - h_g_given_g
+    steps = _rmi_steps(c) + [
+        Step("H(g|g)", "H(g|c) with the candidate equal to the reference", "", h_g_given_g),
+        Step("RMI(g;g)", "H(g) − H(g|g)", f"{shown(h_g)} − {shown(h_g_given_g)}", own,
+             "the reference's reduced entropy, in nats"),
+    ]
+    if own <= 0:
+        return steps + [_convention("NRMI", 0.0, "the reference's reduced entropy is not positive: 0, as the "
+                                                 "authors define it")]
+    if c.is_identical:
+        return steps + [_convention("NRMI", 1.0, "identical partitions: 1")]
+    rmi_total = _reduced_mutual_information(c) * c.n
+    return steps + [Step("NRMI", "N RMI / RMI(g;g)", f"{shown(rmi_total)} / {shown(own)}",
+                         _normalized_reduced_mutual_information(c))]
+
+
+def _log_tables_count(row_sums: np.ndarray, col_sums: np.ndarray) -> float:
+    """log of the number of tables of counts with these margins, by the effective-columns
+    estimate (Jerdee, Kirkley & Newman 2023), in nats; exact when every column sum is 1."""
+    rs, cs = np.asarray(row_sums, dtype=np.float64), np.asarray(col_sums, dtype=np.float64)
+    m, n = float(len(rs)), order_free_sum(rs)
+    squares = order_free_sum(cs * cs)
+    if squares == n:  # every column sum is 1: each column's one object goes to a row, N! / prod r!
+        return float(gammaln(n + 1)) - order_free_sum(gammaln(rs + 1))
+    alpha = (n * n - n + (n * n - squares) / m) / (squares - n)
+    return (-float(_log_binom(n + m * alpha - 1, m * alpha - 1)) + order_free_sum(_log_binom(rs + alpha - 1, alpha - 1))
+            + order_free_sum(_log_binom(cs + m - 1, m - 1)))
+
+
+def _flat_parts(c) -> tuple[float, float]:
+    """(log of the traditional count, log Omega) of the flat reduction, in nats."""
+    n = float(c.n)
+    traditional = (float(gammaln(n + 1)) - order_free_sum(gammaln(c.row_sizes + 1.0))
+                   - order_free_sum(gammaln(c.col_sizes + 1.0)) + order_free_sum(gammaln(c.cells.values + 1.0)))
+    return traditional, _log_tables_count(c.col_sizes, c.row_sizes)
+
+
+def _reduced_mutual_information_flat(c) -> float:
+    """Reduced mutual information with the flat reduction, in nats per object; NaN on real tables.
+
+    (log N! - sum log r_i! - sum log c_j! + sum log n_ij! - log Omega(c, r)) / N, with Omega the
+    number of tables whose row sums are the candidate's sizes and column sums the reference's.
+    """
+    if c.is_soft:
+        return math.nan
+    traditional, log_omega = _flat_parts(c)
+    return (traditional - log_omega) / float(c.n)
+
+
+def _rmi_flat_steps(c):
+    traditional, log_omega = _flat_parts(c)
+    return [Step("log W", "log N! − Σ log r_i! − Σ log c_j! + Σ log n_ij!", "", traditional,
+                 "the traditional (microcanonical) mutual information, in nats"),
+            Step("log Ω", "log #tables with the candidate's sizes as rows and the reference's as columns", "",
+                 log_omega, "the effective-columns estimate, exact when the reference is all singletons"),
+            Step("RMI_flat", "(log W − log Ω) / N", f"({shown(traditional)} − {shown(log_omega)}) / {shown(c.n)}",
+                 _reduced_mutual_information_flat(c))]
+
+
+def _rmi_flat_cells(c, dense):
+    t, rows, cols, n = dense
+    with np.errstate(invalid="ignore"):
+        cells = gammaln(t + 1) / n
+    constant = (gammaln(n + 1) - gammaln(rows + 1).sum() - gammaln(cols + 1).sum()
+                - _log_tables_count(c.col_sizes, c.row_sizes)) / n
+    return Anatomy(cells, constant, "log(n_ij!) / N nats; the constant is the margins' part and the count of tables")
+
+
+# ---------------------------------------------------------------------- one-line functions
+def _average_method(average_method, normaliser, allowed) -> Normaliser:
+    """The normaliser chosen by scikit-learn's `average_method` or by the former `normaliser`."""
+    if normaliser is not None:
+        warnings.warn("normaliser= is deprecated: use average_method= with scikit-learn's names ('arithmetic', "
+                      "'geometric', 'max', 'min')", DeprecationWarning, stacklevel=3)
+        check_choice("normaliser", normaliser, tuple(n.former for n in allowed))
+        return next(n for n in allowed if n.former == normaliser)
+    check_choice("average_method", average_method, tuple(n.name for n in allowed))
+    return NORMALISERS[average_method]
+
+
+def _fewer_than_two(labels_true, labels_pred) -> bool:
+    """True for two partitions of fewer than 2 objects, which scikit-learn scores 1.0 (one
+    cluster or none a side): the labels are checked as always, an empty pair included."""
+    arrays = [np.asarray(x, dtype=object) if isinstance(x, (list, tuple)) else x for x in (labels_true, labels_pred)]
+    if not all(hasattr(x, "__len__") and getattr(x, "ndim", 1) == 1 for x in arrays):
+        return False
+    if len(arrays[0]) != len(arrays[1]) or len(arrays[0]) >= 2:
+        return False
+    if len(arrays[0]) == 1:
+        as_labels(labels_true, "labels_true")
+        as_labels(labels_pred, "labels_pred")
+    return True
+
+
+def mutual_info_score(labels_true, labels_pred, *, contingency=None, noise=None) -> float:
+    """Mutual information in nats, of two partitions' labels or of a `contingency` table.
+
+    As scikit-learn's: ``contingency`` (a table of counts, dense or sparse) replaces the
+    labels, which are then ignored (pass None).
+
+    >>> round(mutual_info_score([0, 0, 1, 1], [0, 0, 1, 2]), 4), mutual_info_score(None, None, contingency=[[2, 0], [0, 2]])
+    (0.6931, 0.6931471805599453)
+    """
+    if contingency is not None:
+        return Comparison.from_table(contingency).score("mi")
+    return score_labels("mi", labels_true, labels_pred, noise=noise)
+
+
+def normalized_mutual_info_score(labels_true, labels_pred, *, average_method="arithmetic", noise=None,
+                                 normaliser=None) -> float:
+    """NMI: the mutual information over the ``"arithmetic"`` or ``"geometric"`` mean, the ``"max"``
+    or ``"min"`` of the two entropies (scikit-learn's `average_method`), or the ``"joint"`` entropy.
+
+    Accepts scikit-learn's call exactly (and gives its value: 1.0 for fewer than 2 objects).
+    `normaliser` (``"sum"``, ``"sqrt"``, ...) is the former keyword, deprecated.
+
+    >>> normalized_mutual_info_score([0, 0, 1, 1], [0, 0, 1, 2], average_method="min")
+    1.0
+    """
+    chosen = _average_method(average_method, normaliser, tuple(NORMALISERS.values()))
+    if _fewer_than_two(labels_true, labels_pred):
+        return 1.0
+    return score_labels(chosen.nmi, labels_true, labels_pred, noise=noise)
+
+
+def adjusted_mutual_info_score(labels_true, labels_pred, *, average_method="arithmetic", noise=None,
+                               normaliser=None) -> float:
+    """Adjusted mutual information (Vinh et al. 2010) bounded by the ``"arithmetic"`` or
+    ``"geometric"`` mean, the ``"max"`` or ``"min"`` of the two entropies (scikit-learn's
+    `average_method`).
+
+    Accepts scikit-learn's call exactly and gives its value, except where every random
+    assignment reaches the bound (0/0, as for the smaller entropy when one side is all
+    singletons): cluval gives NaN there, scikit-learn what rounding leaves. `normaliser` is
+    the former keyword, deprecated.
+
+    >>> adjusted_mutual_info_score([0, 0, 1, 1], [1, 1, 0, 0], average_method="geometric")
+    1.0
+    """
+    chosen = _average_method(average_method, normaliser, tuple(n for n in NORMALISERS.values() if n.ami))
+    if _fewer_than_two(labels_true, labels_pred):
+        return 1.0
+    return score_labels(chosen.ami, labels_true, labels_pred, noise=noise)
+
+
+def variation_of_information(labels_true, labels_pred, *, noise=None) -> float:
+    """Variation of information H_a + H_b - 2 MI (nats); 0 for identical partitions."""
+    return score_labels("vi", labels_true, labels_pred, noise=noise)
+
+
+def normalized_variation_of_information(labels_true, labels_pred, *, noise=None) -> float:
+    """VI / (H_a + H_b), in [0, 1]; 0 for identical partitions."""
+    return score_labels("nvi", labels_true, labels_pred, noise=noise)
+
+
+def homogeneity_score(labels_true, labels_pred, *, noise=None) -> float:
+    """MI / H(labels_true): 1 when every candidate cluster holds one reference cluster's objects only."""
+    return score_labels("homogeneity", labels_true, labels_pred, noise=noise)
+
+
+def completeness_score(labels_true, labels_pred, *, noise=None) -> float:
+    """MI / H(labels_pred): 1 when every reference cluster lies within one candidate cluster."""
+    return score_labels("completeness", labels_true, labels_pred, noise=noise)
+
+
+def v_measure_score(labels_true, labels_pred, *, beta=1.0, noise=None) -> float:
+    """V-measure (1 + beta) h c / (beta h + c) of homogeneity h and completeness c.
+
+    ``beta=1`` gives NMI (arithmetic mean), ``nmi_sum``; beta > 1 weighs completeness more.
+
+    >>> v_measure_score([0, 0, 1, 1], [0, 0, 1, 2]) == normalized_mutual_info_score([0, 0, 1, 1], [0, 0, 1, 2])
+    True
+    """
+    if isinstance(beta, bool) or not isinstance(beta, numbers.Real) or not (np.isfinite(beta) and beta >= 0):
+        raise CluvalError(f"beta must be a finite number >= 0, got {beta!r}")
+    return _v_measure(compare(labels_true, labels_pred, noise=noise), float(beta))
+
+
+def reduced_mutual_information(labels_true, labels_pred, *, reduction="dirichlet", noise=None) -> float:
+    """Reduced mutual information in nats per object, labels_true the 'ground truth', with the
+    ``"dirichlet"`` (Dirichlet-multinomial, Jerdee et al. 2024) or ``"flat"`` reduction (Newman et al. 2020)."""
+    check_choice("reduction", reduction, ("dirichlet", "flat"))
+    return score_labels("rmi" if reduction == "dirichlet" else "rmi_flat", labels_true, labels_pred, noise=noise)
+
+
+def normalized_reduced_mutual_information(labels_true, labels_pred, *, noise=None) -> float:
+    """RMI over the reduced entropy of labels_true (Jerdee et al. 2023); 1 for identical partitions."""
+    return score_labels("nrmi", labels_true, labels_pred, noise=noise)
+
+
+# ---------------------------------------------------------------------- the registry's entries
+def _nmi_entry(normaliser: Normaliser, name: str, formula: str, reference: str, caveat: str, symbols: str = ""):
+    options = {} if normaliser.name == "arithmetic" else {"average_method": normaliser.name}
+    return IndexInfo(
+        id=normaliser.nmi, name=name, family=FAMILY, range=(0, 1), higher_is_better=True, chance_adjusted=False,
+        symmetric=True, function=normalized_mutual_info_score, function_options=options, formula=formula,
+        symbols=symbols, reference=reference, caveat=caveat,
+        compute=lambda c: _nmi(c, normaliser), steps=lambda c: _nmi_steps(c, normaliser),
+        expectation=None if normaliser.name == "joint" else (lambda c: _nmi_expectation(c, normaliser)),
+        cells=lambda c, dense: _nmi_cells(c, dense, normaliser))
+
+
+_AMI_CAVEATS = {
+    "arithmetic": "Corrected for chance under the permutation model, but still size-weighted like NMI; for "
+                  "large N the correction vanishes and AMI = NMI (Rezaei & Fränti, Theorem 1). NaN for soft "
+                  "tables, where the hypergeometric model does not apply.",
+    "geometric": "Between AMI (max) and AMI (min); the normaliser of NMI (geometric mean).",
+    "max": "The most conservative AMI: the larger entropy bounds it, so refining a partition is "
+           "penalised most; like every AMI it weighs clusters by size.",
+    "min": "The smaller entropy bounds it: a candidate that refines the reference can still score "
+           "close to 1, as NMI (min) does.",
+}
+
+
+def _ami_entry(normaliser: Normaliser):
+    arithmetic = normaliser.name == "arithmetic"
+    subscript = "" if arithmetic else f"_{{{normaliser.ami.split('_')[1]}}}"
+    return IndexInfo(
+        id=normaliser.ami,
+        name="Adjusted mutual information" + ("" if arithmetic else f" ({normaliser.words})"),
+        family=FAMILY, range=(-INF, 1), higher_is_better=True, chance_adjusted=True, symmetric=True, soft=False,
+        function=adjusted_mutual_info_score,
+        function_options={} if arithmetic else {"average_method": normaliser.name},
+        formula=rf"\mathrm{{AMI}}{subscript} = \frac{{\mathrm{{MI}}-E[\mathrm{{MI}}]}}{{{normaliser.latex}-E[\mathrm{{MI}}]}}",
+        symbols="E[MI] is the expected mutual information when the objects are assigned at random with both "
+                "partitions' cluster sizes fixed (the permutation model, hypergeometric).",
+        reference=VINH if arithmetic else VINH + "; scikit-learn's average_method",
+        caveat=_AMI_CAVEATS[normaliser.name],
+        compute=lambda c: _ami(c, normaliser), steps=lambda c: _ami_steps(c, normaliser),
+        expectation=lambda c: _ami_expectation(c, normaliser), cells=lambda c, dense: _ami_cells(c, dense, normaliser))
+
+
+register(
+    IndexInfo(
+        id="mi", name="Mutual information", family=FAMILY, range=(0, INF), higher_is_better=True,
+        chance_adjusted=False, symmetric=True, function=mutual_info_score,
+        formula=r"\mathrm{MI} = \sum_{ij} \frac{n_{ij}}{N}\log\frac{N n_{ij}}{r_i c_j}",
+        reference="Shannon (1948); Strehl & Ghosh (2002), JMLR 3",
+        caveat="Unbounded and grows with the number of clusters: a finer candidate always shares more "
+               "information. Its best value depends on the data (the entropies), so it is not comparable "
+               "across data sets.",
+        compute=_mutual_information, steps=_mi_steps, expectation=_mi_expectation, cells=_mi_cells),
+    _nmi_entry(NORMALISERS["arithmetic"], "NMI (arithmetic mean)", r"\mathrm{NMI}_{sum} = \frac{2\,\mathrm{MI}}{H_a+H_b}",
+               "Kvalseth (1987), IEEE SMC 17; equal to the V-measure (Rosenberg & Hirschberg 2007)",
+               "Not corrected for chance: random partitions with many clusters score well above 0. Like ARI "
+               "it weighs clusters by size, so small clusters barely count."),
+    _nmi_entry(NORMALISERS["geometric"], "NMI (geometric mean)", r"\mathrm{NMI}_{sqrt} = \frac{\mathrm{MI}}{\sqrt{H_a H_b}}",
+               "Strehl & Ghosh (2002), JMLR 3",
+               "As NMI (arithmetic); the geometric mean rewards a lopsided pair of entropies slightly more."),
+    _nmi_entry(NORMALISERS["max"], "NMI (max)", r"\mathrm{NMI}_{max} = \frac{\mathrm{MI}}{\max(H_a,H_b)}",
+               VINH + "; Lei et al. (2017) recommend it for soft partitions",
+               "The strictest NMI: a metric in its distance form, but still not corrected for chance."),
+    _nmi_entry(NORMALISERS["min"], "NMI (min)", r"\mathrm{NMI}_{min} = \frac{\mathrm{MI}}{\min(H_a,H_b)}", VINH,
+               "Reaches 1 whenever one partition refines the other (splitting every cluster in two still "
+               "scores 1): it cannot see over-segmentation."),
+    _nmi_entry(NORMALISERS["joint"], "NMI (joint entropy)", r"\mathrm{NMI}_{joint} = \frac{\mathrm{MI}}{H_{ab}}", VINH,
+               "Equal to 1 - VI/H_ab; tends to be lower than the other NMIs for the same pair.",
+               symbols="H_ab is the joint entropy, of the table's cells n_ij / N."),
+    IndexInfo(
+        id="vi", name="Variation of information", family=FAMILY, range=(0, INF), higher_is_better=False,
+        chance_adjusted=False, symmetric=True, function=variation_of_information,
+        formula=r"\mathrm{VI} = H_a + H_b - 2\,\mathrm{MI}",
+        reference="Meila (2007), Comparing clusterings - an information based distance, J. Multivariate Analysis 98",
+        caveat="A true metric, but in nats and bounded by log N: its size depends on N and K, so values are "
+               "not comparable across data sets.",
+        compute=_variation, steps=_vi_steps, expectation=_vi_expectation, cells=_vi_cells),
+    IndexInfo(
+        id="nvi", name="Normalised variation of information", family=FAMILY, range=(0, 1),
+        higher_is_better=False, chance_adjusted=False, symmetric=True,
+        function=normalized_variation_of_information,
+        formula=r"\mathrm{NVI} = \frac{H_a+H_b-2\,\mathrm{MI}}{H_a+H_b}",
+        reference="Wu, Xiong & Chen (2009), KDD; equals 1 - NMI (arithmetic)",
+        caveat="1 - NMI_sum in disguise: it shares NMI's bias towards many clusters and large clusters.",
+        compute=_normalised_variation, steps=_nvi_steps, expectation=_nvi_expectation, cells=_nvi_cells),
+    *[_ami_entry(normaliser) for normaliser in NORMALISERS.values() if normaliser.ami],
+    IndexInfo(
+        id="homogeneity", name="Homogeneity", family=FAMILY, range=(0, 1), higher_is_better=True,
+        chance_adjusted=False, symmetric=False, function=homogeneity_score,
+        formula=r"h = \frac{\mathrm{MI}}{H_a} = 1 - \frac{H(G \mid P)}{H_a}",
+        symbols="H(G | P) is the entropy of the reference given the candidate; h = 1 when H_a = 0.",
+        reference=ROSENBERG,
+        caveat="Reaches 1 for all singletons (each candidate cluster is pure): it never penalises splitting. "
+               "Read it with completeness.",
+        compute=_homogeneity, steps=lambda c: _share_steps(c, "true"),
+        expectation=lambda c: _share_expectation(c, "true"), cells=lambda c, dense: _share_cells(c, dense, "true")),
+    IndexInfo(
+        id="completeness", name="Completeness", family=FAMILY, range=(0, 1), higher_is_better=True,
+        chance_adjusted=False, symmetric=False, function=completeness_score,
+        formula=r"c = \frac{\mathrm{MI}}{H_b} = 1 - \frac{H(P \mid G)}{H_b}",
+        symbols="H(P | G) is the entropy of the candidate given the reference; c = 1 when H_b = 0.",
+        reference=ROSENBERG,
+        caveat="Reaches 1 when the candidate is one cluster: it never penalises merging. Read it with "
+               "homogeneity; their harmonic mean (the V-measure) is NMI (arithmetic).",
+        compute=_completeness, steps=lambda c: _share_steps(c, "pred"),
+        expectation=lambda c: _share_expectation(c, "pred"), cells=lambda c, dense: _share_cells(c, dense, "pred")),
+    IndexInfo(
+        id="rmi", name="Reduced mutual information", family=FAMILY, range=(-INF, INF), higher_is_better=True,
+        chance_adjusted=True, symmetric=False, soft=False, function=reduced_mutual_information,
+        formula=r"\mathrm{RMI} = \frac{1}{N}\left[H(g) - H(g \mid c)\right]",
+        symbols="H(g) is the information needed to transmit the reference labels: its cluster sizes under a "
+                "Dirichlet-multinomial prior (its concentration chosen to minimise the cost), then the labels; "
+                "H(g | c) the same given the candidate, column by column of the table. In nats per object; "
+                "the reference is the 'ground truth' side, so RMI is slightly asymmetric.",
+        reference=JERDEE,
+        caveat="In nats per object, like MI: its size depends on N and the entropies, so it is not comparable "
+               "across data sets (use NRMI). Negative when the candidate says less about the reference than "
+               "it costs to describe the table.",
+        compute=_reduced_mutual_information, steps=_rmi_steps),
+    IndexInfo(
+        id="rmi_flat", name="Reduced mutual information (flat)", family=FAMILY, range=(-INF, INF),
+        higher_is_better=True, chance_adjusted=True, symmetric=False, soft=False,
+        function=reduced_mutual_information, function_options={"reduction": "flat"},
+        formula=r"\mathrm{RMI}_{flat} = \frac{1}{N}\left[\log\frac{N!\,\prod_{ij} n_{ij}!}{\prod_i r_i!\,"
+                r"\prod_j c_j!} - \log\Omega(c, r)\right]",
+        symbols="Ω(c, r) is the number of tables of counts whose row sums are the candidate's cluster sizes and "
+                "column sums the reference's, by the effective-columns estimate (exact when the reference is "
+                "all singletons).",
+        reference="Newman, Cantwell & Young (2020), Improved mutual information measure for clustering, "
+                  "classification, and community detection, Phys. Rev. E 101",
+        caveat="Every table with the given margins is taken as equally likely, which over-corrects for "
+               "tables with very unequal clusters; the Dirichlet-multinomial RMI fixes that.",
+        compute=_reduced_mutual_information_flat, steps=_rmi_flat_steps, cells=_rmi_flat_cells),
+    IndexInfo(
+        id="nrmi", name="Normalised reduced mutual information", family=FAMILY, range=(-INF, 1),
+        higher_is_better=True, chance_adjusted=True, symmetric=False, soft=False,
+        function=normalized_reduced_mutual_information,
+        formula=r"\mathrm{NRMI} = \frac{\mathrm{RMI}(g; c)}{\mathrm{RMI}(g; g)}",
+        symbols="RMI(g; g) is the reference's reduced entropy, the RMI of the reference with itself: NRMI is the "
+                "share of the reference that the candidate tells.",
+        reference="Jerdee, Kirkley & Newman (2023), Normalized mutual information is a biased measure for "
+                  "classification and community detection, arXiv:2307.01282",
+        caveat="Asymmetric by design (normalised by the reference alone); 0 when the reference's reduced "
+               "entropy is not positive (one cluster, or too few objects).",
+        compute=_normalized_reduced_mutual_information, steps=_nrmi_steps),
+)

@@ -1,0 +1,173 @@
+"""Object-level indices: BCubed precision, recall and F, and element-centric similarity, each in one place.
+
+Each object gets a score from the two clusters it belongs to, and the index is their mean.
+For an object of cell (i, j) of the table (reference cluster i of size r_i, candidate
+cluster j of size c_j, n_ij objects in both):
+
+* ``bcubed_precision``: its precision n_ij / c_j, so P = (1/N) sum n_ij^2 / c_j;
+  ``bcubed_recall``: its recall n_ij / r_i, R = (1/N) sum n_ij^2 / r_i; ``bcubed_f`` their
+  harmonic mean 2PR / (P + R) (Bagga & Baldwin 1998; Amigó et al. 2009);
+* ``ecs``, element-centric similarity of flat partitions (Gates et al. 2019): 1 minus half the
+  L1 distance between its two clusters' uniform membership vectors, which is
+  n_ij / max(r_i, c_j); ECS = (1/N) sum n_ij^2 / max(r_i, c_j), and
+  ``Comparison.element_scores`` gives each object's.
+
+Under the permutation model E[n_ij^2] = r_i (r_i - 1) c_j (c_j - 1) / (N (N - 1)) + r_i c_j / N,
+so BCubed precision and recall have exact expectations.
+
+>>> from cluval_core import compare
+>>> c = compare([0, 0, 1, 1], [0, 0, 0, 1])
+>>> c.score("bcubed_precision"), c.score("bcubed_recall"), round(c.score("ecs"), 4)
+(0.6666666666666666, 0.75, 0.5417)
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+
+from ..core.labels import compare, score_labels
+from ..core.numeric import order_free_sum
+from ..core.registry import Anatomy, IndexInfo, family, register
+from ..core.steps import SHOWN_TERMS, Step, shown, sum_of
+from ..core.validation import check_choice
+
+__all__ = ["bcubed_score", "element_centric_similarity", "element_centric_scores"]
+
+FAMILY = family("object_level", "Object level (BCubed, element-centric)")
+
+BCUBED = ("Bagga & Baldwin (1998), Entity-based cross-document coreferencing using the vector space model; "
+          "Amigó, Gonzalo, Artiles & Verdejo (2009), Information Retrieval 12")
+
+# For each index: the size an object's cell count is divided by, as code and in words.
+_SIZES = {
+    "precision": (lambda c, r, col: c.col_sizes[col], "c_j"),
+    "recall": (lambda c, r, col: c.row_sizes[r], "r_i"),
+    "ecs": (lambda c, r, col: np.maximum(c.row_sizes[r], c.col_sizes[col]), "max(r_i, c_j)"),
+}
+
+
+def _cell_totals(c, which: str) -> np.ndarray:
+    """Each cell's objects' scores summed, n_ij^2 / size (for ECS n_ij (n_ij / size), each
+    object's score times the objects)."""
+    r, col, v = c.cells
+    sizes = _SIZES[which][0](c, r, col)
+    return v * (v / sizes) if which == "ecs" else v.astype(np.float64) * v / sizes
+
+
+def _squares_over(c, which: str) -> float:
+    """(1/N) sum n_ij^2 / size, the mean of the objects' scores n_ij / size."""
+    return order_free_sum(_cell_totals(c, which)) / c.n
+
+
+def _mean_steps(c, which: str, symbol: str):
+    r, col, v = c.cells
+    sizes = _SIZES[which][0](c, r, col)
+    total = order_free_sum(_cell_totals(c, which))
+    terms = [f"{shown(x)}²/{shown(s)}" for x, s in zip(v[:SHOWN_TERMS], sizes[:SHOWN_TERMS])]
+    return [Step("Σ", f"Σ n_ij² / {_SIZES[which][1]}", sum_of(terms, count=len(v)), total,
+                 f"each cell's objects' scores n_ij / {_SIZES[which][1]}, summed"),
+            Step(symbol, "Σ / N", f"{shown(total)} / {shown(c.n)}", _squares_over(c, which))]
+
+
+def _mean_cells(c, dense, which: str):
+    t, rows, cols, n = dense
+    sizes = {"precision": np.broadcast_to(cols[None, :], t.shape), "recall": np.broadcast_to(rows[:, None], t.shape),
+             "ecs": np.maximum.outer(rows, cols)}[which]
+    return Anatomy(t * t / sizes / n, 0.0, f"n_ij (n_ij / {_SIZES[which][1]}) / N: the cell's objects' scores over N")
+
+
+def _bcubed_expectation(c, which: str):
+    """E[(1/N) sum n_ij^2 / size] with E[n_ij^2] summed over every cell: exact in fractions."""
+    rows, cols = c.row_sizes.astype(np.int64).tolist(), c.col_sizes.astype(np.int64).tolist()
+    n = int(c.n)
+    if which == "precision":  # sum_j (1/c_j) sum_i E[n_ij^2] = sum_i r_i (r_i - 1) (N - K_b) / (N (N - 1)) + K_b
+        twice = sum(x * (x - 1) for x in rows)
+        return float(Fraction(twice * (n - len(cols)), n * (n - 1)) + len(cols)) / n, None
+    twice = sum(x * (x - 1) for x in cols)
+    return float(Fraction(twice * (n - len(rows)), n * (n - 1)) + len(rows)) / n, None
+
+
+def _bcubed_f(c) -> float:
+    p, r = _squares_over(c, "precision"), _squares_over(c, "recall")
+    return 2 * p * r / (p + r)
+
+
+def _bcubed_f_steps(c):
+    p, r = _squares_over(c, "precision"), _squares_over(c, "recall")
+    return [Step("P", "(1/N) Σ n_ij² / c_j", "", p), Step("R", "(1/N) Σ n_ij² / r_i", "", r),
+            Step("F", "2PR / (P + R)", f"2 × {shown(p)} × {shown(r)} / ({shown(p)} + {shown(r)})", _bcubed_f(c))]
+
+
+# ---------------------------------------------------------------------- one-line functions
+def bcubed_score(labels_true, labels_pred, *, measure="f", noise=None) -> float:
+    """BCubed ``"precision"``, ``"recall"`` or their harmonic mean ``"f"`` (Bagga & Baldwin 1998)."""
+    check_choice("measure", measure, ("f", "precision", "recall"))
+    return score_labels(f"bcubed_{measure}", labels_true, labels_pred, noise=noise)
+
+
+def element_centric_similarity(labels_true, labels_pred, *, noise=None) -> float:
+    """Element-centric similarity of flat partitions (Gates et al. 2019): the mean of every object's
+    n_ij / max(r_i, c_j)."""
+    return score_labels("ecs", labels_true, labels_pred, noise=noise)
+
+
+def element_centric_scores(labels_true, labels_pred, *, noise=None) -> np.ndarray:
+    """Each object's element-centric similarity, in the order given (their mean is ``ecs``).
+
+    >>> element_centric_scores([0, 0, 1, 1], [0, 0, 0, 1]).round(3).tolist()
+    [0.667, 0.667, 0.333, 0.5]
+    """
+    return compare(labels_true, labels_pred, noise=noise).element_scores.copy()
+
+
+# ---------------------------------------------------------------------- the registry's entries
+register(
+    IndexInfo(
+        id="bcubed_precision", name="BCubed precision", family=FAMILY, range=(0, 1), higher_is_better=True,
+        chance_adjusted=False, symmetric=False, function=bcubed_score, function_options={"measure": "precision"},
+        formula=r"P = \frac{1}{N}\sum_{ij} \frac{n_{ij}^2}{c_j}",
+        symbols="Each object's precision is the share of its candidate cluster that is in its reference "
+                "cluster, n_ij / c_j; P is their mean.",
+        reference=BCUBED,
+        caveat="Reaches 1 for all singletons: it never penalises splitting. Read it with BCubed recall.",
+        compute=lambda c: _squares_over(c, "precision"), steps=lambda c: _mean_steps(c, "precision", "P"),
+        expectation=lambda c: _bcubed_expectation(c, "precision"),
+        cells=lambda c, dense: _mean_cells(c, dense, "precision")),
+    IndexInfo(
+        id="bcubed_recall", name="BCubed recall", family=FAMILY, range=(0, 1), higher_is_better=True,
+        chance_adjusted=False, symmetric=False, function=bcubed_score, function_options={"measure": "recall"},
+        formula=r"R = \frac{1}{N}\sum_{ij} \frac{n_{ij}^2}{r_i}",
+        symbols="Each object's recall is the share of its reference cluster that is in its candidate "
+                "cluster, n_ij / r_i; R is their mean.",
+        reference=BCUBED,
+        caveat="Reaches 1 when the candidate is one cluster: it never penalises merging.",
+        compute=lambda c: _squares_over(c, "recall"), steps=lambda c: _mean_steps(c, "recall", "R"),
+        expectation=lambda c: _bcubed_expectation(c, "recall"),
+        cells=lambda c, dense: _mean_cells(c, dense, "recall")),
+    IndexInfo(
+        id="bcubed_f", name="BCubed F-measure", family=FAMILY, range=(0, 1), higher_is_better=True,
+        chance_adjusted=False, symmetric=True, function=bcubed_score,
+        formula=r"F = \frac{2PR}{P+R}",
+        symbols="P and R are BCubed precision and recall.",
+        reference=BCUBED,
+        caveat="Satisfies Amigó et al.'s formal constraints (homogeneity, completeness, rag bag, size vs "
+               "quantity), but is not corrected for chance: random partitions score well above 0.",
+        compute=_bcubed_f, steps=_bcubed_f_steps),
+    IndexInfo(
+        id="ecs", name="Element-centric similarity", family=FAMILY, range=(0, 1), higher_is_better=True,
+        chance_adjusted=False, symmetric=True, function=element_centric_similarity,
+        formula=r"\mathrm{ECS} = \frac{1}{N}\sum_{ij} n_{ij}\left[1 - \tfrac{1}{2}\left(n_{ij}\left|\tfrac{1}{r_i}"
+                r" - \tfrac{1}{c_j}\right| + \tfrac{r_i - n_{ij}}{r_i} + \tfrac{c_j - n_{ij}}{c_j}\right)\right] "
+                r"= \frac{1}{N}\sum_{ij} \frac{n_{ij}^2}{\max(r_i, c_j)}",
+        symbols="Each object's similarity is 1 minus half the L1 distance between its two clusters' membership "
+                "vectors (uniform over each cluster), n_ij / max(r_i, c_j); ECS is their mean, and "
+                "Comparison.element_scores gives each object's.",
+        reference="Gates, Wood, Hetrick & Ahn (2019), Element-centric clustering comparison unifies overlaps "
+                  "and hierarchy, Scientific Reports 9",
+        caveat="Not corrected for chance; for flat partitions it does not depend on the restart parameter "
+               "of its personalised PageRank. Small clusters weigh by their objects, like ARI.",
+        compute=lambda c: _squares_over(c, "ecs"), steps=lambda c: _mean_steps(c, "ecs", "ECS"),
+        cells=lambda c, dense: _mean_cells(c, dense, "ecs")),
+)

@@ -1,0 +1,682 @@
+"""Pair-counting indices: every index read off the four pair counts, each in one place.
+
+With a, b, c, d the pairs of objects together in both partitions, together only in the
+reference, together only in the candidate, and apart in both (``Comparison.pair_counts``),
+M = C(N, 2) = a + b + c + d, m_a = a + b and m_b = a + c:
+
+* ``ri``  = (a + d) / M                                          (Rand 1971)
+* ``ari`` = 2 (a d - b c) / ((a + b)(b + d) + (a + c)(c + d))   (Hubert & Arabie 1985),
+  which is (a - E) / (max - E) with E = m_a m_b / M, the expectation of a under the
+  permutation model, and max = (m_a + m_b) / 2
+* ``fowlkes_mallows`` = a / sqrt(m_a m_b)                        (Fowlkes & Mallows 1983)
+* ``afm`` = (FM - E) / (1 - E), E = sqrt(m_a m_b) / M
+* ``mari``, the modified adjusted Rand index under the multinomial model (Sundqvist,
+  Chiquet & Rigaill 2023), computed in exact integers for counts
+* ``pair_correlation`` = (M a - m_a m_b) / sqrt(m_a m_b (M - m_a)(M - m_b)) (Gösgens,
+  Tikhonov & Prokhorenkova 2021), ``pair_correlation_distance`` = arccos(that) / pi
+* ``pair_jaccard`` = a / (a + b + c), ``sokal_sneath`` = (a/m_a + a/m_b + d/(d + b) + d/(d + c)) / 4
+
+Counts are exact integers for crisp partitions, so the only rounding is the final division.
+ARI's denominator is zero only when both partitions are the same trivial partition (one
+cluster, or all singletons): ARI is then 1. FM is undefined (NaN) when a product is zero
+(one side has only singletons); AFM also when E = 1 (both sides one cluster).
+
+On soft tables the "counts" n(n-1)/2 are real and may be negative (a cell below one
+object); a denominator or product within a relative 1e-12 of zero (or below it) is
+degenerate: ARI is then 1 for identical partitions and NaN otherwise, FM and AFM NaN.
+
+Under the permutation model a = sum C(n_ij, 2) has the exact expectation m_a m_b / M and an
+exact variance (from the chances that one pair, two pairs sharing an object and two disjoint
+pairs stay together), so every index here that is linear in a (RI, ARI, FM, AFM, the pair
+correlation and Sokal-Sneath) has an exact expectation and standard deviation.
+
+>>> from cluval_core import compare
+>>> c = compare([0, 0, 0, 1, 1, 1], [0, 0, 1, 1, 2, 2])
+>>> c.pair_counts, c.score("ri"), round(c.score("ari"), 4)
+(PairCounts(a=2, b=4, c=1, d=8), 0.6666666666666666, 0.2424)
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+
+from ..core.labels import score_labels
+from ..core.numeric import order_free_sum
+from ..core.registry import INF, Anatomy, IndexInfo, family, register
+from ..core.steps import Step, shown, sum_of
+from ..core.validation import SOFT_TOLERANCE
+
+__all__ = ["rand_score", "adjusted_rand_score", "fowlkes_mallows_score", "adjusted_fowlkes_mallows_score",
+           "modified_adjusted_rand_score", "pair_correlation_coefficient", "pair_correlation_distance",
+           "pair_jaccard_score", "sokal_sneath_score"]
+
+FAMILY = family("pair_counting", "Pair counting")
+
+GOSGENS = ("Gösgens, Tikhonov & Prokhorenkova (2021), Systematic analysis of cluster similarity indices: how to "
+           "validate validation measures, ICML")
+
+
+def _degenerate(c, value, scale) -> bool:
+    """Zero for crisp counts; at most a relative SOFT_TOLERANCE of `scale` for soft ones."""
+    return value <= SOFT_TOLERANCE * scale if c.is_soft else value == 0
+
+
+def _tolerance(c, scale):
+    return SOFT_TOLERANCE * scale if c.is_soft else 0
+
+
+# ---------------------------------------------------------------------- the permutation model
+def _pair_sum_variance(rows, cols) -> float:
+    """Var[sum_ij C(n_ij, 2)] under the permutation model, exactly.
+
+    The sum counts, over the S_r pairs of objects together in the reference, those together
+    in the randomly assigned candidate. With pi1, pi2, pi3 the chances that one pair, two pairs
+    sharing an object, and two disjoint pairs are together in the candidate, and U the pairs of
+    reference pairs that share an object: Var = S_r pi1 (1 - pi1) + 2U (pi2 - pi1^2) + D (pi3 - pi1^2),
+    D = S_r (S_r - 1) - 2U the ordered disjoint ones.
+    """
+    r = [int(x) for x in rows]
+    c = [int(x) for x in cols]
+    n = sum(r)
+    s_r = sum(x * (x - 1) // 2 for x in r)
+    pi1 = Fraction(sum(x * (x - 1) // 2 for x in c), n * (n - 1) // 2)
+    shared = sum(x * (x - 1) * (x - 2) // 2 for x in r)
+    variance = s_r * pi1 * (1 - pi1)
+    if n >= 3 and shared:
+        pi2 = Fraction(sum(x * (x - 1) * (x - 2) for x in c), n * (n - 1) * (n - 2))
+        variance += 2 * shared * (pi2 - pi1 * pi1)
+    disjoint = s_r * (s_r - 1) - 2 * shared
+    if n >= 4 and disjoint:
+        pairs = sum(x * (x - 1) for x in c)
+        together = sum(x * (x - 1) * (x - 2) * (x - 3) for x in c) + pairs * pairs - sum((x * (x - 1)) ** 2 for x in c)
+        variance += disjoint * (Fraction(together, n * (n - 1) * (n - 2) * (n - 3)) - pi1 * pi1)
+    return max(float(variance), 0.0)
+
+
+def _null(c):
+    """(M, m_a, m_b, E[a], SD[a]) under the permutation model, in Python integers where exact."""
+    rows, cols = c.row_sizes.astype(np.int64).tolist(), c.col_sizes.astype(np.int64).tolist()
+    n = int(c.n)
+    m = n * (n - 1) // 2
+    m_a = sum(x * (x - 1) // 2 for x in rows)  # Python integers: exact at any N
+    m_b = sum(x * (x - 1) // 2 for x in cols)
+    return m, m_a, m_b, m_a * m_b / m, math.sqrt(_pair_sum_variance(rows, cols))
+
+
+def _linear_in_a(c, weight, constant):
+    """(E, SD) of weight * a + constant."""
+    m, m_a, m_b, expected_a, sd_a = c.memo(_null)
+    return expected_a * weight + constant, sd_a * abs(weight)
+
+
+def _rand_expectation(c):
+    m, m_a, m_b, _, sd_a = c.memo(_null)
+    return float(Fraction(m * m - m * (m_a + m_b) + 2 * m_a * m_b, m * m)), 2 * sd_a / m  # exact, then rounded once
+
+
+def _ari_expectation(c):
+    m, m_a, m_b, expected_a, sd_a = c.memo(_null)
+    if (m_a + m_b) / 2 == expected_a:
+        return None
+    return 0.0, sd_a / abs((m_a + m_b) / 2 - expected_a)
+
+
+def _fm_expectation(c):
+    m, m_a, m_b, expected_a, sd_a = c.memo(_null)
+    if not (m_a and m_b):
+        return None
+    root = math.sqrt(m_a * m_b)
+    return expected_a / root, sd_a / root
+
+
+def _afm_expectation(c):
+    m, m_a, m_b, expected_a, sd_a = c.memo(_null)
+    root = math.sqrt(m_a * m_b)
+    if not (m_a and m_b) or root >= m:
+        return None
+    return 0.0, sd_a / root / (1 - root / m)
+
+
+def _within_margins(m, m_a, m_b) -> bool:
+    return min(m_a, m_b, m - m_a, m - m_b) > 0
+
+
+def _correlation_expectation(c):
+    m, m_a, m_b, _, sd_a = c.memo(_null)
+    if not _within_margins(m, m_a, m_b):
+        return None
+    return 0.0, m * sd_a / (math.sqrt(m_a * m_b) * math.sqrt((m - m_a) * (m - m_b)))
+
+
+def _sokal_sneath_expectation(c):
+    m, m_a, m_b, _, _ = c.memo(_null)
+    if not _within_margins(m, m_a, m_b):
+        return None
+    return _linear_in_a(c, *sokal_sneath_in_a(m, m_a, m_b))
+
+
+# ---------------------------------------------------------------------- anatomy
+def _dense_pairs(dense):
+    """C(n_ij, 2) per cell, M, and the margins' pair sums m_a and m_b, as floats."""
+    n = dense.n
+    return (dense.table * (dense.table - 1) / 2, n * (n - 1) / 2, float(np.sum(dense.rows * (dense.rows - 1) / 2)),
+            float(np.sum(dense.cols * (dense.cols - 1) / 2)))
+
+
+def _rand_cells(c, dense):
+    pairs, m, m_a, m_b = _dense_pairs(dense)
+    return Anatomy(2 * pairs / m, (m - m_a - m_b) / m, "2 C(n_ij, 2) / C(N, 2): pairs kept together in both")
+
+
+def _ari_cells(c, dense):
+    pairs, m, m_a, m_b = _dense_pairs(dense)
+    denominator = (m_a + m_b) / 2 - m_a * m_b / m
+    if denominator == 0:
+        return None
+    expected = np.outer(dense.rows * (dense.rows - 1) / 2, dense.cols * (dense.cols - 1) / 2) / m
+    return Anatomy((pairs - expected) / denominator, 0.0, "(C(n_ij, 2) - its expectation) / ARI's denominator")
+
+
+def _fm_cells(c, dense):
+    pairs, m, m_a, m_b = _dense_pairs(dense)
+    if not m_a or not m_b:
+        return None
+    return Anatomy(pairs / math.sqrt(m_a * m_b), 0.0, "C(n_ij, 2) / sqrt(sum C(r_i, 2) sum C(c_j, 2))")
+
+
+def _afm_cells(c, dense):
+    pairs, m, m_a, m_b = _dense_pairs(dense)
+    if not m_a or not m_b:
+        return None
+    root = math.sqrt(m_a * m_b)
+    e = root / m
+    return Anatomy(pairs / root / (1 - e), -e / (1 - e), "C(n_ij, 2) / sqrt(...) / (1 - E); the constant is -E / (1 - E)")
+
+
+def _jaccard_cells(c, dense):
+    pairs, m, m_a, m_b = _dense_pairs(dense)
+    union = m_a + m_b - float(pairs.sum())
+    return Anatomy(pairs / union, 0.0, "C(n_ij, 2) / (a + b + c)") if union > 0 else None
+
+
+def _correlation_cells(c, dense):
+    pairs, m, m_a, m_b = _dense_pairs(dense)
+    if min(m_a, m_b, m - m_a, m - m_b) <= 0:
+        return None
+    root = math.sqrt(m_a * m_b) * math.sqrt((m - m_a) * (m - m_b))
+    return Anatomy(m * pairs / root, -m_a * m_b / root, "M C(n_ij, 2) / sqrt(...); the constant is -m_a m_b / sqrt(...)")
+
+
+def _sokal_sneath_cells(c, dense):
+    pairs, m, m_a, m_b = _dense_pairs(dense)
+    if min(m_a, m_b, m - m_a, m - m_b) <= 0:
+        return None
+    weight, constant = sokal_sneath_in_a(m, m_a, m_b)
+    return Anatomy(pairs * weight, constant, "C(n_ij, 2) times the weight of a pair together in both; constant from d")
+
+
+# ---------------------------------------------------------------------- steps
+def _pair_count_steps(c) -> list[Step]:
+    """a, b, c, d and M, worked out from the table."""
+    p = c.pair_counts
+    cells, rows, cols = c.cells.values, c.row_sizes, c.col_sizes
+    choose = (lambda v: v * (v - 1) / 2) if c.is_soft else (lambda v: v * (v - 1) // 2)
+    n = c.n
+    return [
+        Step("a", "Σ C(n_ij, 2)", sum_of(choose(cells)), p.a),
+        Step("b", "Σ C(r_i, 2) − a", f"({sum_of(choose(rows))}) − {shown(p.a)}", p.b),
+        Step("c", "Σ C(c_j, 2) − a", f"({sum_of(choose(cols))}) − {shown(p.a)}", p.c),
+        Step("M", "C(N, 2)", f"C({shown(n)}, 2)", p.total),
+        Step("d", "M − a − b − c", f"{shown(p.total)} − {shown(p.a)} − {shown(p.b)} − {shown(p.c)}", p.d),
+    ]
+
+
+def _margins_steps(c) -> list[Step]:
+    """a, m_a = a + b, m_b = a + c, M and d."""
+    p = c.pair_counts
+    return _pair_count_steps(c) + [
+        Step("m_a", "a + b", f"{shown(p.a)} + {shown(p.b)}", p.a + p.b),
+        Step("m_b", "a + c", f"{shown(p.a)} + {shown(p.c)}", p.a + p.c),
+    ]
+
+
+def _convention(symbol: str, value, why: str) -> Step:
+    return Step(symbol, "", "", value, why)
+
+
+# ---------------------------------------------------------------------- Rand index
+def _rand(c) -> float:
+    p = c.pair_counts
+    return (p.a + p.d) / p.total
+
+
+def _rand_steps(c):
+    p = c.pair_counts
+    return _pair_count_steps(c) + [
+        Step("RI", "(a + d) / M", f"({shown(p.a)} + {shown(p.d)}) / {shown(p.total)}", _rand(c))]
+
+
+# ---------------------------------------------------------------------- adjusted Rand index
+def _ari_parts(p):
+    numerator = 2 * (p.a * p.d - p.b * p.c)
+    denominator = (p.a + p.b) * (p.b + p.d) + (p.a + p.c) * (p.c + p.d)
+    return numerator, denominator
+
+
+def _adjusted_rand(c) -> float:
+    p = c.pair_counts
+    numerator, denominator = _ari_parts(p)
+    if _degenerate(c, abs(denominator), p.total * p.total):
+        return 1.0 if (not c.is_soft or c.is_identical) else math.nan
+    return numerator / denominator
+
+
+def _ari_steps(c):
+    p = c.pair_counts
+    m_a, m_b = p.a + p.b, p.a + p.c
+    exact = not c.is_soft
+    expected = Fraction(m_a * m_b, p.total) if exact else m_a * m_b / p.total
+    maximum = Fraction(m_a + m_b, 2) if exact else (m_a + m_b) / 2
+    steps = _pair_count_steps(c) + [
+        Step("E", "(a + b)(a + c) / M", f"{shown(m_a)} × {shown(m_b)} / {shown(p.total)}", expected,
+             "the expected a when objects are assigned at random with these cluster sizes"),
+        Step("max", "((a + b) + (a + c)) / 2", f"({shown(m_a)} + {shown(m_b)}) / 2", maximum),
+    ]
+    numerator, denominator = _ari_parts(p)
+    if _degenerate(c, abs(denominator), p.total * p.total):
+        value = _adjusted_rand(c)
+        why = ("max = E: both partitions are the same trivial partition, so ARI is 1 by convention"
+               if value == 1 else "max = E within rounding on a real-valued table: undefined")
+        return steps + [_convention("ARI", value, why)]
+    return steps + [Step("ARI", "(a − E) / (max − E)",
+                         f"({shown(p.a)} − {shown(expected)}) / ({shown(maximum)} − {shown(expected)})",
+                         _adjusted_rand(c))]
+
+
+# ---------------------------------------------------------------------- Fowlkes-Mallows
+def _fowlkes_mallows(c) -> float:
+    p = c.pair_counts
+    if _degenerate(c, p.a + p.b, p.total) or _degenerate(c, p.a + p.c, p.total):
+        return math.nan
+    product = (p.a + p.b) * (p.a + p.c)
+    if isinstance(product, int):
+        root = math.isqrt(product)
+        if root * root == product:  # exact, so identical partitions give exactly 1
+            return p.a / root
+    return p.a / math.sqrt(product)
+
+
+def _fm_steps(c):
+    p = c.pair_counts
+    steps = _margins_steps(c)
+    if _degenerate(c, p.a + p.b, p.total) or _degenerate(c, p.a + p.c, p.total):
+        return steps + [_convention("FM", math.nan, "m_a or m_b is 0 (a side of singletons only): undefined")]
+    return steps + [Step("FM", "a / √(m_a m_b)", f"{shown(p.a)} / √({shown(p.a + p.b)} × {shown(p.a + p.c)})",
+                         _fowlkes_mallows(c))]
+
+
+def _adjusted_fowlkes_mallows(c) -> float:
+    p = c.pair_counts
+    product, total = (p.a + p.b) * (p.a + p.c), p.total
+    if math.isnan(_fowlkes_mallows(c)) or product >= total * total:
+        return math.nan
+    # (FM - E) / (1 - E) with FM = a / sqrt(P), E = sqrt(P) / M, rearranged so that the two
+    # differences are exact (integers for crisp counts) even when E rounds to 1:
+    # AFM = (a M - P) / (M^2 - P) * (M + sqrt(P)) / sqrt(P)
+    if p.b == 0 and p.c == 0:
+        return 1.0  # FM = 1 exactly
+    root = math.sqrt(product)
+    return min((p.a * total - product) / (total * total - product) * (total / root + 1), 1.0)
+
+
+def _afm_steps(c):
+    p = c.pair_counts
+    steps = _fm_steps(c)
+    fm = steps[-1].value
+    if math.isnan(fm):
+        return steps[:-1] + [_convention("AFM", math.nan, steps[-1].note)]
+    product = (p.a + p.b) * (p.a + p.c)
+    e = math.sqrt(product) / p.total
+    steps.append(Step("E", "√(m_a m_b) / M", f"√({shown(p.a + p.b)} × {shown(p.a + p.c)}) / {shown(p.total)}", e))
+    if product >= p.total * p.total:
+        return steps + [_convention("AFM", math.nan, "E = 1 (both partitions one cluster): undefined")]
+    return steps + [Step("AFM", "(FM − E) / (1 − E)", f"({shown(fm)} − {shown(e)}) / (1 − {shown(e)})",
+                         _adjusted_fowlkes_mallows(c), "computed as (a M − m_a m_b) / (M² − m_a m_b) × (M + √(m_a m_b)) "
+                         "/ √(m_a m_b), which keeps both differences exact")]
+
+
+# ---------------------------------------------------------------------- modified adjusted Rand index
+def _exact_square_sum(values: np.ndarray, n) -> int | float:
+    """sum of v^2: an exact Python int for counts."""
+    if values.dtype.kind == "f":
+        return order_free_sum(values * values)
+    if n < 2**31:
+        return int(np.sum(values * values))
+    return sum(int(v) * int(v) for v in values.tolist())
+
+
+def _row_weighted_sum(c) -> int | float:
+    """sum_ij n_ij r_i c_j (MARI's T2): an exact Python int for counts."""
+    r, col, v = c.cells
+    if c.is_soft:
+        return order_free_sum(v * c.row_sizes[r] * c.col_sizes[col])
+    n = c.n
+    if n < 2**31:
+        # per row s_i = sum_j n_ij c_j <= N^2 < 2^62; then sum r_i s_i split at 2^31 so no product overflows
+        starts = np.flatnonzero(np.r_[True, r[1:] != r[:-1]])
+        s = np.add.reduceat(v * c.col_sizes[col], starts)
+        sizes = c.row_sizes[r[starts]]
+        high, low = np.divmod(s, 2**31)
+        return (int(np.sum(sizes * high)) << 31) + int(np.sum(sizes * low))
+    return sum(int(x) * int(y) * int(z) for x, y, z in zip(v.tolist(), c.row_sizes[r].tolist(),
+                                                          c.col_sizes[col].tolist()))
+
+
+def _mari_parts(c):
+    """(a, m_a, m_b, M, T, 6 C(N, 4)): MARI's expectation is M (m_a m_b - a - T) / (6 C(N, 4))."""
+    p = c.pair_counts
+    n = c.n
+    t = (2 * n + _row_weighted_sum(c) - _exact_square_sum(c.cells.values, n) - _exact_square_sum(c.row_sizes, n)
+         - _exact_square_sum(c.col_sizes, n))
+    quadruples = 6 * (n * (n - 1) * (n - 2) * (n - 3) // 24 if not c.is_soft else n * (n - 1) * (n - 2) * (n - 3) / 24)
+    return p.a, p.a + p.b, p.a + p.c, p.total, t, quadruples
+
+
+def _modified_adjusted_rand(c) -> float:
+    """MARI: (a - E) / ((m_a + m_b)/2 - E) with E the expectation of a under the multinomial model.
+
+    E = M (m_a m_b - a - (T1 + T2 + T3)) / (6 C(N, 4)), T1 = 2N, T2 = sum n_ij r_i c_j,
+    T3 = -sum n_ij^2 - sum r_i^2 - sum c_j^2 (Sundqvist et al. 2023, Lemma 3.3). Exact for
+    counts; 1 when E equals the maximum and a > 0; NaN for fewer than 4 objects.
+    """
+    if c.n < 4:
+        return math.nan
+    a, m_a, m_b, m, t, quadruples = _mari_parts(c)
+    q = m_a * m_b - a - t  # E = M q / quadruples
+    if c.is_soft:
+        expected = m * q / quadruples
+        maximum = (m_a + m_b) / 2
+        if abs(maximum - expected) <= SOFT_TOLERANCE * m:
+            return 1.0 if c.is_identical else math.nan
+        return (a - expected) / (maximum - expected)
+    # (a - M q / Q) / ((m_a + m_b)/2 - M q / Q) = 2 (a Q - M q) / ((m_a + m_b) Q - 2 M q), in integers
+    numerator = 2 * (a * quadruples - m * q)
+    denominator = (m_a + m_b) * quadruples - 2 * m * q
+    if denominator == 0:
+        return 1.0 if a > 0 else math.nan
+    return numerator / denominator
+
+
+def _mari_steps(c):
+    steps = _margins_steps(c)
+    if c.n < 4:
+        return steps + [_convention("MARI", math.nan, "fewer than 4 objects: the multinomial expectation is undefined")]
+    a, m_a, m_b, m, t, quadruples = _mari_parts(c)
+    exact = not c.is_soft
+    expected = Fraction(m * (m_a * m_b - a - t), quadruples) if exact else m * (m_a * m_b - a - t) / quadruples
+    maximum = Fraction(m_a + m_b, 2) if exact else (m_a + m_b) / 2
+    steps += [
+        Step("T", "2N + Σ n_ij r_i c_j − Σ n_ij² − Σ r_i² − Σ c_j²", "", t),
+        Step("Ê", "M (m_a m_b − a − T) / (6 C(N, 4))",
+             f"{shown(m)} × ({shown(m_a)} × {shown(m_b)} − {shown(a)} − {shown(t)}) / {shown(quadruples)}", expected,
+             "the expected a when the objects are drawn independently (cluster sizes random too)"),
+        Step("max", "(m_a + m_b) / 2", f"({shown(m_a)} + {shown(m_b)}) / 2", maximum),
+    ]
+    value = _modified_adjusted_rand(c)
+    if expected == maximum:
+        return steps + [_convention("MARI", value, "Ê equals the maximum: 1 when a > 0, else undefined")]
+    return steps + [Step("MARI", "(a − Ê) / (max − Ê)",
+                         f"({shown(a)} − {shown(expected)}) / ({shown(maximum)} − {shown(expected)})", value)]
+
+
+# ---------------------------------------------------------------------- pair correlation and its distance
+def _pair_correlation(c) -> float:
+    """Pearson correlation of the pair indicators: (M a - m_a m_b) / sqrt(m_a m_b (M - m_a)(M - m_b)).
+
+    NaN when a factor is 0 (one side all singletons or one cluster).
+    """
+    p = c.pair_counts
+    m_a, m_b, m = p.a + p.b, p.a + p.c, p.total
+    if min(m_a, m_b, m - m_a, m - m_b) <= _tolerance(c, m):
+        return math.nan
+    numerator = m * p.a - m_a * m_b
+    product = m_a * m_b * (m - m_a) * (m - m_b)
+    if isinstance(product, int):
+        root = math.isqrt(product)
+        if root * root == product:
+            return max(min(numerator / root, 1.0), -1.0)
+    root = math.sqrt(m_a * m_b) * math.sqrt((m - m_a) * (m - m_b))
+    return max(min(numerator / root, 1.0), -1.0)
+
+
+def _correlation_steps(c):
+    p = c.pair_counts
+    m_a, m_b, m = p.a + p.b, p.a + p.c, p.total
+    steps = _margins_steps(c)
+    if min(m_a, m_b, m - m_a, m - m_b) <= _tolerance(c, m):
+        return steps + [_convention("CC", math.nan, "m_a, m_b, M − m_a or M − m_b is 0 (a side of one cluster or "
+                                                    "of singletons only): undefined")]
+    return steps + [Step("CC", "(M a − m_a m_b) / √(m_a m_b (M − m_a)(M − m_b))",
+                         f"({shown(m)} × {shown(p.a)} − {shown(m_a)} × {shown(m_b)}) / √({shown(m_a)} × {shown(m_b)} × "
+                         f"{shown(m - m_a)} × {shown(m - m_b)})", _pair_correlation(c))]
+
+
+def _correlation_distance(c) -> float:
+    """arccos(pair_correlation) / pi: 0 for identical partitions, 1 for perfectly anti-correlated pairs."""
+    value = _pair_correlation(c)
+    return math.acos(value) / math.pi if not math.isnan(value) else math.nan
+
+
+def _correlation_distance_steps(c):
+    steps = _correlation_steps(c)
+    cc = steps[-1].value
+    if math.isnan(cc):
+        return steps[:-1] + [_convention("CD", math.nan, steps[-1].note)]
+    return steps + [Step("CD", "arccos(CC) / π", f"arccos({shown(cc)}) / π", _correlation_distance(c))]
+
+
+# ---------------------------------------------------------------------- Jaccard and Sokal-Sneath
+def _pair_jaccard(c) -> float:
+    """a / (a + b + c): 1 when no pair is together on either side (both all singletons)."""
+    p = c.pair_counts
+    union = p.a + p.b + p.c
+    if union <= _tolerance(c, p.total):
+        return 1.0 if c.is_identical else math.nan
+    return p.a / union
+
+
+def _jaccard_steps(c):
+    p = c.pair_counts
+    steps = _pair_count_steps(c)[:3]
+    if p.a + p.b + p.c <= _tolerance(c, p.total):
+        value = _pair_jaccard(c)
+        return steps + [_convention("J", value, "no pair is together on either side: 1 for identical partitions"
+                                    if value == 1 else "a + b + c is 0 within rounding: undefined")]
+    return steps + [Step("J", "a / (a + b + c)", f"{shown(p.a)} / ({shown(p.a)} + {shown(p.b)} + {shown(p.c)})",
+                         _pair_jaccard(c))]
+
+
+def sokal_sneath_in_a(m, m_a, m_b) -> tuple[float, float]:
+    """(weight, constant) with Sokal-Sneath = weight * a + constant, given the margins' pair counts:
+    b = m_a - a, c = m_b - a, d + b = M - m_b and d + c = M - m_a (chance and anatomy use it)."""
+    weight = (1 / m_a + 1 / m_b + 1 / (m - m_b) + 1 / (m - m_a)) / 4
+    constant = (m - m_a - m_b) * (1 / (m - m_b) + 1 / (m - m_a)) / 4
+    return weight, constant
+
+
+def _sokal_sneath(c) -> float:
+    """(a/(a+b) + a/(a+c) + d/(d+b) + d/(d+c)) / 4: 1 for identical partitions, NaN when a
+    denominator is 0 otherwise."""
+    p = c.pair_counts
+    denominators = (p.a + p.b, p.a + p.c, p.d + p.b, p.d + p.c)
+    if c.is_identical:
+        return 1.0
+    if min(denominators) <= _tolerance(c, p.total):
+        return math.nan
+    return (p.a / denominators[0] + p.a / denominators[1] + p.d / denominators[2] + p.d / denominators[3]) / 4
+
+
+def _sokal_sneath_steps(c):
+    p = c.pair_counts
+    steps = _pair_count_steps(c)
+    if c.is_identical:
+        return steps + [_convention("SS", 1.0, "identical partitions: 1 by convention")]
+    denominators = (p.a + p.b, p.a + p.c, p.d + p.b, p.d + p.c)
+    if min(denominators) <= _tolerance(c, p.total):
+        return steps + [_convention("SS", math.nan, "a denominator is 0 (a side of one cluster or of singletons "
+                                                    "only): undefined")]
+    a, d = shown(p.a), shown(p.d)
+    return steps + [Step("SS", "(a/(a + b) + a/(a + c) + d/(d + b) + d/(d + c)) / 4",
+                         f"({a}/{shown(denominators[0])} + {a}/{shown(denominators[1])} + {d}/{shown(denominators[2])} + "
+                         f"{d}/{shown(denominators[3])}) / 4", _sokal_sneath(c))]
+
+
+# ---------------------------------------------------------------------- one-line functions
+def rand_score(labels_true, labels_pred, *, noise=None) -> float:
+    """Rand index (a + d) / C(N, 2); 1 for identical partitions.
+
+    >>> rand_score([0, 0, 1, 1], [0, 0, 1, 2])
+    0.8333333333333334
+    """
+    return score_labels("ri", labels_true, labels_pred, noise=noise)
+
+
+def adjusted_rand_score(labels_true, labels_pred, *, noise=None) -> float:
+    """Hubert-Arabie adjusted Rand index; 1 for identical, about 0 for random partitions.
+
+    >>> adjusted_rand_score([0, 0, 1, 1], [1, 1, 0, 0])
+    1.0
+    """
+    return score_labels("ari", labels_true, labels_pred, noise=noise)
+
+
+def fowlkes_mallows_score(labels_true, labels_pred, *, noise=None) -> float:
+    """Fowlkes-Mallows index a / sqrt((a + b)(a + c)); NaN if one side has only singletons."""
+    return score_labels("fowlkes_mallows", labels_true, labels_pred, noise=noise)
+
+
+def adjusted_fowlkes_mallows_score(labels_true, labels_pred, *, noise=None) -> float:
+    """Adjusted Fowlkes-Mallows index (FM - E) / (1 - E)."""
+    return score_labels("afm", labels_true, labels_pred, noise=noise)
+
+
+def modified_adjusted_rand_score(labels_true, labels_pred, *, noise=None) -> float:
+    """Modified adjusted Rand index under the multinomial model (Sundqvist et al. 2023)."""
+    return score_labels("mari", labels_true, labels_pred, noise=noise)
+
+
+def pair_correlation_coefficient(labels_true, labels_pred, *, noise=None) -> float:
+    """Pearson correlation of the two partitions' 'together' indicators over all pairs (Gösgens et al. 2021)."""
+    return score_labels("pair_correlation", labels_true, labels_pred, noise=noise)
+
+
+def pair_correlation_distance(labels_true, labels_pred, *, noise=None) -> float:
+    """arccos(pair correlation) / pi: a distance in [0, 1], 0 for identical partitions."""
+    return score_labels("pair_correlation_distance", labels_true, labels_pred, noise=noise)
+
+
+def pair_jaccard_score(labels_true, labels_pred, *, noise=None) -> float:
+    """Jaccard index of the pairs put together, a / (a + b + c)."""
+    return score_labels("pair_jaccard", labels_true, labels_pred, noise=noise)
+
+
+def sokal_sneath_score(labels_true, labels_pred, *, noise=None) -> float:
+    """Sokal-Sneath index: the mean of a/(a+b), a/(a+c), d/(d+b) and d/(d+c)."""
+    return score_labels("sokal_sneath", labels_true, labels_pred, noise=noise)
+
+
+# ---------------------------------------------------------------------- the registry's entries
+register(
+    IndexInfo(
+        id="ri", name="Rand index", family=FAMILY, range=(0, 1), higher_is_better=True,
+        chance_adjusted=False, symmetric=True, function=rand_score,
+        formula=r"\mathrm{RI} = \frac{a+d}{\binom{N}{2}}",
+        reference="Rand (1971), Objective criteria for the evaluation of clustering methods, JASA 66",
+        caveat="Not corrected for chance: random partitions with many clusters score close to 1, because "
+               "almost every pair is 'apart in both'. Compare RI values only for equal K and N.",
+        compute=_rand, steps=_rand_steps, expectation=_rand_expectation, cells=_rand_cells),
+    IndexInfo(
+        id="ari", name="Adjusted Rand index", family=FAMILY, range=(-1, 1), higher_is_better=True,
+        chance_adjusted=True, symmetric=True, function=adjusted_rand_score,
+        formula=r"\mathrm{ARI} = \frac{2(ad-bc)}{(a+b)(b+d)+(a+c)(c+d)}",
+        symbols="Equivalently (a − E) / (max − E), with E = (a+b)(a+c) / C(N, 2) the a expected by chance (both "
+                "partitions' cluster sizes fixed) and max = ((a+b) + (a+c)) / 2.",
+        reference="Hubert & Arabie (1985), Comparing partitions, J. Classification 2",
+        caveat="Counts pairs, so a cluster of n objects weighs like n^2: errors in small clusters barely move it "
+               "(on imbalanced data a clustering that merges all small clusters can still score above 0.9).",
+        compute=_adjusted_rand, steps=_ari_steps, expectation=_ari_expectation, cells=_ari_cells),
+    IndexInfo(
+        id="fowlkes_mallows", name="Fowlkes-Mallows index", family=FAMILY, range=(0, 1),
+        higher_is_better=True, chance_adjusted=False, symmetric=True, function=fowlkes_mallows_score,
+        formula=r"\mathrm{FM} = \frac{a}{\sqrt{(a+b)(a+c)}}",
+        reference="Fowlkes & Mallows (1983), A method for comparing two hierarchical clusterings, JASA 78",
+        caveat="Ignores pairs apart in both partitions; not corrected for chance and high whenever one large "
+               "cluster dominates. Undefined (NaN) when one partition has only singletons.",
+        compute=_fowlkes_mallows, steps=_fm_steps, expectation=_fm_expectation, cells=_fm_cells),
+    IndexInfo(
+        id="afm", name="Adjusted Fowlkes-Mallows", family=FAMILY, range=(-INF, 1), higher_is_better=True,
+        chance_adjusted=True, symmetric=True, function=adjusted_fowlkes_mallows_score,
+        formula=r"\mathrm{AFM} = \frac{\mathrm{FM}-E}{1-E},\; E=\frac{\sqrt{(a+b)(a+c)}}{\binom{N}{2}}",
+        reference="Fowlkes & Mallows (1983); Albatineh et al. (2006), J. Classification 23",
+        caveat="A rough chance correction (E is not the exact expectation under the permutation model); "
+               "undefined when both partitions are a single cluster.",
+        compute=_adjusted_fowlkes_mallows, steps=_afm_steps, expectation=_afm_expectation, cells=_afm_cells),
+    IndexInfo(
+        id="mari", name="Modified adjusted Rand index", family=FAMILY, range=(-INF, 1), higher_is_better=True,
+        chance_adjusted=True, symmetric=True, function=modified_adjusted_rand_score,
+        formula=r"\mathrm{MARI} = \frac{a - \hat E}{\frac{(a+b)+(a+c)}{2} - \hat E},\; \hat E = "
+                r"\binom{N}{2}\frac{(a+b)(a+c) - a - (T_1 + T_2 + T_3)}{6\binom{N}{4}}",
+        symbols="Ê is the expectation of a when the objects are drawn independently (the multinomial model) "
+                "instead of with fixed cluster sizes: T₁ = 2N, T₂ = Σ n_ij r_i c_j, "
+                "T₃ = −Σ n_ij² − Σ r_i² − Σ c_j². NaN below 4 objects.",
+        reference="Sundqvist, Chiquet & Rigaill (2023), Adjusting the adjusted Rand index, Computational "
+                  "Statistics 38",
+        caveat="Corrects ARI's chance model (the cluster sizes are random too) and is then unbiased; close "
+               "to ARI for large N, so it shares ARI's weighting of large clusters.",
+        compute=_modified_adjusted_rand, steps=_mari_steps),
+    IndexInfo(
+        id="pair_correlation", name="Pair-counting correlation", family=FAMILY, range=(-1, 1),
+        higher_is_better=True, chance_adjusted=True, symmetric=True, function=pair_correlation_coefficient,
+        formula=r"\mathrm{CC} = \frac{Ma - m_a m_b}{\sqrt{m_a m_b (M - m_a)(M - m_b)}}",
+        symbols="M = C(N, 2) pairs; m_a = a + b and m_b = a + c are the pairs together in the reference and in "
+                "the candidate: CC is the Pearson correlation of the two partitions' 'together' indicators "
+                "over all pairs.",
+        reference=GOSGENS,
+        caveat="Satisfies nearly every desirable property Gösgens et al. list (constant baseline 0, "
+               "symmetric, monotone); undefined (NaN) when one side is one cluster or all singletons.",
+        compute=_pair_correlation, steps=_correlation_steps, expectation=_correlation_expectation,
+        cells=_correlation_cells),
+    IndexInfo(
+        id="pair_correlation_distance", name="Pair-counting correlation distance", family=FAMILY,
+        range=(0, 1), higher_is_better=False, chance_adjusted=False, symmetric=True,
+        function=pair_correlation_distance,
+        formula=r"\mathrm{CD} = \frac{\arccos \mathrm{CC}}{\pi}",
+        symbols="CC is the pair-counting correlation; its arccos is the angle between the two partitions' "
+                "centred pair-indicator vectors.",
+        reference=GOSGENS,
+        caveat="A metric on partitions whose value by chance is a constant 0.5 (CC = 0), not 0; undefined where "
+               "CC is.",
+        compute=_correlation_distance, steps=_correlation_distance_steps),
+    IndexInfo(
+        id="pair_jaccard", name="Jaccard index (pairs)", family=FAMILY, range=(0, 1), higher_is_better=True,
+        chance_adjusted=False, symmetric=True, function=pair_jaccard_score,
+        formula=r"J = \frac{a}{a+b+c}",
+        symbols="The Jaccard similarity of the two sets of pairs put together; 1 when neither side puts any "
+                "pair together (both all singletons).",
+        reference="Jaccard (1912); Ben-Hur, Elisseeff & Guyon (2002), PSB",
+        caveat="Ignores pairs apart in both; not corrected for chance and biased towards few large clusters.",
+        compute=_pair_jaccard, steps=_jaccard_steps, cells=_jaccard_cells),
+    IndexInfo(
+        id="sokal_sneath", name="Sokal-Sneath index", family=FAMILY, range=(0, 1), higher_is_better=True,
+        chance_adjusted=False, symmetric=True, function=sokal_sneath_score,
+        formula=r"\mathrm{SS} = \frac{1}{4}\left(\frac{a}{a+b} + \frac{a}{a+c} + \frac{d}{d+b} + \frac{d}{d+c}\right)",
+        symbols="The mean of the four conditional agreement rates of the pair counts.",
+        reference="Sokal & Sneath (1963), Principles of numerical taxonomy; 'Sokal & Sneath 1' in " + GOSGENS,
+        caveat="Weighs together and apart pairs alike, so it stays near 0.5 by chance rather than 0; NaN when a "
+               "denominator is 0 (one side one cluster or all singletons) unless the partitions are identical.",
+        compute=_sokal_sneath, steps=_sokal_sneath_steps, expectation=_sokal_sneath_expectation,
+        cells=_sokal_sneath_cells),
+)

@@ -1,0 +1,314 @@
+"""The ``cluval`` command line.
+
+    cluval app                              start the Streamlit app (from a checkout, with cluval[app])
+    cluval datasets list                    the catalogue, and which sets are available here
+    cluval datasets fetch [NAME ...]        download (and verify) sets into the cache
+    cluval datasets verify                  check every local file against its checksum
+    cluval compare PATH --true COL --pred COL [--json] [--memory-budget SIZE] [--scheduler ADDRESS]
+                                            every index for two label columns of a CSV/Parquet file
+                                            or a folder of them
+    cluval experiments list                 the papers' tables and figures cluval reproduces
+    cluval experiments run NAME [--full] --out DIR
+                                            run one (or "all"): CSV of values and checks, HTML figure
+
+``compare`` reads a file in memory when it fits the memory budget (default 1GB); a larger one,
+or a folder whose files do not each fit, is read out of core in blocks through Dask (the
+``cluval[dask]`` extra), on this machine's threads or, with ``--scheduler``, on a running Dask
+cluster (whose workers must see the same paths). The files of a folder (all CSV or all
+Parquet) follow each other in natural name order (part.2 before part.10).
+
+Exit status: 0 on success; 1 when ``datasets verify`` or ``datasets fetch`` finds a problem or
+``experiments run`` computes a claim that differs from the paper; 2 on an error, reported
+as one line on stderr (never a traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import re
+import subprocess
+import sys
+import time
+import warnings
+from pathlib import Path
+
+import pandas as pd
+
+from ..core.chunks import compare_chunks
+from ..core.labels import compare
+from ..core.registry import INDICES
+from ..core.validation import CluvalError
+from ..data import datasets
+from ..data.userdata import ACCEPTED, dask_label_columns, fits_in_memory, label_column, read_table, table_files
+from ..experiments import EXPERIMENTS, WITHIN, run_experiment
+from .export import to_json
+
+DEFAULT_MEMORY_BUDGET = "1GB"
+DASK_EXTRA = 'python -m pip install "cluval[dask]"'
+SCHEDULER_TIMEOUT = "10s"  # to connect to a --scheduler
+# Memory per byte of a CSV block read out of core, so that the blocks read at once by every
+# thread fit the budget (measured: about 16 for two columns of short labels; the rest is room
+# for longer labels and the allocator's slack).
+_BLOCK_EXPANSION = 50
+_MIN_BLOCK = 1 << 18
+_UNITS = {"": 1, "b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12,
+          "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40}
+APP_HELP = ('the app runs from a checkout of the cluval repository: clone it, then run '
+            'python -m pip install -e ".[app]" && python -m streamlit run app.py')
+
+
+def _progress_bar(fraction: float, message: str) -> None:
+    width = 30
+    filled = int(round(fraction * width))
+    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {fraction:6.1%} {message[:50]:<50}")
+    if fraction >= 1:
+        sys.stderr.write("\n")
+    sys.stderr.flush()
+
+
+def _datasets(args) -> int:
+
+    if args.action == "list":
+        status = datasets.verify_datasets()
+        print(f"{'name':<12} {'n':>7} {'d':>3} {'k':>4}  {'status':<8} description")
+        for name, entry in datasets.catalogue()["datasets"].items():
+            state = status[name] if status[name] in ("ok", "missing") else "CORRUPT"
+            print(f"{name:<12} {entry['n']:>7} {entry['d']:>3} {entry['k']:>4}  {state:<8} {entry['description']}")
+        data_dir = os.environ.get("CLUVAL_DATA_DIR") or "unset"
+        print(f"Files are read from CLUVAL_DATA_DIR ({data_dir}), then the download cache ({datasets.cache_dir()}).")
+        return 0
+    if args.action == "verify":
+        failures = 0
+        for name, state in datasets.verify_datasets(args.names or None).items():
+            print(f"{name:<12} {state}")
+            failures += state not in ("ok", "missing")
+        return 1 if failures else 0
+    names = args.names or datasets.dataset_names()
+    failed = 0
+    for name in names:
+        try:
+            paths = datasets.fetch_dataset(name, progress=_progress_bar)
+            print(f"{name}: {paths['data'].parent}")
+        except CluvalError as exc:
+            print(f"\n{name}: {exc}", file=sys.stderr)
+            failed += 1
+    return 1 if failed else 0
+
+
+def byte_size(text: str, name: str = "--memory-budget") -> int:
+    """A size such as ``1GB``, ``512MiB`` or ``2e9`` in bytes (kB, MB, GB, TB are powers of
+    1000; KiB, MiB, GiB, TiB powers of 1024).
+
+    >>> byte_size("1GB"), byte_size("512 MiB"), byte_size("2e9")
+    (1000000000, 536870912, 2000000000)
+    """
+    match = re.fullmatch(r"\s*(\d+(?:\.\d*)?|\.\d+)(?:[eE](\d+))?\s*([A-Za-z]*)\s*", text)
+    unit = match.group(3).lower() if match else ""
+    if not match or unit not in _UNITS:
+        raise CluvalError(f"{name} must be a size such as 1GB, 512MB or 2GiB, got {text!r}")
+    value = float(match.group(1)) * 10 ** int(match.group(2) or 0) * _UNITS[unit]
+    if not 1 <= value < 2**63:
+        raise CluvalError(f"{name} must be at least one byte, got {text!r}")
+    return int(value)
+
+
+def _size_text(n: int) -> str:
+    if n >= 10**9:
+        return f"{n / 10**9:.3g} GB"
+    return f"{n / 10**6:.3g} MB" if n >= 10**6 else f"{n:,} bytes"
+
+
+def _file_labels(path, args, in_folder: bool = False):
+    """One file's two label columns, read in memory; a folder's file is named in errors."""
+    frame = read_table(path)
+    try:
+        return label_column(frame, args.true)[0], label_column(frame, args.pred)[0]
+    except CluvalError as exc:
+        if not in_folder:
+            raise
+        raise CluvalError(f"{path}: {exc}") from None
+
+
+def _comparison_of_path(args):
+    """The comparison of the two label columns of a file or folder, in memory or out of core."""
+    budget = byte_size(args.memory_budget)
+    files = table_files(args.file)
+    if args.scheduler is None and all(fits_in_memory(path, budget) for path in files):
+        if len(files) == 1:
+            return compare(*_file_labels(files[0], args))
+        return compare_chunks(_file_labels(path, args, in_folder=True) for path in files)
+    try:
+        import dask
+    except ImportError:
+        why = "--scheduler uses" if args.scheduler else (f"{args.file} needs more memory than --memory-budget "
+                                                         f"({_size_text(budget)}) and is read out of core with")
+        raise CluvalError(f"{why} Dask, which is not installed: {DASK_EXTRA}") from None
+    from pyarrow import ArrowException
+
+    blocksize = max(_MIN_BLOCK, budget // (_BLOCK_EXPANSION * (os.cpu_count() or 1)))
+    try:
+        labels_true, labels_pred = dask_label_columns(files, args.true, args.pred, blocksize=blocksize)
+        if args.scheduler is None:
+            with dask.config.set(scheduler="threads"):
+                return compare(labels_true, labels_pred)
+        with _dask_client(args.scheduler):
+            return compare(labels_true, labels_pred)
+    except UnicodeDecodeError as exc:
+        raise CluvalError(f"{args.file} is not UTF-8 text (byte 0x{exc.object[exc.start]:02x} cannot be decoded): "
+                          "save it as UTF-8 (in a spreadsheet: 'CSV UTF-8')") from None
+    except pd.errors.ParserError as exc:
+        raise CluvalError(f"{args.file} could not be read as CSV ({_first_line(exc)}): check that every row has the "
+                          "same number of fields") from None
+    except ArrowException as exc:
+        raise CluvalError(f"{args.file} could not be read ({_first_line(exc)}): give {ACCEPTED}, or a folder of "
+                          "them") from None
+
+
+def _first_line(exc: Exception) -> str:
+    return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+
+
+def _dask_client(address: str):
+    """A ``distributed.Client`` of the Dask scheduler at `address` (closed by its ``with``)."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise CluvalError(f"--scheduler needs dask.distributed, which is not installed: {DASK_EXTRA}") from None
+    try:
+        return Client(address, timeout=SCHEDULER_TIMEOUT)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise CluvalError(f"cannot connect to the Dask scheduler at {address} ({_first_line(exc)}): start one (dask "
+                          "scheduler) or leave out --scheduler") from None
+
+
+def _compare(args) -> int:
+
+    scores = _comparison_of_path(args).scores()
+    if args.json:
+        print(to_json(scores))
+    else:
+        for index_id, value in scores.items():
+            print(f"{INDICES[index_id].name:<45} {index_id:<16} {value:.6g}")
+    return 0
+
+
+def _duration(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min"
+
+
+def _experiments(args) -> int:
+
+
+    if args.action == "list":
+        print(f"{'name':<22} {'full run':>9}  title (reduced form: what the default run leaves out)")
+        for e in EXPERIMENTS.values():
+            needs = f"; data: {', '.join(e.datasets)}" if e.datasets else ""
+            print(f"{e.name:<22} {_duration(e.full_seconds):>9}  {e.title} (reduced: {e.reduced}{needs})")
+        print("Full-run (--full) times were measured on a 2-core machine; the reduced forms take seconds.")
+        return 0
+    if not args.name:
+        raise CluvalError("name the experiment to run (or 'all'); see 'cluval experiments list'")
+    if args.name != "all" and args.name not in EXPERIMENTS:
+        raise CluvalError(f"unknown experiment {args.name!r}; known: all, {', '.join(EXPERIMENTS)}")
+    names = list(EXPERIMENTS) if args.name == "all" else [args.name]
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise CluvalError(f"--out {out} is an existing file, not a folder: give a folder for the CSV and HTML "
+                          "results (it is created if missing)")
+    out.mkdir(parents=True, exist_ok=True)
+    differs = 0
+    for name in names:
+        start = time.perf_counter()
+        result = run_experiment(name, full=args.full, progress=_progress_bar)
+        seconds = time.perf_counter() - start
+        result.values.to_csv(out / f"{name}.csv", index=False)
+        result.checks.to_csv(out / f"{name}_checks.csv", index=False)
+        result.figure.write_html(out / f"{name}.html", include_plotlyjs="cdn")
+        within = int((result.checks["verdict"] == WITHIN).sum())
+        differs += len(result.checks) - within
+        print(f"{name}: {within} of {len(result.checks)} claims within tolerance ({seconds:.1f} s) -> "
+              f"{out / name}.csv, {name}_checks.csv, {name}.html")
+        for _, row in result.checks[result.checks["verdict"] != WITHIN].iterrows():
+            print(f"  differs: {row['claim']}: published {row['published']}, computed {row['computed']} "
+                  f"(tolerance {row['tolerance']}). Likely reason: {row['likely reason']}")
+        for note in result.notes:
+            print(f"  note: {note}")
+    if differs:
+        print(f"{differs} claim(s) differ from the published values (exit status 1)")
+    return 1 if differs else 0
+
+
+def _app(args) -> int:
+    app = Path(__file__).resolve().parents[2] / "app.py"
+    if not app.is_file():
+        raise CluvalError(f"the app is not part of this installation ({app} does not exist); {APP_HELP}")
+    if importlib.util.find_spec("streamlit") is None:
+        raise CluvalError('the app needs Streamlit, which is not installed: run python -m pip install -e ".[app]" '
+                          "in the checkout")
+    return subprocess.call([sys.executable, "-m", "streamlit", "run", str(app), *args.streamlit_args],
+                           cwd=app.parent)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="cluval", description="External cluster validity: compare partitions.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    app = sub.add_parser("app", help="start the Streamlit app (other options go to 'streamlit run')")
+    app.set_defaults(func=_app)
+    ds = sub.add_parser("datasets", help="list, fetch or verify the benchmark data sets")
+    ds.add_argument("action", choices=["list", "fetch", "verify"])
+    ds.add_argument("names", nargs="*", help="data set names (default: all)")
+    ds.set_defaults(func=_datasets)
+    cmp_ = sub.add_parser("compare", help="every index for two label columns of a CSV or Parquet file, or of a "
+                                          "folder of them")
+    cmp_.add_argument("file", metavar="PATH", help="a CSV or Parquet file, or a folder of them (read in natural name "
+                                                   "order)")
+    cmp_.add_argument("--true", required=True, help="column of the reference labels")
+    cmp_.add_argument("--pred", required=True, help="column of the candidate labels")
+    cmp_.add_argument("--json", action="store_true", help="print strict JSON (an undefined index is null)")
+    cmp_.add_argument("--memory-budget", default=DEFAULT_MEMORY_BUDGET, metavar="SIZE",
+                      help="memory the data may take, e.g. 500MB or 4GB (default: %(default)s); a larger input is "
+                           "read out of core through Dask")
+    cmp_.add_argument("--scheduler", metavar="ADDRESS",
+                      help="compute on the running Dask cluster at ADDRESS (e.g. tcp://10.0.0.5:8786); its workers "
+                           "read the files at the same paths")
+    cmp_.set_defaults(func=_compare)
+    ex = sub.add_parser("experiments", help="reproduce the papers' tables and figures")
+    ex.add_argument("action", choices=["list", "run"])
+    ex.add_argument("name", nargs="?", help="experiment name, or 'all'")
+    ex.add_argument("--full", action="store_true", help="the paper's full settings (see 'list' for the time)")
+    ex.add_argument("--out", default="results", help="output folder (default: results)")
+    ex.set_defaults(func=_experiments)
+    return parser
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    print(f"cluval: warning: {message}", file=sys.stderr)
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    if args.command == "app":
+        args.streamlit_args = extra
+    elif extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    with warnings.catch_warnings():
+        warnings.showwarning = _show_warning  # one line each, without the source line
+        try:
+            return args.func(args)
+        except (CluvalError, OSError) as exc:
+            print(f"cluval: error: {exc}", file=sys.stderr)
+            return 2
+        except KeyboardInterrupt:
+            print("cluval: interrupted", file=sys.stderr)
+            return 130
+        except Exception as exc:  # noqa: BLE001 - a bug: still one line, never a traceback
+            detail = str(exc).splitlines()[0] if str(exc) else ""
+            print(f"cluval: unexpected error ({type(exc).__name__}: {detail}); please report it", file=sys.stderr)
+            return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

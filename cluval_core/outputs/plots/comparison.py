@@ -1,0 +1,426 @@
+"""Figures of one comparison, built from the :class:`~cluval_core.Comparison` itself.
+
+Colours follow the Hungarian pairing: a candidate cluster takes the colour of its reference
+partner, so a glance shows which clusters correspond. Pairs that share no object are no
+correspondence and are shown as unpaired. Two colours are reserved and never used for a
+cluster: grey (:data:`UNPAIRED`) and red (:data:`ORPHAN`, a Centroid Index orphan).
+
+>>> from cluval_core import compare
+>>> fig = contingency_heatmap(compare([0, 0, 1, 1, 2], [5, 5, 6, 6, 6]))
+>>> fig.data[0].z.tolist()
+[[2, 0], [0, 2], [0, 1]]
+"""
+
+from __future__ import annotations
+
+import colorsys
+import html
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.colors import hex_to_rgb, qualitative
+from plotly.subplots import make_subplots
+
+from ...core.validation import CluvalError
+from ...core.registry import INDICES
+
+__all__ = ["PALETTE", "UNPAIRED", "ORPHAN", "project_2d", "cluster_colour_index", "partition_scatter",
+           "contingency_heatmap", "mapping_diagram", "condensed_order", "MAX_SHOWN", "LABELLED_SHARE",
+           "CONTRIBUTIONS_WRITTEN_UP_TO"]
+
+UNPAIRED = "#808080"  # mid grey: visible on light and dark backgrounds
+ORPHAN = "#e0201b"
+WEBGL_FROM = 2000  # points; beyond this, scatter plots use WebGL
+MAX_SHOWN = 60  # clusters per side drawn one by one in the table and the mapping diagram; the rest are grouped
+MAX_LABELLED = 40  # clusters per side that get text labels
+
+
+def _is_cluster_colour(colour: str) -> bool:
+    """Not near-black, not grey and not red: those mean 'unpaired' and 'orphan'."""
+    r, g, b = (v / 255 for v in hex_to_rgb(colour))
+    hue, lightness, saturation = colorsys.rgb_to_hls(r, g, b)
+    luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    reddish = (hue < 0.04 or hue > 0.95) and saturation > 0.35
+    return luminance > 0.2 and saturation > 0.25 and not reddish
+
+
+def _palette() -> list[str]:
+    chosen: list[str] = []
+    for colour in qualitative.D3 + qualitative.Bold + qualitative.Set2 + qualitative.Light24 + qualitative.Alphabet:
+        colour = colour.lower()
+        if not colour.startswith("#") or not _is_cluster_colour(colour):
+            continue
+        rgb = np.array(hex_to_rgb(colour))
+        if all(np.abs(rgb - np.array(hex_to_rgb(c))).sum() > 60 for c in chosen):
+            chosen.append(colour)
+    return chosen
+
+
+PALETTE = _palette()
+
+
+def project_2d(X: np.ndarray, *others):
+    """The points in 2-D: themselves when d <= 2, else their first two principal components.
+
+    Returns ``(X2, axis_titles, [each of `others` projected the same way])``; an `others`
+    entry that is None stays None (e.g. centroids of a comparison without data).
+    """
+    X = np.asarray(X, dtype=float)
+    if X.shape[1] == 1:
+        def project(A):
+            return np.c_[A[:, 0], np.zeros(len(A))]
+        axes = ("x1", "")
+    elif X.shape[1] == 2:
+        def project(A):
+            return np.asarray(A, dtype=float)
+        axes = ("x1", "x2")
+    else:
+        mean = X.mean(0)
+        _, s, vt = np.linalg.svd(X - mean, full_matrices=False)
+        share = s**2 / (s**2).sum()
+
+        def project(A):
+            return (np.asarray(A, dtype=float) - mean) @ vt[:2].T
+        axes = (f"PC1 ({share[0]:.0%})", f"PC2 ({share[1]:.0%})")
+    return project(X), axes, [None if A is None else project(A) for A in others]
+
+
+def cluster_colour_index(c, side: str) -> np.ndarray:
+    """For each cluster of one side, its colour's position in :data:`PALETTE`, or -1 (unpaired).
+
+    Reference clusters are coloured in the pairing's display order (the largest pairs get
+    the first colours); a candidate cluster takes its partner's colour.
+    """
+    pairing = c.hungarian_pairing
+    rank = np.empty(c.k_true, dtype=np.intp)
+    rank[pairing.row_order] = np.arange(c.k_true)
+    colour = rank % len(PALETTE)
+    if side == "true":
+        return colour
+    partner = pairing.col_partner
+    return np.where(partner >= 0, colour[np.maximum(partner, 0)], -1)
+
+
+def _side(c, side: str):
+    if side == "true":
+        return c.row_labels, c.row_sizes, c.codes[0]
+    return c.col_labels, c.col_sizes, c.codes[1]
+
+
+def _mappings(c):
+    """The CI mapping the scatter plots mark: centroid-based when the data is known."""
+    return c.centroid_mapping if c.has_data else c.jaccard_mapping
+
+
+def partition_scatter(c, side: str, *, title: str = "", X2=None, centroids=None, axis_titles=None,
+                      max_points: int = 200_000, compact: bool = False) -> go.Figure:
+    """Scatter of one partition, coloured by cluster (candidates by their Hungarian partner).
+
+    Centroids are diamonds; hollow squares mark clusters shown as unpaired, and a large red
+    cross a cluster the Centroid Index mapping leaves orphaned (nobody maps to it). Overlays
+    are drawn after the points in the same rendering layer (WebGL when there are many
+    points), so they stay on top at any n. `X2` and `centroids` give 2-D coordinates
+    (default: :func:`project_2d` of the comparison's X and its centroids). A `compact` figure
+    is lower, has no cluster labels and lets the points fill a narrow column.
+    """
+    labels, sizes, codes = _side(c, side)
+    if X2 is None:
+        X2, axis_titles, (centroids,) = project_2d(c.data, c.centroids[0 if side == "true" else 1])
+    axis_titles = axis_titles or ("x1", "x2")
+    colour = cluster_colour_index(c, side)
+    n = len(codes)
+    idx = np.arange(n) if n <= max_points else np.arange(0, n, int(np.ceil(n / max_points)))
+    webgl = len(idx) > WEBGL_FROM
+    scatter = go.Scattergl if webgl else go.Scatter
+    # one trace, coloured through a discrete scale over the palette (+ grey for unpaired)
+    point_colour = colour[codes[idx]]
+    point_colour = np.where(point_colour < 0, len(PALETTE), point_colour).astype(np.uint8)
+    scale = PALETTE + [UNPAIRED]
+    cluster_text = np.array([_text(v) for v in labels], dtype=object)
+    fig = go.Figure(scatter(
+        x=X2[idx, 0].astype(np.float32), y=X2[idx, 1].astype(np.float32), mode="markers", name="points",
+        marker=dict(color=point_colour, colorscale=_discrete_colorscale(scale), cmin=-0.5, cmax=len(scale) - 0.5,
+                    size=3 if len(idx) > 20_000 else 5 if len(idx) > 2000 else 7, opacity=0.7),
+        hoverinfo="skip" if webgl else None,
+        customdata=None if webgl else cluster_text[codes[idx]],
+        hovertemplate=None if webgl else "cluster %{customdata}<extra></extra>", showlegend=False,
+    ))
+    if centroids is not None and len(centroids):
+        forward, backward = _mappings(c)
+        orphans = set((backward if side == "true" else forward).orphans.tolist())
+        unpaired = set(c.hungarian_pairing.shown_unpaired[0 if side == "true" else 1].tolist())
+        kinds = [("orphan" if i in orphans else "unpaired" if i in unpaired else "paired") for i in range(len(centroids))]
+        style = {"paired": ("diamond", 11, None), "unpaired": ("square-open", 13, UNPAIRED),
+                 "orphan": ("x", 18, ORPHAN)}
+        fills = [style[k][2] or (PALETTE[colour[i]] if colour[i] >= 0 else UNPAIRED) for i, k in enumerate(kinds)]
+        text = [f"{_text(labels[i])} ({kinds[i]}, n={_size(sizes[i])})" for i in range(len(centroids))]
+        fig.add_trace(scatter(
+            x=centroids[:, 0], y=centroids[:, 1], mode="markers", name="centroids", text=text,
+            marker=dict(symbol=[style[k][0] for k in kinds], size=[style[k][1] for k in kinds], color=fills,
+                        line=dict(color=[ORPHAN if k == "orphan" else "#f5f5f5" for k in kinds], width=1.5),
+                        opacity=1),
+            hovertemplate="centroid of %{text}<extra></extra>", showlegend=False))
+        if len(centroids) <= MAX_LABELLED and not compact:  # annotations sit above every trace, WebGL included
+            for i, (x, y) in enumerate(centroids):
+                fig.add_annotation(x=x, y=y, text=_text(labels[i]) + (" (unpaired)" if kinds[i] == "unpaired" else ""),
+                                   showarrow=False, yshift=13, font=dict(size=11))
+    if compact:
+        fig.update_layout(title=title, margin=dict(l=0, r=0, t=30, b=0), height=300)
+        return fig
+    fig.update_layout(title=title, margin=dict(l=10, r=10, t=40, b=10), height=420,
+                      xaxis_title=axis_titles[0], yaxis_title=axis_titles[1])
+    fig.update_yaxes(scaleanchor="x", scaleratio=1)
+    return fig
+
+
+def _discrete_colorscale(colours: list[str]):
+    """A colorscale that maps the integer i (0..len-1) to colours[i], with no blending."""
+    k = len(colours)
+    if k == 1:
+        return [[0, colours[0]], [1, colours[0]]]
+    scale = []
+    for i, colour in enumerate(colours):
+        scale += [[i / k, colour], [(i + 1) / k, colour]]
+    return scale
+
+
+def condensed_order(order: np.ndarray, max_shown: int = MAX_SHOWN) -> tuple[np.ndarray, np.ndarray]:
+    """The clusters drawn one by one and those grouped, for a side in display order.
+
+    Up to `max_shown` clusters are all drawn; beyond that, the first ``max_shown - 1`` (the
+    largest pairs come first) and one group for the rest.
+
+    >>> condensed_order(np.arange(5), 3)
+    (array([0, 1]), array([2, 3, 4]))
+    """
+    if len(order) <= max_shown:
+        return order, order[:0]
+    return order[:max_shown - 1], order[max_shown - 1:]
+
+
+def _condensed_table(c, keep_rows, rest_rows, keep_cols, rest_cols) -> np.ndarray:
+    """The table with the kept rows and columns in order and the rest summed into one "other"
+    row and column (when there is a rest), from the non-empty cells: no K_a x K_b array."""
+    out = np.zeros((len(keep_rows) + bool(len(rest_rows)), len(keep_cols) + bool(len(rest_cols))),
+                   dtype=c.cells.values.dtype)
+    row_at = np.full(c.k_true, len(keep_rows), dtype=np.intp)  # the "other" row (if any)
+    row_at[keep_rows] = np.arange(len(keep_rows))
+    col_at = np.full(c.k_pred, len(keep_cols), dtype=np.intp)
+    col_at[keep_cols] = np.arange(len(keep_cols))
+    r, col, v = c.cells
+    np.add.at(out, (row_at[r], col_at[col]), v)
+    return out
+
+
+def _text(value) -> str:
+    """A label as plotly text: plotly reads a few HTML tags, so the label's own are escaped."""
+    return html.escape(str(value), quote=False)
+
+
+def _size(value) -> str:
+    """A cluster size: whole for counts, one decimal for a soft table's sums of memberships."""
+    return f"{value}" if isinstance(value, (int, np.integer)) else f"{value:.1f}"
+
+
+def _axis_labels(labels, sizes, keep, rest) -> list[str]:
+    names = [f"{_text(labels[i])} (n={_size(sizes[i])})" for i in keep]
+    if len(rest):
+        names.append(f"other {len(rest)} (n={_size(sizes[rest].sum())})")
+    return names
+
+
+def _condensed_cells(values: np.ndarray, keep_rows, rest_rows, keep_cols, rest_cols) -> np.ndarray:
+    """A dense K_a x K_b array of per-cell values laid out like :func:`_condensed_table`: the kept
+    rows and columns in order, the rest summed into one "other" row and column."""
+    out = np.zeros((len(keep_rows) + bool(len(rest_rows)), len(keep_cols) + bool(len(rest_cols))))
+    row_at = np.full(values.shape[0], len(keep_rows), dtype=np.intp)
+    row_at[keep_rows] = np.arange(len(keep_rows))
+    col_at = np.full(values.shape[1], len(keep_cols), dtype=np.intp)
+    col_at[keep_cols] = np.arange(len(keep_cols))
+    np.add.at(out, (row_at[:, None], col_at[None, :]), values)
+    return out
+
+
+CONTRIBUTIONS_WRITTEN_UP_TO = 10  # clusters a side up to which contributions are written in their cells
+LABELLED_SHARE = 0.05  # a contribution is written in its cell when it is at least this share of the largest
+
+
+def _contribution_text(value: float, reach: float) -> str:
+    """A cell's contribution in two significant digits, written only where it carries weight
+    (at least :data:`LABELLED_SHARE` of the largest in absolute value): the colour shows the rest."""
+    if value == 0 or abs(value) < LABELLED_SHARE * reach:
+        return ""
+    return f"{value:.2g}"
+
+
+def contingency_heatmap(c, *, colour_by: str = "counts", max_shown: int = MAX_SHOWN,
+                        annotate_up_to: int = 30) -> go.Figure:
+    """The contingency table ordered so the Hungarian pairs lie on the diagonal, largest first.
+
+    Row and column titles carry the cluster sizes (the marginals); pairs that share objects
+    are outlined, clusters shown as unpaired come last. Beyond `max_shown` clusters a side,
+    the smallest-overlap ones are summed into one "other" row or column, and the title says so.
+
+    `colour_by` is ``"counts"`` (the shared objects n_ij, on a sequential scale) or an index id
+    whose registry entry has an anatomy (``INDICES[id].anatomy``): each cell is then coloured
+    and labelled by its contribution to that index (:meth:`Comparison.contributions
+    <cluval_core.Comparison.contributions>`), on a diverging scale centred on 0, since
+    contributions can be negative. Grouped clusters get the sum of their cells' contributions,
+    so the drawn cells still add up, with the constant term, to the index's value. On tables of
+    up to :data:`CONTRIBUTIONS_WRITTEN_UP_TO` clusters a side, a cell's number is written where it carries
+    weight (at least :data:`LABELLED_SHARE` of the largest contribution, in absolute value);
+    every cell's is on hover.
+
+    >>> from cluval_core import compare
+    >>> c = compare([0, 0, 1, 1], [0, 0, 1, 1])
+    >>> contingency_heatmap(c, colour_by="ari").data[0].z.round(3).tolist()
+    [[0.625, -0.125], [-0.125, 0.625]]
+    """
+    counts = colour_by == "counts"
+    if not counts and (colour_by not in INDICES or not INDICES[colour_by].anatomy):
+        anatomy = ", ".join(i for i, info in INDICES.items() if info.anatomy)
+        raise CluvalError(f"colour_by must be 'counts' or an index with an anatomy of cells ({anatomy}), "
+                         f"got {colour_by!r}")
+    pairing = c.hungarian_pairing
+    keep_rows, rest_rows = condensed_order(pairing.row_order, max_shown)
+    keep_cols, rest_cols = condensed_order(pairing.col_order, max_shown)
+    t = _condensed_table(c, keep_rows, rest_rows, keep_cols, rest_cols)
+    rows = _axis_labels(c.row_labels, c.row_sizes, keep_rows, rest_rows)
+    cols = _axis_labels(c.col_labels, c.col_sizes, keep_cols, rest_cols)
+    # a contribution takes more digits than a count: written on smaller tables only
+    annotate = max(t.shape) <= (annotate_up_to if counts else min(annotate_up_to, CONTRIBUTIONS_WRITTEN_UP_TO))
+    integer = t.dtype.kind in "iu"
+    shared = [["{:g}".format(v) if integer else "{:.1f}".format(v) for v in row] for row in t.tolist()]
+    text = shared if annotate else None
+    # the colour scale spans the clusters drawn one by one: a grouped cell may saturate it
+    if counts:
+        z = t
+        hover = [[f"reference {r}<br>candidate {col}" for col in cols] for r in rows]  # at most MAX_SHOWN² cells
+        kept = t[:len(keep_rows), :len(keep_cols)]
+        zmax = float(kept.max()) if kept.size and kept.max() > 0 else None
+        scale = dict(colorscale="Blues", zmin=0, zmax=zmax)
+        hovertemplate = "%{hovertext}<br>shared " + ("%{z}" if integer else "%{z:.3f}") + "<extra></extra>"
+        colorbar = dict(title="n_ij", thickness=12)
+    else:
+        parts = c.contributions(colour_by)
+        z = _condensed_cells(parts.cells, keep_rows, rest_rows, keep_cols, rest_cols)
+        hover = [[f"reference {r}<br>candidate {col}<br>shared {shared[i][j]}" for j, col in enumerate(cols)]
+                 for i, r in enumerate(rows)]
+        kept = np.abs(z[:len(keep_rows), :len(keep_cols)])
+        reach = float(kept.max()) if kept.size and kept.max() > 0 else 1.0
+        if annotate:
+            text = [[_contribution_text(v, reach) for v in row] for row in z.tolist()]
+        # red below 0, blue above, a light neutral at 0
+        scale = dict(colorscale="RdBu", zmid=0, zmin=-reach, zmax=reach)
+        hovertemplate = "%{hovertext}<br>contribution %{z:.4g}<extra></extra>"
+        colorbar = dict(title="share", thickness=12)
+    fig = go.Figure(go.Heatmap(
+        z=z, x=np.arange(t.shape[1]), y=np.arange(t.shape[0]), text=text,
+        texttemplate="%{text}" if annotate else None, hovertext=hover, hovertemplate=hovertemplate,
+        colorbar=colorbar, xgap=1 if annotate else 0, ygap=1 if annotate else 0, **scale,
+    ))
+    shown = min(pairing.n_shown, len(keep_rows), len(keep_cols))
+    xs, ys = [], []
+    for p in range(shown):  # one trace outlines every pair that shares objects
+        xs += [p - 0.5, p + 0.5, p + 0.5, p - 0.5, p - 0.5, None]
+        ys += [p - 0.5, p - 0.5, p + 0.5, p + 0.5, p - 0.5, None]
+    fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line=dict(color=ORPHAN, width=2), hoverinfo="skip",
+                             showlegend=False))
+    grouped = []
+    if len(rest_rows):
+        grouped.append(f"{len(rest_rows)} reference")
+    if len(rest_cols):
+        grouped.append(f"{len(rest_cols)} candidate")
+    note = (f"{c.k_true} × {c.k_pred} clusters: the first {max_shown - 1} of each side<br>"
+            f"are shown; the other {' and '.join(grouped)}<br>"
+            f"clusters are summed as 'other' (not in the colour scale)"
+            if grouped else None)
+    font = dict(size=10 if max(t.shape) > 20 else 12)
+    row_step, col_step = max(1, int(np.ceil(len(rows) / 40))), max(1, int(np.ceil(len(cols) / 20)))
+    row_ticks = sorted(set(range(0, len(rows), row_step)) | {len(rows) - 1})
+    col_ticks = sorted(set(range(0, len(cols), col_step)) | {len(cols) - 1})
+    fig.update_yaxes(title="reference", showgrid=False, zeroline=False, tickfont=font,
+                     tickvals=row_ticks, ticktext=[rows[i] for i in row_ticks], range=[len(rows) - 0.5, -0.5])
+    fig.update_xaxes(title="candidate", side="top", showgrid=False, zeroline=False, tickfont=font,
+                     tickvals=col_ticks, ticktext=[cols[i] for i in col_ticks], range=[-0.5, len(cols) - 0.5])
+    size = max(360, min(760, 22 * max(t.shape) + 180))
+    fig.update_layout(height=size, margin=dict(l=10, r=10, t=40, b=64 if note else 10))
+    if note:
+        fig.add_annotation(text=note, x=0, xref="paper", xanchor="left", y=0, yref="paper", yanchor="top", yshift=-8,
+                           showarrow=False, align="left", font=dict(size=11))
+    return fig
+
+
+def mapping_diagram(c, basis: str = "partition", *, max_shown: int = MAX_SHOWN) -> go.Figure:
+    """Both nearest-neighbour mappings in one diagram: reference, candidate, reference again.
+
+    Arrows from the left column map every reference cluster to its nearest candidate cluster;
+    arrows from the middle column map every candidate cluster to its nearest reference
+    cluster (right column). A target nobody points at is an orphan, drawn in red; node texts
+    carry the in-degree. Clusters are stacked in the pairing's display order (partners at the
+    same height), so agreeing clusters give horizontal arrows. Beyond `max_shown` clusters a
+    side, the rest are one "other" node. `basis` is "partition" (Jaccard) or "centroid".
+    """
+    forward, backward = c.centroid_mapping if basis == "centroid" else c.jaccard_mapping
+    pairing = c.hungarian_pairing
+    ref_y, ref_text, ref_n = _node_positions(c.row_labels, pairing.row_order, max_shown, None)
+    cand_y, cand_text, cand_n = _node_positions(c.col_labels, pairing.col_order, max_shown, forward.in_degree)
+    back_y, back_text, back_n = _node_positions(c.row_labels, pairing.row_order, max_shown, backward.in_degree)
+    labelled = max(ref_n, cand_n) <= MAX_LABELLED
+    fig = go.Figure()
+    for x0, src_y, dst_y, targets in ((0, ref_y, cand_y, forward.targets), (1, cand_y, back_y, backward.targets)):
+        arrows = sorted(set(zip(src_y.tolist(), dst_y[targets].tolist())))
+        xs, ys, sizes = [], [], []
+        for y0, y1 in arrows:  # one trace: a segment per arrow, its head as a marker
+            xs += [x0 + 0.04, x0 + 0.95, None]
+            ys += [y0, y1, None]
+            sizes += [0, 8, 0]
+        fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines+markers", line=dict(color="#8c8c8c", width=1),
+                                 marker=dict(symbol="arrow", angleref="previous", size=sizes, color="#8c8c8c"),
+                                 hoverinfo="skip", showlegend=False))
+    columns = [(0, ref_n, ref_text, None, "middle left", "reference"),
+               (1, cand_n, cand_text, forward, "top center", "candidate"),
+               (2, back_n, back_text, backward, "middle right", "reference")]
+    for x, n_nodes, texts, mapping, position, side in columns:
+        y = _node_y(n_nodes)
+        if mapping is None:
+            colours = ["#1f77b4"] * n_nodes
+        else:
+            orphan_y = set((cand_y if mapping is forward else back_y)[mapping.orphans].tolist())
+            colours = [ORPHAN if v in orphan_y else "#2ca02c" for v in y.tolist()]
+        fig.add_trace(go.Scatter(x=np.full(n_nodes, x), y=y, mode="markers+text" if labelled else "markers",
+                                 text=texts, textposition=position, textfont=dict(size=10),
+                                 marker=dict(size=9, color=colours), name=side,
+                                 hovertemplate=f"{side} %{{text}}<extra></extra>", showlegend=False))
+    for x, text in ((0, "reference"), (1, "candidate"), (2, "reference")):
+        fig.add_annotation(x=x, y=1.0, yref="paper", yanchor="bottom", text=f"<b>{text}</b>", showarrow=False,
+                           font=dict(size=12))
+    fig.update_layout(title=dict(text=f"orphans: {forward.n_orphans} candidate, {backward.n_orphans} reference "
+                                      "cluster(s)", font=dict(size=12), x=0.5, xanchor="center", y=0.995,
+                                 yanchor="top"))
+    fig.update_xaxes(visible=False, range=[-0.7, 2.7])
+    fig.update_yaxes(visible=False, range=[-0.04, 1.06])
+    height = max(300, min(900, 22 * min(max(c.k_true, c.k_pred), max_shown) + 120))
+    fig.update_layout(height=height, margin=dict(l=5, r=5, t=60, b=5))
+    return fig
+
+
+def _node_positions(labels, order, max_shown, in_degree):
+    """y position (1 at the top) of each cluster's node, the node texts and the number of nodes."""
+    keep, rest = condensed_order(order, max_shown)
+    n_nodes = len(keep) + (1 if len(rest) else 0)
+    slot = np.empty(len(order), dtype=np.intp)
+    slot[keep] = np.arange(len(keep))
+    slot[rest] = len(keep)
+    y = _node_y(n_nodes)[slot]
+    texts = []
+    for i in keep:
+        texts.append(_text(labels[i]) if in_degree is None else f"{_text(labels[i])} (in {in_degree[i]})")
+    if len(rest):
+        orphans = "" if in_degree is None else f", {int(np.count_nonzero(in_degree[rest] == 0))} orphan(s)"
+        texts.append(f"other {len(rest)} clusters{orphans}")
+    return y, texts, n_nodes
+
+
+def _node_y(n_nodes: int) -> np.ndarray:
+    return 1 - np.arange(n_nodes) / max(n_nodes - 1, 1)

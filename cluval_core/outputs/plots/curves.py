@@ -1,0 +1,235 @@
+"""Figures of index values along a parameter or across groups (scenarios, algorithms, soft vs crisp).
+
+Indices of different kinds do not share one axis: similarities in [0, 1] (or [-1, 1]) are drawn
+together, distances in [0, 1] apart (or as 1 − distance, named so, when asked), and indices
+without an upper bound (MI, VI, CI) on an axis of their own. What kind an index is comes from
+the registry (:data:`cluval_core.INDICES`: ``higher_is_better``, ``range``). Every line has its
+own dash and marker, so that overlapping curves stay distinguishable. Colours come from the
+plotly template (the app's light or dark theme); nothing here is drawn in white or black.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from ...core.registry import INDICES
+from .comparison import ORPHAN
+
+__all__ = ["index_curves", "score_bars", "curve_name", "drawn_as_similarity", "panel_of", "PANELS",
+           "LINE_DASHES", "MARKER_SYMBOLS", "BAND_COLOURS"]
+
+LINE_DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
+MARKER_SYMBOLS = ("circle", "square", "diamond", "triangle-up", "x", "cross", "triangle-down", "star",
+                  "pentagon", "hexagram")
+# The kinds of axis, in the order their panels are drawn, with each axis's title.
+PANELS = {"similarity": "similarity<br>(higher is better)",
+          "distance": "distance<br>(lower is better)",
+          "unbounded similarity": "unbounded similarity<br>(higher is better)",
+          "unbounded distance": "unbounded distance<br>(lower is better)"}
+# Soft against crisp (and other series) keep their colour and pattern in every panel: colours that
+# read on a light and on a dark background.
+SERIES_COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd")
+# Lines drawn with their chance bands: colours that read on both backgrounds, none red (the
+# current position's marker) or grey.
+BAND_COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#e377c2", "#17becf", "#bcbd22", "#8c564b",
+                "#7b9cff", "#ffbb78")
+SERIES_PATTERNS = ("", "/", ".", "x")
+BAR_TEXT_UP_TO = 8  # bars per panel that carry their value as text; beyond that, values are on hover only
+
+
+def _bounded(index_id: str) -> bool:
+    """A finite upper end: MI, VI and CI have none (AMI's open lower end is never reached in practice)."""
+    return not math.isinf(INDICES[index_id].range[1])
+
+
+def drawn_as_similarity(index_id: str, as_similarity: bool = True) -> bool:
+    """True when `index_id` is a distance in [0, 1] that a figure with ``as_similarity`` draws as 1 − distance.
+
+    >>> drawn_as_similarity("nvd"), drawn_as_similarity("ari"), drawn_as_similarity("vi")
+    (True, False, False)
+    """
+    info = INDICES[index_id]
+    return as_similarity and not info.higher_is_better and tuple(info.range) == (0, 1)
+
+
+def panel_of(index_id: str, as_similarity: bool = False) -> str:
+    """The axis (a key of :data:`PANELS`) an index is drawn on.
+
+    Similarities with a finite best value (ARI, NMI, PSI; AMI too, whose lower end is open)
+    share ``"similarity"``; distances in [0, 1] are ``"distance"`` unless drawn as
+    1 − distance; MI, VI and CI have no upper bound and get an axis of their own.
+
+    >>> [panel_of(i) for i in ("ari", "ami", "nvd", "vi", "mi")]
+    ['similarity', 'similarity', 'distance', 'unbounded distance', 'unbounded similarity']
+    >>> panel_of("nvd", as_similarity=True)
+    'similarity'
+    """
+    info = INDICES[index_id]
+    if drawn_as_similarity(index_id, as_similarity):
+        return "similarity"
+    if not _bounded(index_id):
+        return "unbounded similarity" if info.higher_is_better else "unbounded distance"
+    return "similarity" if info.higher_is_better else "distance"
+
+
+def curve_name(index_id: str, as_similarity: bool = False, names=None) -> str:
+    """The legend name of an index: its registry name, ``1 − name`` when drawn as 1 − distance.
+
+    >>> curve_name("nvd", as_similarity=True), curve_name("nvd")
+    ('1 − Normalised van Dongen', 'Normalised van Dongen')
+    """
+    name = (names or {}).get(index_id, INDICES[index_id].name)
+    return f"1 − {name}" if drawn_as_similarity(index_id, as_similarity) else name
+
+
+def _panels(ids, as_similarity: bool) -> dict:
+    """{panel: [ids drawn on it]} in :data:`PANELS` order, only the panels that are used."""
+    by_panel = {panel: [] for panel in PANELS}
+    for index_id in ids:
+        if index_id not in INDICES:
+            raise ValueError(f"unknown index id {index_id!r}; known: {', '.join(INDICES)}")
+        by_panel[panel_of(index_id, as_similarity)].append(index_id)
+    return {panel: members for panel, members in by_panel.items() if members}
+
+
+def _style(position: int) -> dict:
+    return dict(dash=LINE_DASHES[position % len(LINE_DASHES)],
+                symbol=MARKER_SYMBOLS[position % len(MARKER_SYMBOLS)])
+
+
+def _decreasing(values) -> bool:
+    values = pd.Series(values).dropna()
+    return len(values) > 1 and bool(values.is_monotonic_decreasing) and values.iloc[0] != values.iloc[-1]
+
+
+def _translucent(colour: str, alpha: float) -> str:
+    """``#rrggbb`` as ``rgba(r, g, b, alpha)``."""
+    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    return f"rgba({r}, {g}, {b}, {alpha})"
+
+
+def index_curves(frame: pd.DataFrame, parameter: str, ids, *, current=None, names=None,
+                 as_similarity: bool = False, bands: pd.DataFrame | None = None) -> go.Figure:
+    """One line per index over a scenario's parameter, the current position marked.
+
+    Each index has its own dash and marker symbol. With ``as_similarity=True`` distances in
+    [0, 1] (NVD, NVI, CH) are drawn as 1 − distance, and named so in the legend, so that up is
+    better for every line of the first panel. Indices of another kind (a distance not turned
+    round, an index without upper bound) are drawn in a panel below, on their own axis. The x
+    axis runs in the order of ``frame[parameter]``: decreasing values are drawn right to left
+    as they come, so the axis reads like a slider over the same values.
+
+    `bands` (as :func:`cluval_core.experiments.scenario_chance` gives them: the parameter,
+    ``index``, ``expected`` and ``sd``) draws each index's chance band behind its line: the
+    expected value ± 2 SD under the permutation model, a translucent band in the line's colour
+    (turned round with the line for a distance drawn as 1 − distance). With bands, each line
+    takes its colour from :data:`BAND_COLOURS` rather than the template, so that line and band
+    match.
+    """
+    ids = list(ids)
+    panels = _panels(ids, as_similarity)
+    rows = len(panels)
+    fig = make_subplots(rows=rows, cols=1, shared_xaxes=True, vertical_spacing=0.08,
+                        row_heights=[2.0] + [1.0] * (rows - 1) if rows > 1 else None)
+    position = {index_id: i for i, index_id in enumerate(ids)}
+    for row, (panel, members) in enumerate(panels.items(), start=1):
+        for index_id in members:
+            style = _style(position[index_id])
+            values = frame[index_id]
+            turned = drawn_as_similarity(index_id, as_similarity)
+            if turned:
+                values = 1 - values
+            name = curve_name(index_id, as_similarity, names)
+            colour = None
+            if bands is not None:
+                colour = BAND_COLOURS[position[index_id] % len(BAND_COLOURS)]
+                band = bands[bands["index"] == index_id]
+                low, high = band["expected"] - 2 * band["sd"], band["expected"] + 2 * band["sd"]
+                if turned:
+                    low, high = 1 - high, 1 - low
+                for edge, fill in ((high, None), (low, "tonexty")):  # the area between the two edges
+                    fig.add_trace(go.Scatter(
+                        x=band[parameter], y=edge, mode="lines", line=dict(width=0, color=colour), fill=fill,
+                        fillcolor=_translucent(colour, 0.3), name=f"{name}: expected by chance ± 2 SD",
+                        legendgroup=index_id, showlegend=False, hoverinfo="skip"), row=row, col=1)
+            fig.add_trace(go.Scatter(
+                x=frame[parameter], y=values, mode="lines+markers", name=name,
+                line=dict(dash=style["dash"], width=2, color=colour), marker=dict(symbol=style["symbol"], size=7),
+                legendgroup=index_id, legendrank=position[index_id], hovertemplate="%{y:.4f}"), row=row, col=1)
+        fig.update_yaxes(title_text=PANELS[panel], row=row, col=1)
+    if current is not None:
+        fig.add_vline(x=current, line=dict(color=ORPHAN, dash="dash", width=1.5), row="all", col=1)
+    reversed_x = _decreasing(frame[parameter])
+    fig.update_xaxes(autorange="reversed" if reversed_x else True)
+    fig.update_xaxes(title_text=parameter, row=rows, col=1)
+    legend_rows = math.ceil(len(ids) / 2)
+    fig.update_layout(height=430 + 170 * (rows - 1) + 22 * legend_rows, margin=dict(l=10, r=10, t=30, b=10),
+                      hovermode="x unified", legend=dict(orientation="h", yanchor="top", y=-0.16 if rows == 1 else -0.1,
+                                                         xanchor="left", x=0, font=dict(size=13)))
+    return fig
+
+
+def score_bars(frame: pd.DataFrame, group: str, ids, *, names=None, series=None,
+               as_similarity: bool = False) -> go.Figure:
+    """Grouped bars of index values, one panel (with its own y axis) per kind of index.
+
+    Without `series`: one group of bars per row of `frame` (named in column `group`, e.g. an
+    algorithm), one bar per index id in `ids` (columns of `frame`). With ``series`` (columns
+    of `frame`, e.g. ``["soft", "crisp"]``): `frame` has one row per index, its id in column
+    `group`; the indices in `ids` are the groups along x and each series is one bar in every
+    group, in the same colour and pattern in every panel. `names` maps index ids, and series,
+    to the names shown.
+
+    Similarities, distances in [0, 1] and unbounded indices (MI, VI, CI) are drawn in separate
+    panels side by side, each axis titled with its kind. A bar carries its value as text only
+    while its panel has at most :data:`BAR_TEXT_UP_TO` bars (and the text fits); the value is
+    always on hover.
+    """
+    ids = list(ids)
+    names = names or {}
+    panels = _panels(ids, as_similarity)
+    bars_per_group = len(series) if series else 1
+    widths = [len(members) * bars_per_group + 1 for members in panels.values()]
+    fig = make_subplots(rows=1, cols=len(panels), column_widths=widths,
+                        horizontal_spacing=0.1 if len(panels) > 1 else 0)
+    for col, (panel, members) in enumerate(panels.items(), start=1):
+        if series:
+            rows = frame.set_index(group).loc[members]
+            categories = [curve_name(i, as_similarity, names) for i in members]
+            bars = [(name, rows[name], position) for position, name in enumerate(series)]
+        else:
+            categories = list(frame[group])
+            bars = [(index_id, frame[index_id], ids.index(index_id)) for index_id in members]
+        labelled = len(bars) * len(categories) <= BAR_TEXT_UP_TO
+        drawn = []
+        for key, values, position in bars:
+            values = [float(v) for v in values]
+            if not series and drawn_as_similarity(key, as_similarity):
+                values = [1 - v for v in values]
+            drawn.extend(v for v in values if pd.notna(v))
+            integer = not series and INDICES[key].integer_valued
+            text = [(f"{v:.0f}" if integer else f"{v:.2f}") for v in values] if labelled else None
+            name = names.get(key, key) if series else curve_name(key, as_similarity, names)
+            # a series keeps one colour across panels; an index appears in one panel only and takes
+            # the template's next colour
+            marker = dict(color=SERIES_COLOURS[position % len(SERIES_COLOURS)],
+                          pattern=dict(shape=SERIES_PATTERNS[position % len(SERIES_PATTERNS)])) if series else {}
+            fig.add_trace(go.Bar(x=categories, y=values, name=name, legendgroup=name,
+                                 showlegend=col == 1 or not series, text=text,
+                                 textposition="outside" if labelled else "none", cliponaxis=False, marker=marker,
+                                 hovertemplate=f"%{{x}}<br>{name}: %{{y:.4f}}<extra></extra>"), row=1, col=col)
+        if panel.startswith("unbounded"):
+            fig.update_yaxes(rangemode="tozero", row=1, col=col)
+        else:
+            fig.update_yaxes(range=[1.1 * min([0.0] + drawn), 1.12 if labelled else 1.02], row=1, col=col)
+        fig.update_yaxes(title_text=PANELS[panel], title_font=dict(size=12), row=1, col=col)
+        long_names = sum(len(str(c)) for c in categories) > 10 * len(categories) or len(categories) > 6
+        fig.update_xaxes(tickangle=-35 if long_names else 0, automargin=True, row=1, col=col)
+    fig.update_layout(barmode="group", height=420, margin=dict(l=10, r=10, t=40, b=10),
+                      uniformtext=dict(minsize=10, mode="hide"),
+                      legend=dict(orientation="h", yanchor="bottom", y=1.02, xanchor="right", x=1))
+    return fig
