@@ -86,7 +86,7 @@ def test_the_accessor_gives_one_row_per_peer_and_refuses_unknown_ids():
     assert rows.loc[GENIECLUST, "call"] == "genieclust.compare_partitions.pair_sets_index(x, y)"
     assert rows.loc[ELKI, "relation"] == "differs" and "smallest" in rows.loc[ELKI, "note"]
     assert rows.loc[SKLEARN, ["call", "value", "note"]].tolist() == ["", "not available", ""]
-    with pytest.raises(CluvalError, match="unknown index id 'PSI'; valid ids: ri, ari"):
+    with pytest.raises(CluvalError, match="unknown index id 'PSI'; the ids are ri, ari"):
         peer_names("PSI")
 
 

@@ -72,7 +72,7 @@ from ..core.validation import CluvalError
 from .clustering import (DEFAULT_BUDGET, INTERACTIVE_BUDGET, MAX_SEED, Budget, _algorithm, _as_points,
                          _bytes_text, _check_budget, _describe, _seconds_text, cluster, estimate_cost,
                          interactive_defaults)
-from ..core.registry import INDICES
+from ..core.registry import INDICES, index_ids
 
 __all__ = ["SAMPLING_RATE", "SUBSETS", "MAX_RUNS", "MAX_SUBSETS", "StabilityCurve", "cluster_many",
            "stability_curve", "mean_agreement", "rank_solutions", "most_stable", "leaders", "interactive_parameters"]
@@ -128,7 +128,7 @@ class StabilityCurve:
     def ranking(self, ids=None) -> pd.DataFrame:
         """The values of k ranked by the stability under each of `ids` (default: all of the curve's),
         as :func:`rank_solutions` ranks them; rows ``k=2``, ``k=3``, ..."""
-        ids = list(self.ids) if ids is None else _index_ids(ids)
+        ids = list(self.ids) if ids is None else index_ids(ids, repeats=False)
         missing = [i for i in ids if i not in self.ids]
         if missing:
             raise CluvalError(f"this curve has no values of {', '.join(missing)}; it has {', '.join(self.ids)}")
@@ -165,21 +165,6 @@ def _whole(name: str, value, low: int, high: int) -> int:
             or not low <= value <= high:
         raise CluvalError(f"{name} must be a whole number from {low} to {high}, got {_describe(value)}")
     return int(value)
-
-
-def _index_ids(ids) -> list[str]:
-    ids = [ids] if isinstance(ids, str) else ids
-    if isinstance(ids, Mapping) or not hasattr(ids, "__iter__"):
-        raise CluvalError(f"ids must be index ids (cluval_core.INDICES), got {_describe(ids)}")
-    ids = list(ids)
-    for index_id in ids:
-        if not isinstance(index_id, str) or index_id not in INDICES:
-            raise CluvalError(f"unknown index id {_describe(index_id)}; the ids are {', '.join(INDICES)}")
-    if not ids:
-        raise CluvalError("ids is empty: name at least one index")
-    if len(set(ids)) < len(ids):
-        raise CluvalError(f"ids repeats an index: {_describe(ids)}")
-    return ids
 
 
 def _check_work(X, algo, plan, budget: Budget, stored: float, what: str, remedy: str) -> None:
@@ -355,7 +340,7 @@ def stability_curve(X, algorithm: str, ks, ids=("ari", "psi"), *, subsets: int =
     if not algo.needs_k:
         raise CluvalError(f"{algo.name} finds the number of clusters itself: the stability curve varies k, so it "
                           "needs an algorithm that takes k")
-    ids = _index_ids(ids)
+    ids = index_ids(ids, repeats=False)
     ks = _whole_numbers("ks", ks, 2, None, 2)
     subsets = _whole("subsets", subsets, 1, MAX_SUBSETS)
     if isinstance(rate, (bool, np.bool_)) or not isinstance(rate, (numbers.Real, np.floating)) \
@@ -436,7 +421,7 @@ def mean_agreement(matrices) -> pd.DataFrame:
     names = None
     out = {}
     for index_id, matrix in matrices.items():
-        _index_ids([index_id])
+        index_ids([index_id])
         if not isinstance(matrix, pd.DataFrame) or matrix.shape[0] != matrix.shape[1] \
                 or list(matrix.index) != list(matrix.columns):
             raise CluvalError(f"matrices[{index_id!r}] must be a square DataFrame with the same solutions as rows and "
@@ -483,7 +468,7 @@ def rank_solutions(scores: pd.DataFrame) -> pd.DataFrame:
     """
     if not isinstance(scores, pd.DataFrame) or scores.empty:
         raise CluvalError(f"scores must be a non-empty DataFrame (solutions x index ids), got {_describe(scores)}")
-    ids = _index_ids([str(c) for c in scores.columns])
+    ids = index_ids([str(c) for c in scores.columns])
     out = pd.DataFrame(index=scores.index.copy())
     ranks = []
     for index_id in ids:

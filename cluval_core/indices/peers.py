@@ -36,7 +36,7 @@ not run.
 >>> peer_names("nope")
 Traceback (most recent call last):
 ...
-cluval_core.CluvalError: unknown index id 'nope'; valid ids: ri, ari, ...
+cluval_core.CluvalError: unknown index id 'nope'; the ids are ri, ari, ...
 """
 
 from __future__ import annotations
@@ -45,6 +45,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from ..core.registry import get_index
 from ..core.validation import CluvalError
 
 __all__ = ["PEERS", "PEER_NAMES", "RELATIONS", "Peer", "PeerName", "peer_names"]
@@ -679,10 +680,7 @@ def peer_names(index_id: str):
     >>> table.loc["bcubed", ["call", "value"]].tolist()
     ['', 'not available']
     """
-    try:
-        entries = PEER_NAMES[index_id]
-    except (KeyError, TypeError):
-        raise CluvalError(f"unknown index id {index_id!r}; valid ids: {', '.join(PEER_NAMES)}") from None
+    entries = PEER_NAMES[get_index(index_id).id]
     return pd.DataFrame(
         [{"tool": PEERS[peer].name, "call": entry.call or "", "relation": entry.relation,
           "value": RELATIONS[entry.relation], "note": entry.note} for peer, entry in entries.items()],

@@ -16,7 +16,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ...core.registry import INDICES
+from ...core.registry import INDICES, index_ids
 from .comparison import ORPHAN
 
 __all__ = ["index_curves", "score_bars", "curve_name", "drawn_as_similarity", "panel_of", "PANELS",
@@ -89,9 +89,7 @@ def curve_name(index_id: str, as_similarity: bool = False, names=None) -> str:
 def _panels(ids, as_similarity: bool) -> dict:
     """{panel: [ids drawn on it]} in :data:`PANELS` order, only the panels that are used."""
     by_panel = {panel: [] for panel in PANELS}
-    for index_id in ids:
-        if index_id not in INDICES:
-            raise ValueError(f"unknown index id {index_id!r}; known: {', '.join(INDICES)}")
+    for index_id in index_ids(ids):
         by_panel[panel_of(index_id, as_similarity)].append(index_id)
     return {panel: members for panel, members in by_panel.items() if members}
 

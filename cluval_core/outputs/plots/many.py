@@ -23,7 +23,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ...core.validation import CluvalError
-from ...core.registry import INDICES
+from ...core.registry import INDICES, get_index
 
 __all__ = ["pairwise_heatmap", "PAIRWISE_WRITTEN_UP_TO", "LONGEST_TICK"]
 
@@ -61,13 +61,11 @@ def pairwise_heatmap(matrix: pd.DataFrame, index_id: str, *, title: str | None =
     title : str, optional
         Defaults to the index's name.
     """
-    if index_id not in INDICES:
-        raise CluvalError(f"unknown index id {index_id!r}; the ids are {', '.join(INDICES)}")
+    info = get_index(index_id)
     if not isinstance(matrix, pd.DataFrame) or matrix.shape[0] != matrix.shape[1] or matrix.shape[0] < 1 \
             or list(matrix.index) != list(matrix.columns):
         raise CluvalError(f"matrix must be a square DataFrame with the same solutions as rows and columns, got "
                           f"{type(matrix).__name__} of shape {getattr(matrix, 'shape', None)}")
-    info = INDICES[index_id]
     z = matrix.to_numpy(dtype=float)
     names = [str(name) for name in matrix.index]
     p = len(names)
