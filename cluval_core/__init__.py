@@ -20,7 +20,7 @@ the one-line functions.
 """
 
 from . import _moved
-from ._version import __version__
+from ._version import __version__ as __version__
 from .core.chance import Contributions
 from .core.chunks import compare_chunks
 from .core.comparison import CentroidRatio, Comparison, Entropies, PairCounts
@@ -35,7 +35,6 @@ from .core.steps import Step, Steps
 from .core.validation import CluvalError, CluvalWarning
 from .indices import *  # noqa: F403 - the one-line functions
 from .indices import FUNCTIONS as _FUNCTIONS
-
 
 __all__ = [
     "CluvalError", "CluvalWarning", "Comparison", "compare", "cluster_count", "Noise", "PairCounts", "Entropies",

@@ -101,7 +101,7 @@ def test_no_import_circle():
 @pytest.mark.parametrize("name", sorted(MODULES))
 def test_imports_inside_functions_are_optional_dependencies_only(name):
     for line, module, _ in _imports(name, top_level=False):
-        assert module and module.split(".")[0] in OPTIONAL, f"{MODULES[name].name}:{line} imports {module} in a function"
+        assert module and module.split(".")[0] in OPTIONAL, f"{name}:{line} imports {module} in a function"
 
 
 @pytest.mark.parametrize("name", sorted(n for n in MODULES if n.count(".") >= 1))

@@ -32,8 +32,8 @@ from __future__ import annotations
 import math
 import time
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 import numpy as np
 import pandas as pd
@@ -50,8 +50,9 @@ from sklearn.mixture import GaussianMixture
 from ..core.validation import CluvalError, as_data
 
 __all__ = ["ClusteringResult", "ALGORITHMS", "Algorithm", "Parameter", "Cost", "Budget", "ParameterRange",
-           "DEFAULT_BUDGET", "INTERACTIVE_BUDGET", "INTERACTIVE_DEFAULT_BUDGET", "INTERACTIVE_MAX_K", "MAX_SEED", "EXPECTED_ITERATIONS",
-           "cluster", "estimate_cost", "parameter_range", "interactive_defaults", "k_range", "sse", "kmeans_iterations", "random_swap",
+           "DEFAULT_BUDGET", "INTERACTIVE_BUDGET", "INTERACTIVE_DEFAULT_BUDGET", "INTERACTIVE_MAX_K", "MAX_SEED",
+           "EXPECTED_ITERATIONS", "cluster", "estimate_cost", "parameter_range", "interactive_defaults", "k_range",
+           "sse", "kmeans_iterations", "random_swap",
            "single_linkage", "fuzzy_c_means"]
 
 NOISE_LABEL = -1
@@ -106,7 +107,7 @@ class Cost:
     memory: float
     work: str = ""
 
-    def fits(self, budget: "Budget") -> bool:
+    def fits(self, budget: Budget) -> bool:
         return self.seconds <= budget.seconds and self.memory <= budget.memory
 
 
@@ -841,7 +842,8 @@ ALGORITHMS = {a.key: a for a in [
               _kmeans_random, {"max_iter": _MAX_ITER}, _kmeans_random_cost, "choose a smaller k or max_iter"),
     Algorithm("kmeans++", "k-means++ (best of n_init)",
               "scikit-learn's k-means with k-means++ seeding, best of n_init runs.",
-              _kmeans_pp, {"n_init": Parameter(10, "restarts", low=1, widget=(1, 100), repeats=True), "max_iter": _MAX_ITER},
+              _kmeans_pp, {"n_init": Parameter(10, "restarts", low=1, widget=(1, 100), repeats=True),
+                           "max_iter": _MAX_ITER},
               _kmeans_pp_cost, "choose a smaller k, n_init or max_iter"),
     Algorithm("random_swap", "Random swap",
               "Fränti & Kivijärvi (2000): T trial swaps of one centroid to a random point, each followed by two "

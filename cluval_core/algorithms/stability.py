@@ -68,11 +68,23 @@ import numpy as np
 import pandas as pd
 
 from ..core.labels import compare
-from ..core.validation import CluvalError
-from .clustering import (DEFAULT_BUDGET, INTERACTIVE_BUDGET, MAX_SEED, Budget, _algorithm, _as_points,
-                         _bytes_text, _check_budget, _describe, _seconds_text, cluster, estimate_cost,
-                         interactive_defaults)
 from ..core.registry import INDICES, index_ids
+from ..core.validation import CluvalError
+from .clustering import (
+    DEFAULT_BUDGET,
+    INTERACTIVE_BUDGET,
+    MAX_SEED,
+    Budget,
+    _algorithm,
+    _as_points,
+    _bytes_text,
+    _check_budget,
+    _describe,
+    _seconds_text,
+    cluster,
+    estimate_cost,
+    interactive_defaults,
+)
 
 __all__ = ["SAMPLING_RATE", "SUBSETS", "MAX_RUNS", "MAX_SUBSETS", "StabilityCurve", "cluster_many",
            "stability_curve", "mean_agreement", "rank_solutions", "most_stable", "leaders", "interactive_parameters"]

@@ -66,7 +66,8 @@ def _rng(seed) -> np.random.Generator:
     try:
         return np.random.default_rng(seed)
     except (TypeError, ValueError):
-        raise CluvalError(f"seed must be None, a non-negative whole number or a numpy Generator, got {seed!r}") from None
+        raise CluvalError(f"seed must be None, a non-negative whole number or a numpy Generator, got "
+                          f"{seed!r}") from None
 
 
 def _budget(evaluations: int, seconds_each: float, what: str, fewer: str) -> None:
@@ -248,7 +249,7 @@ def _leave_outs(c, r, col, v):
         second.append(np.where(ends - starts > 1, order[np.minimum(starts + 1, len(order) - 1)], -1))
     cell_of = {(int(i), int(j)): k for k, (i, j) in enumerate(zip(r, col))}
     special = {}  # object -> its cell
-    for side, firsts in enumerate(first):
+    for firsts in first:
         for obj in firsts:
             special[int(obj)] = cell_of[int(c.codes[0][obj]), int(c.codes[1][obj])]
     out = []

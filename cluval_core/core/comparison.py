@@ -32,12 +32,23 @@ from scipy.spatial.distance import cdist
 from . import chance as _chance
 from .contingency import contingency_table, factorize, first_occurrence_order, table_from_codes
 from .emi import expected_mutual_information
-from .matching import (TIE_TOLERANCE, Mappings, NearestMapping, Pairing, _unused, greedy_pairing,
-                       greedy_pairing_cells, nearest_mapping, nearest_mapping_cells, optimal_pairing_cells,
-                       optimal_pairing_cells_is_tied, tie_priority)
+from .matching import (
+    TIE_TOLERANCE,
+    Mappings,
+    NearestMapping,
+    Pairing,
+    _unused,
+    greedy_pairing,
+    greedy_pairing_cells,
+    nearest_mapping,
+    nearest_mapping_cells,
+    optimal_pairing_cells,
+    optimal_pairing_cells_is_tied,
+    tie_priority,
+)
 from .numeric import order_free_sum
 from .registry import get_index, index_ids
-from .steps import Step, Steps, shown
+from .steps import Step, Steps
 from .validation import DENSE_CELLS, SOFT_TOLERANCE, CluvalError, _item, as_labels, as_memberships, as_table, warn
 
 __all__ = ["Comparison", "PairCounts", "Entropies", "CentroidRatio", "Cells"]
@@ -114,7 +125,8 @@ def _labels_of_table(values, n: int, name: str) -> np.ndarray:
                           f"{'rows' if name == 'row_labels' else 'columns'}")
     repeated = pd.Index(labels, dtype=object, tupleize_cols=False).duplicated()
     if repeated.any():
-        raise CluvalError(f"{name} repeats the label {_item(labels[repeated.argmax()])!r}: each cluster needs its own label")
+        raise CluvalError(f"{name} repeats the label {_item(labels[repeated.argmax()])!r}: each cluster needs its own "
+                          "label")
     return labels
 
 
@@ -707,7 +719,8 @@ class Comparison:
     def _unit_distances(self) -> np.ndarray:
         """Squared Euclidean distances between centroids, in the unit frame."""
         if self.k_true * self.k_pred > _MAX_CENTROID_PAIRS:
-            raise CluvalError(f"the centroid-based indices compare all {self.k_true} x {self.k_pred} pairs of centroids, "
+            raise CluvalError(f"the centroid-based indices compare all {self.k_true} x {self.k_pred} pairs of "
+                              "centroids, "
                               f"more than {_MAX_CENTROID_PAIRS:.0e}: use the partition-based ones (ci_partition, "
                               "csi_partition), which need only the table")
         return cdist(*self._unit_centroids, "sqeuclidean")

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-
 from scipy.sparse import csr_array
 
 from .validation import DENSE_CELLS, CluvalError, bad_label_error, first_bad_label

@@ -265,8 +265,8 @@ def _block_sum(at, length, A, B, anchor_p, log_mu, n, log_table, buffers) -> np.
 _LOG_2PI = math.log(2 * math.pi)
 
 
-_SMALL_STIRLING_ERRORS = gammaln(np.arange(1, 17.0)) - (np.arange(16.0) + 0.5) * np.log(np.maximum(np.arange(16.0), 1)) \
-    + np.arange(16.0) - _LOG_2PI / 2  # at k = 0..15 (k = 0 is never used)
+_K = np.arange(16.0)  # k = 0..15 (k = 0 is never used)
+_SMALL_STIRLING_ERRORS = gammaln(_K + 1) - (_K + 0.5) * np.log(np.maximum(_K, 1)) + _K - _LOG_2PI / 2
 
 
 def _stirling_error(k: np.ndarray) -> np.ndarray:

@@ -69,7 +69,8 @@ def compare(labels_true, labels_pred, *, X=None, noise=None, sample_weight=None)
     Weights: a class of 2 objects against one of 6 weighs the same once balanced.
 
     >>> truth, found = [0, 0, 1, 1, 1, 1, 1, 1], [0, 1, 1, 1, 1, 1, 1, 1]
-    >>> compare(truth, found).score("purity_inverse"), compare(truth, found, sample_weight="balanced").score("purity_inverse")
+    >>> balanced = compare(truth, found, sample_weight="balanced")
+    >>> compare(truth, found).score("purity_inverse"), balanced.score("purity_inverse")
     (0.875, 0.75)
     """
     if _is_dask(labels_true) or _is_dask(labels_pred):

@@ -69,7 +69,8 @@ def compare_many(partitions, ids=("ari",), *, progress=None) -> dict[str, pd.Dat
         raise CluvalError("the partitions' names repeat: give each a name of its own")
     p = len(labels)
     if p * (p + 1) // 2 > MAX_PAIRS:
-        raise CluvalError(f"{p} partitions make {p * (p + 1) // 2:,} pairs, more than the {MAX_PAIRS:,} cluval compares "
+        raise CluvalError(f"{p} partitions make {p * (p + 1) // 2:,} pairs, more than the {MAX_PAIRS:,} cluval "
+                          "compares "
                           "in one call")
     arrays = [as_labels(x, f"partitions[{name!r}]") for name, x in zip(names, labels)]
     n = len(arrays[0])

@@ -114,12 +114,14 @@ class Pairing:
     def row_partner(self) -> np.ndarray:
         """For each reference cluster, its partner's column index, or -1 when it has none that
         shares objects."""
-        return _read_only(_partners(self.rows, self.cols, self.shares_objects, len(self.rows) + len(self.unpaired_rows)))
+        k = len(self.rows) + len(self.unpaired_rows)
+        return _read_only(_partners(self.rows, self.cols, self.shares_objects, k))
 
     @cached_property
     def col_partner(self) -> np.ndarray:
         """For each candidate cluster, its partner's row index, or -1 (see :attr:`row_partner`)."""
-        return _read_only(_partners(self.cols, self.rows, self.shares_objects, len(self.cols) + len(self.unpaired_cols)))
+        k = len(self.cols) + len(self.unpaired_cols)
+        return _read_only(_partners(self.cols, self.rows, self.shares_objects, k))
 
     @cached_property
     def shown_unpaired(self) -> tuple[np.ndarray, np.ndarray]:

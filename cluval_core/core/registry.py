@@ -1,12 +1,12 @@
-"""The index registry: one table that drives the API, the app, the docs and the tests.
+r"""The index registry: one table that drives the API, the app, the docs and the tests.
 
 Every index is declared once, by its family module in :mod:`cluval_core.indices`, as an
 :class:`IndexInfo` that holds everything cluval knows about it: its facts (family, range and
 direction, chance adjustment, symmetry, whether it needs the data X, whether it is
 meaningful on soft tables, whether it can depend on the tie order), its definition and
 reference, and the code that computes its value, its exact expectation under the
-permutation model, its anatomy and its computation in steps. The family modules
-:func:`register` their entries when :mod:`cluval_core` is imported; the generic machinery
+permutation model, its anatomy and its computation in steps. :mod:`cluval_core.indices`
+:func:`register`\ s each family's entries, in order, when :mod:`cluval_core` is imported; the generic machinery
 (the comparison, chance, the jackknife, the app's tables) reads them here and never switches
 on an index id.
 
@@ -33,7 +33,7 @@ import pandas as pd
 
 from .validation import CluvalError, _describe
 
-__all__ = ["FAMILIES", "INDICES", "IndexInfo", "Anatomy", "register", "family", "get_index", "index_ids",
+__all__ = ["FAMILIES", "INDICES", "IndexInfo", "Anatomy", "register", "get_index", "index_ids",
            "find_indices", "index_table"]
 
 INF = math.inf
@@ -172,19 +172,16 @@ def _literal(value) -> str:
     return f'"{value}"' if isinstance(value, str) else repr(value)
 
 
-def family(key: str, name: str) -> str:
-    """Declare an index family (its key and display name); returns the key."""
-    FAMILIES.setdefault(key, name)
-    return key
-
-
-def register(*entries: IndexInfo) -> None:
-    """Add index entries to the registry (each id once, its family declared)."""
+def register(family: str, name: str, entries) -> None:
+    """Add a family of indices to the registry: its key, its display name and its entries, in order."""
+    if family in FAMILIES:
+        raise ValueError(f"the family {family!r} is registered twice")
+    FAMILIES[family] = name
     for info in entries:
         if info.id in INDICES:
             raise ValueError(f"index id {info.id!r} is registered twice")
-        if info.family not in FAMILIES:
-            raise ValueError(f"index {info.id!r} names the undeclared family {info.family!r}")
+        if info.family != family:
+            raise ValueError(f"index {info.id!r} names the family {info.family!r}, not {family!r}")
         INDICES[info.id] = info
 
 

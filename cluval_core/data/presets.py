@@ -22,8 +22,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..core.validation import CluvalError
 from ..core.labels import compare
+from ..core.validation import CluvalError
 from .synthetic import enlarge_cluster, increasing_error, size_imbalance
 
 __all__ = ["Preset", "preset_tables", "empty_table", "checked_table", "table_to_text", "table_from_text",

@@ -9,8 +9,8 @@ app falls back to when no benchmark data is available.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 from scipy.stats import norm

@@ -42,8 +42,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..core.validation import CluvalError
 from ..core.contingency import factorize
+from ..core.validation import CluvalError
 
 __all__ = ["MAX_BYTES", "MAX_CELLS", "ACCEPTED", "UserTable", "ColumnSummary", "Suggestion", "read_table",
            "read_table_bytes", "read_user_table", "read_csv_bytes", "preview", "points_and_labels", "label_column",

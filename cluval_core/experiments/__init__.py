@@ -23,14 +23,32 @@ from __future__ import annotations
 
 from ..core.validation import CluvalError
 from . import centroid_index_paper, lei_soft, psi_paper, rand_1971
-from .checks import (CHECK_COLUMNS, DIFFERS, WITHIN, Experiment, ExperimentResult, Progress, check, format_tolerance,
-                     published, published_tables)
+from .checks import (
+    CHECK_COLUMNS,
+    DIFFERS,
+    WITHIN,
+    Experiment,
+    ExperimentResult,
+    Progress,
+    check,
+    format_tolerance,
+    published,
+    published_tables,
+)
 from .lei_soft import SOFT_INDICES, soft_versus_crisp
-from .psi_paper import (LABEL_INDICES, PAPER_INDICES, algorithms_on, remove_smallest_classes, scenario_chance,
-                        scenario_curve, sparse_cluster_curve)
+from .psi_paper import (
+    LABEL_INDICES,
+    PAPER_INDICES,
+    algorithms_on,
+    remove_smallest_classes,
+    scenario_chance,
+    scenario_curve,
+    sparse_cluster_curve,
+)
 
 __all__ = ["EXPERIMENTS", "Experiment", "ExperimentResult", "run_experiment", "soft_versus_crisp", "SOFT_INDICES",
-           "scenario_curve", "scenario_chance", "algorithms_on", "sparse_cluster_curve", "remove_smallest_classes", "PAPER_INDICES",
+           "scenario_curve", "scenario_chance", "algorithms_on", "sparse_cluster_curve", "remove_smallest_classes",
+           "PAPER_INDICES",
            "LABEL_INDICES", "WITHIN", "DIFFERS", "CHECK_COLUMNS", "check", "format_tolerance", "published",
            "published_tables", "Progress"]
 

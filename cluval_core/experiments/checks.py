@@ -9,9 +9,9 @@ beside every claim that differs.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Callable
 
 import numpy as np
 import pandas as pd
@@ -134,7 +134,7 @@ def published_tables() -> list[str]:
     return sorted(p.name[:-4] for p in _TABLES.iterdir() if p.name.endswith(".csv"))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _read(name: str) -> pd.DataFrame:
     with (_TABLES / f"{name}.csv").open(encoding="utf-8") as handle:
         return pd.read_csv(handle, comment="#")

@@ -15,12 +15,12 @@ import pandas as pd
 
 from ..algorithms.clustering import fuzzy_c_means
 from ..core.comparison import Comparison
-from ..core.labels import compare
-from ..data.datasets import load_dataset
 from ..core.contingency import factorize
-from ..outputs.plots.experiments import index_label, success_rate_bars
+from ..core.labels import compare
 from ..core.registry import INDICES
+from ..data.datasets import load_dataset
 from ..data.synthetic import LEI_GROUPS, lei_set
+from ..outputs.plots.experiments import index_label, success_rate_bars
 from .checks import Experiment, ExperimentResult, Progress, check, checks_frame, published, report
 
 __all__ = ["EXPERIMENTS", "LEI_INDICES", "SOFT_INDICES", "TABLE4", "fig1_table4", "soft_versus_crisp"]
@@ -119,8 +119,8 @@ def fig1_table4(full: bool = False, progress: Progress = None) -> ExperimentResu
                                 f"FCM's random starts differ from the paper's; {runs} runs give a coarse rate"))
     fig = success_rate_bars(values, LEI_INDICES)
     return ExperimentResult(values, checks_frame(checks), fig,
-                            [f"{runs} FCM runs per data set and c (m = 2); Iris and Wine as z-scores (on the raw features "
-                             "Wine's proline dominates and the rates differ); G4 is limited to n <= 10 000."])
+                            [f"{runs} FCM runs per data set and c (m = 2); Iris and Wine as z-scores (on the raw "
+                             "features Wine's proline dominates and the rates differ); G4 is limited to n <= 10 000."])
 
 
 EXPERIMENTS = [

@@ -17,17 +17,31 @@ import math
 import numpy as np
 import pandas as pd
 
-from ..core.validation import CluvalError
 from ..algorithms.clustering import DEFAULT_BUDGET, Budget, cluster, sse
 from ..algorithms.clustering import random_swap as _random_swap
-from ..core.labels import compare
-from ..data.datasets import load_dataset
-from ..outputs.plots.experiments import (class_removal, index_label, overlap_and_dimension, seed_boxes, similarity_grid,
-                                 stability_curves)
-from ..core.registry import INDICES
 from ..algorithms.stability import SAMPLING_RATE, stability_curve
-from ..data.synthetic import (SCENARIOS, enlarge_cluster, increasing_error, m2, number_of_clusters, random_partition,
-                         size_imbalance, unbalance_like)
+from ..core.labels import compare
+from ..core.registry import INDICES
+from ..core.validation import CluvalError
+from ..data.datasets import load_dataset
+from ..data.synthetic import (
+    SCENARIOS,
+    enlarge_cluster,
+    increasing_error,
+    m2,
+    number_of_clusters,
+    random_partition,
+    size_imbalance,
+    unbalance_like,
+)
+from ..outputs.plots.experiments import (
+    class_removal,
+    index_label,
+    overlap_and_dimension,
+    seed_boxes,
+    similarity_grid,
+    stability_curves,
+)
 from .centroid_index_paper import UNBALANCE_KMEANS_CI
 from .checks import Experiment, ExperimentResult, Progress, check, checks_frame, published, report
 
@@ -373,7 +387,8 @@ def unbalance_table6(full: bool = False, progress: Progress = None) -> Experimen
         report(progress, len(rows) / (3 + seeds), name)
     km = []
     for seed in range(seeds):
-        km.append({"algorithm": "KM", "seed": seed, **_table_scores(truth, cluster(X, "kmeans", 8, seed=seed).labels, X)})
+        labels = cluster(X, "kmeans", 8, seed=seed).labels
+        km.append({"algorithm": "KM", "seed": seed, **_table_scores(truth, labels, X)})
         report(progress, (3 + seed + 1) / (3 + seeds), f"k-means seed {seed}")
     km = pd.DataFrame(km)
     summary = []

@@ -10,9 +10,9 @@ from __future__ import annotations
 import pandas as pd
 
 from ..core.labels import compare
-from ..outputs.plots.experiments import formula_check
 from ..core.registry import INDICES
 from ..data.synthetic import RAND_MODIFICATIONS, rand_modification
+from ..outputs.plots.experiments import formula_check
 from .checks import Experiment, ExperimentResult, Progress, check, checks_frame, report
 
 __all__ = ["EXPERIMENTS", "PRINTED", "CORRECTED", "table1"]
@@ -20,7 +20,8 @@ __all__ = ["EXPERIMENTS", "PRINTED", "CORRECTED", "table1"]
 # Table 1 as printed (formula text) and the same formula as a function of (k, n)
 PRINTED = {
     "join_two": ("((k^2-2)n - k)/(k^2 n - k)", lambda k, n: ((k * k - 2) * n - k) / (k * k * n - k)),
-    "split_half": ("((2k^2-1)n - 2k)/(2k^2 n - 2k)", lambda k, n: ((2 * k * k - 1) * n - 2 * k) / (2 * k * k * n - 2 * k)),
+    "split_half": ("((2k^2-1)n - 2k)/(2k^2 n - 2k)",
+                   lambda k, n: ((2 * k * k - 1) * n - 2 * k) / (2 * k * k * n - 2 * k)),
     "split_singletons": ("((k^2-1)n - k + 1)/(k^2 n - k)", lambda k, n: ((k * k - 1) * n - k + 1) / (k * k * n - k)),
     "one_from_each": ("(kn - 3n - k + 3)/(kn^2 - n)", lambda k, n: (k * n - 3 * n - k + 3) / (k * n * n - n)),
     "move_point": ("(k^2 n - k - 4)/(k^2 n - k)", lambda k, n: (k * k * n - k - 4) / (k * k * n - k)),

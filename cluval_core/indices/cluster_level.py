@@ -29,12 +29,12 @@ import numpy as np
 
 from ..core.labels import score_labels
 from ..core.numeric import order_free_sum
-from ..core.registry import INF, Anatomy, IndexInfo, family, register
+from ..core.registry import INF, Anatomy, IndexInfo
 from ..core.steps import Step, listed, shown
 
 __all__ = ["centroid_index", "centroid_similarity_index", "centroid_ratio"]
 
-FAMILY = family("cluster_level", "Cluster level (centroid index family)")
+FAMILY, FAMILY_NAME = "cluster_level", "Cluster level (centroid index family)"
 
 CI_PAPER = "Fränti, Rezaei & Zhao (2014), Centroid index: cluster level similarity measure, Pattern Recognition 47(9)"
 
@@ -146,7 +146,8 @@ def centroid_ratio(labels_true, labels_pred, *, X, noise=None) -> float:
 
 
 # ---------------------------------------------------------------------- the registry's entries
-register(
+# The family's indices, in the order the registry lists them (cluval_core.indices registers them).
+ENTRIES = (
     IndexInfo(
         id="ci_partition", name="Centroid index (partition-based)", family=FAMILY, range=(0, INF),
         higher_is_better=False, chance_adjusted=False, symmetric=True, integer_valued=True, tie_dependent=True,

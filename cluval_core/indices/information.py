@@ -56,19 +56,20 @@ from ..core.comparison import Comparison
 from ..core.emi import expected_mutual_information_terms
 from ..core.labels import compare, score_labels
 from ..core.numeric import order_free_sum
-from ..core.registry import INF, Anatomy, IndexInfo, family, register
+from ..core.registry import INF, Anatomy, IndexInfo
 from ..core.steps import Step, shown, sum_of
 from ..core.validation import SOFT_TOLERANCE, CluvalError, as_labels, check_choice
 
 __all__ = ["mutual_info_score", "normalized_mutual_info_score", "adjusted_mutual_info_score",
            "variation_of_information", "normalized_variation_of_information", "homogeneity_score",
            "completeness_score", "v_measure_score", "reduced_mutual_information",
-           "normalized_reduced_mutual_information", "NORMALISERS"]
+           "normalized_reduced_mutual_information"]
 
-FAMILY = family("information", "Information theoretic")
+FAMILY, FAMILY_NAME = "information", "Information theoretic"
 
 VINH = "Vinh, Epps & Bailey (2010), Information theoretic measures for clusterings comparison, JMLR 11"
-ROSENBERG = "Rosenberg & Hirschberg (2007), V-measure: a conditional entropy-based external cluster evaluation measure, EMNLP"
+ROSENBERG = ("Rosenberg & Hirschberg (2007), V-measure: a conditional entropy-based external cluster evaluation "
+             "measure, EMNLP")
 JERDEE = "Jerdee, Kirkley & Newman (2024), Mutual information and the encoding of contingency tables, Phys. Rev. E 110"
 
 
@@ -375,8 +376,10 @@ def _share_expectation(c, side: str):
 
 def _share_cells(c, dense, side: str):
     entropy = c.entropies.true if side == "true" else c.entropies.pred
-    return Anatomy(_mi_cells_of(dense) / entropy, 0.0, f"the cell's mutual information over H_{'a' if side == 'true' else 'b'}") \
-        if entropy > 0 else None
+    if entropy <= 0:
+        return None
+    return Anatomy(_mi_cells_of(dense) / entropy, 0.0,
+                   f"the cell's mutual information over H_{'a' if side == 'true' else 'b'}")
 
 
 def _v_measure(c, beta: float) -> float:
@@ -615,8 +618,10 @@ def mutual_info_score(labels_true, labels_pred, *, contingency=None, noise=None)
     As scikit-learn's: ``contingency`` (a table of counts, dense or sparse) replaces the
     labels, which are then ignored (pass None).
 
-    >>> round(mutual_info_score([0, 0, 1, 1], [0, 0, 1, 2]), 4), mutual_info_score(None, None, contingency=[[2, 0], [0, 2]])
-    (0.6931, 0.6931471805599453)
+    >>> round(mutual_info_score([0, 0, 1, 1], [0, 0, 1, 2]), 4)
+    0.6931
+    >>> mutual_info_score(None, None, contingency=[[2, 0], [0, 2]])
+    0.6931471805599453
     """
     if contingency is not None:
         return Comparison.from_table(contingency).score("mi")
@@ -738,7 +743,8 @@ def _ami_entry(normaliser: Normaliser):
         family=FAMILY, range=(-INF, 1), higher_is_better=True, chance_adjusted=True, symmetric=True, soft=False,
         function=adjusted_mutual_info_score,
         function_options={} if arithmetic else {"average_method": normaliser.name},
-        formula=rf"\mathrm{{AMI}}{subscript} = \frac{{\mathrm{{MI}}-E[\mathrm{{MI}}]}}{{{normaliser.latex}-E[\mathrm{{MI}}]}}",
+        formula=(rf"\mathrm{{AMI}}{subscript} = \frac{{\mathrm{{MI}}-E[\mathrm{{MI}}]}}"
+                 rf"{{{normaliser.latex}-E[\mathrm{{MI}}]}}"),
         symbols="E[MI] is the expected mutual information when the objects are assigned at random with both "
                 "partitions' cluster sizes fixed (the permutation model, hypergeometric).",
         reference=VINH if arithmetic else VINH + "; scikit-learn's average_method",
@@ -747,7 +753,8 @@ def _ami_entry(normaliser: Normaliser):
         expectation=lambda c: _ami_expectation(c, normaliser), cells=lambda c, dense: _ami_cells(c, dense, normaliser))
 
 
-register(
+# The family's indices, in the order the registry lists them (cluval_core.indices registers them).
+ENTRIES = (
     IndexInfo(
         id="mi", name="Mutual information", family=FAMILY, range=(0, INF), higher_is_better=True,
         chance_adjusted=False, symmetric=True, function=mutual_info_score,
@@ -757,11 +764,13 @@ register(
                "information. Its best value depends on the data (the entropies), so it is not comparable "
                "across data sets.",
         compute=_mutual_information, steps=_mi_steps, expectation=_mi_expectation, cells=_mi_cells),
-    _nmi_entry(NORMALISERS["arithmetic"], "NMI (arithmetic mean)", r"\mathrm{NMI}_{sum} = \frac{2\,\mathrm{MI}}{H_a+H_b}",
+    _nmi_entry(NORMALISERS["arithmetic"], "NMI (arithmetic mean)",
+               r"\mathrm{NMI}_{sum} = \frac{2\,\mathrm{MI}}{H_a+H_b}",
                "Kvalseth (1987), IEEE SMC 17; equal to the V-measure (Rosenberg & Hirschberg 2007)",
                "Not corrected for chance: random partitions with many clusters score well above 0. Like ARI "
                "it weighs clusters by size, so small clusters barely count."),
-    _nmi_entry(NORMALISERS["geometric"], "NMI (geometric mean)", r"\mathrm{NMI}_{sqrt} = \frac{\mathrm{MI}}{\sqrt{H_a H_b}}",
+    _nmi_entry(NORMALISERS["geometric"], "NMI (geometric mean)",
+               r"\mathrm{NMI}_{sqrt} = \frac{\mathrm{MI}}{\sqrt{H_a H_b}}",
                "Strehl & Ghosh (2002), JMLR 3",
                "As NMI (arithmetic); the geometric mean rewards a lopsided pair of entropies slightly more."),
     _nmi_entry(NORMALISERS["max"], "NMI (max)", r"\mathrm{NMI}_{max} = \frac{\mathrm{MI}}{\max(H_a,H_b)}",

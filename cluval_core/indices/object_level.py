@@ -29,13 +29,13 @@ import numpy as np
 
 from ..core.labels import compare, score_labels
 from ..core.numeric import order_free_sum
-from ..core.registry import Anatomy, IndexInfo, family, register
+from ..core.registry import Anatomy, IndexInfo
 from ..core.steps import SHOWN_TERMS, Step, shown, sum_of
 from ..core.validation import check_choice
 
 __all__ = ["bcubed_score", "element_centric_similarity", "element_centric_scores"]
 
-FAMILY = family("object_level", "Object level (BCubed, element-centric)")
+FAMILY, FAMILY_NAME = "object_level", "Object level (BCubed, element-centric)"
 
 BCUBED = ("Bagga & Baldwin (1998), Entity-based cross-document coreferencing using the vector space model; "
           "Amigó, Gonzalo, Artiles & Verdejo (2009), Information Retrieval 12")
@@ -123,7 +123,8 @@ def element_centric_scores(labels_true, labels_pred, *, noise=None) -> np.ndarra
 
 
 # ---------------------------------------------------------------------- the registry's entries
-register(
+# The family's indices, in the order the registry lists them (cluval_core.indices registers them).
+ENTRIES = (
     IndexInfo(
         id="bcubed_precision", name="BCubed precision", family=FAMILY, range=(0, 1), higher_is_better=True,
         chance_adjusted=False, symmetric=False, function=bcubed_score, function_options={"measure": "precision"},

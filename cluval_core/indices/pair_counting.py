@@ -45,7 +45,7 @@ import numpy as np
 
 from ..core.labels import score_labels
 from ..core.numeric import order_free_sum
-from ..core.registry import INF, Anatomy, IndexInfo, family, register
+from ..core.registry import INF, Anatomy, IndexInfo
 from ..core.steps import Step, shown, sum_of
 from ..core.validation import SOFT_TOLERANCE
 
@@ -53,7 +53,7 @@ __all__ = ["rand_score", "adjusted_rand_score", "fowlkes_mallows_score", "adjust
            "modified_adjusted_rand_score", "pair_correlation_coefficient", "pair_correlation_distance",
            "pair_jaccard_score", "sokal_sneath_score"]
 
-FAMILY = family("pair_counting", "Pair counting")
+FAMILY, FAMILY_NAME = "pair_counting", "Pair counting"
 
 GOSGENS = ("Gösgens, Tikhonov & Prokhorenkova (2021), Systematic analysis of cluster similarity indices: how to "
            "validate validation measures, ICML")
@@ -193,7 +193,8 @@ def _afm_cells(c, dense):
         return None
     root = math.sqrt(m_a * m_b)
     e = root / m
-    return Anatomy(pairs / root / (1 - e), -e / (1 - e), "C(n_ij, 2) / sqrt(...) / (1 - E); the constant is -E / (1 - E)")
+    return Anatomy(pairs / root / (1 - e), -e / (1 - e),
+                   "C(n_ij, 2) / sqrt(...) / (1 - E); the constant is -E / (1 - E)")
 
 
 def _jaccard_cells(c, dense):
@@ -207,7 +208,8 @@ def _correlation_cells(c, dense):
     if min(m_a, m_b, m - m_a, m - m_b) <= 0:
         return None
     root = math.sqrt(m_a * m_b) * math.sqrt((m - m_a) * (m - m_b))
-    return Anatomy(m * pairs / root, -m_a * m_b / root, "M C(n_ij, 2) / sqrt(...); the constant is -m_a m_b / sqrt(...)")
+    return Anatomy(m * pairs / root, -m_a * m_b / root,
+                   "M C(n_ij, 2) / sqrt(...); the constant is -m_a m_b / sqrt(...)")
 
 
 def _sokal_sneath_cells(c, dense):
@@ -344,8 +346,8 @@ def _afm_steps(c):
     if product >= p.total * p.total:
         return steps + [_convention("AFM", math.nan, "E = 1 (both partitions one cluster): undefined")]
     return steps + [Step("AFM", "(FM − E) / (1 − E)", f"({shown(fm)} − {shown(e)}) / (1 − {shown(e)})",
-                         _adjusted_fowlkes_mallows(c), "computed as (a M − m_a m_b) / (M² − m_a m_b) × (M + √(m_a m_b)) "
-                         "/ √(m_a m_b), which keeps both differences exact")]
+                         _adjusted_fowlkes_mallows(c), "computed as (a M − m_a m_b) / (M² − m_a m_b) × "
+                         "(M + √(m_a m_b)) / √(m_a m_b), which keeps both differences exact")]
 
 
 # ---------------------------------------------------------------------- modified adjusted Rand index
@@ -530,8 +532,8 @@ def _sokal_sneath_steps(c):
                                                     "only): undefined")]
     a, d = shown(p.a), shown(p.d)
     return steps + [Step("SS", "(a/(a + b) + a/(a + c) + d/(d + b) + d/(d + c)) / 4",
-                         f"({a}/{shown(denominators[0])} + {a}/{shown(denominators[1])} + {d}/{shown(denominators[2])} + "
-                         f"{d}/{shown(denominators[3])}) / 4", _sokal_sneath(c))]
+                         f"({a}/{shown(denominators[0])} + {a}/{shown(denominators[1])} + "
+                         f"{d}/{shown(denominators[2])} + {d}/{shown(denominators[3])}) / 4", _sokal_sneath(c))]
 
 
 # ---------------------------------------------------------------------- one-line functions
@@ -589,7 +591,8 @@ def sokal_sneath_score(labels_true, labels_pred, *, noise=None) -> float:
 
 
 # ---------------------------------------------------------------------- the registry's entries
-register(
+# The family's indices, in the order the registry lists them (cluval_core.indices registers them).
+ENTRIES = (
     IndexInfo(
         id="ri", name="Rand index", family=FAMILY, range=(0, 1), higher_is_better=True,
         chance_adjusted=False, symmetric=True, function=rand_score,

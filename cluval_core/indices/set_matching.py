@@ -38,14 +38,14 @@ import numpy as np
 
 from ..core.labels import score_labels
 from ..core.numeric import order_free_sum
-from ..core.registry import Anatomy, IndexInfo, family, register
+from ..core.registry import Anatomy, IndexInfo
 from ..core.steps import SHOWN_TERMS, Step, shown, sum_of
 from ..core.validation import check_choice, check_flag
 
 __all__ = ["f_measure", "purity_score", "van_dongen_distance", "criterion_h", "pivoted_accuracy",
            "normalized_accuracy", "adjusted_asymmetric_accuracy", "pair_sets_index"]
 
-FAMILY = family("set_matching", "Set matching")
+FAMILY, FAMILY_NAME = "set_matching", "Set matching"
 
 PSI_PAPER = "Rezaei & Fränti (2016), Set matching measures for external cluster validity, IEEE TKDE 28(8)"
 GAGOLEWSKI = "Gagolewski (2022), Adjusted asymmetric accuracy: a well-behaving external cluster validity measure"
@@ -152,7 +152,8 @@ def _purity_cells(c, dense, over: str):
     t, n = dense.table, dense.n
     order_rows, order_cols = c.tie_order
     if over == "pred":
-        return Anatomy(np.where(_line_maxima(t, 0, order_rows), t / n, 0.0), 0.0, "n_ij / N at each column's largest cell")
+        return Anatomy(np.where(_line_maxima(t, 0, order_rows), t / n, 0.0), 0.0,
+                       "n_ij / N at each column's largest cell")
     return Anatomy(np.where(_line_maxima(t, 1, order_cols), t / n, 0.0), 0.0, "n_ij / N at each row's largest cell")
 
 
@@ -193,8 +194,8 @@ def _shared_step(c, pairing: str) -> Step:
 
 def _ch_steps(c, pairing: str):
     shared = _shared_step(c, pairing)
-    return [shared, Step("CH" if pairing == "greedy" else "CH*", "1 − Σ n / N", f"1 − {shown(shared.value)} / {shown(c.n)}",
-                         _criterion_h(c, pairing))]
+    symbol = "CH" if pairing == "greedy" else "CH*"
+    return [shared, Step(symbol, "1 − Σ n / N", f"1 − {shown(shared.value)} / {shown(c.n)}", _criterion_h(c, pairing))]
 
 
 def _pivoted_accuracy(c) -> float:
@@ -371,7 +372,8 @@ def pair_sets_index(labels_true, labels_pred, *, simplified=False, noise=None) -
 
 
 # ---------------------------------------------------------------------- the registry's entries
-register(
+# The family's indices, in the order the registry lists them (cluval_core.indices registers them).
+ENTRIES = (
     IndexInfo(
         id="f_measure", name="F-measure", family=FAMILY, range=(0, 1), higher_is_better=True,
         chance_adjusted=False, symmetric=False, function=f_measure,

@@ -19,10 +19,9 @@ import html
 import numpy as np
 import plotly.graph_objects as go
 from plotly.colors import hex_to_rgb, qualitative
-from plotly.subplots import make_subplots
 
-from ...core.validation import CluvalError
 from ...core.registry import INDICES
+from ...core.validation import CluvalError
 
 __all__ = ["PALETTE", "UNPAIRED", "ORPHAN", "project_2d", "cluster_colour_index", "partition_scatter",
            "contingency_heatmap", "mapping_diagram", "condensed_order", "MAX_SHOWN", "LABELLED_SHARE",
@@ -149,7 +148,8 @@ def partition_scatter(c, side: str, *, title: str = "", X2=None, centroids=None,
         forward, backward = _mappings(c)
         orphans = set((backward if side == "true" else forward).orphans.tolist())
         unpaired = set(c.hungarian_pairing.shown_unpaired[0 if side == "true" else 1].tolist())
-        kinds = [("orphan" if i in orphans else "unpaired" if i in unpaired else "paired") for i in range(len(centroids))]
+        kinds = [("orphan" if i in orphans else "unpaired" if i in unpaired else "paired")
+                 for i in range(len(centroids))]
         style = {"paired": ("diamond", 11, None), "unpaired": ("square-open", 13, UNPAIRED),
                  "orphan": ("x", 18, ORPHAN)}
         fills = [style[k][2] or (PALETTE[colour[i]] if colour[i] >= 0 else UNPAIRED) for i, k in enumerate(kinds)]
@@ -290,7 +290,7 @@ def contingency_heatmap(c, *, colour_by: str = "counts", max_shown: int = MAX_SH
     # a contribution takes more digits than a count: written on smaller tables only
     annotate = max(t.shape) <= (annotate_up_to if counts else min(annotate_up_to, CONTRIBUTIONS_WRITTEN_UP_TO))
     integer = t.dtype.kind in "iu"
-    shared = [["{:g}".format(v) if integer else "{:.1f}".format(v) for v in row] for row in t.tolist()]
+    shared = [[f"{v:g}" if integer else f"{v:.1f}" for v in row] for row in t.tolist()]
     text = shared if annotate else None
     # the colour scale spans the clusters drawn one by one: a grouped cell may saturate it
     if counts:

@@ -22,8 +22,8 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from ...core.registry import get_index
 from ...core.validation import CluvalError
-from ...core.registry import INDICES, get_index
 
 __all__ = ["pairwise_heatmap", "PAIRWISE_WRITTEN_UP_TO", "LONGEST_TICK"]
 
