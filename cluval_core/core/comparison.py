@@ -193,16 +193,18 @@ class Comparison:
 
     @classmethod
     def _build(cls, table, row_labels, col_labels, *, X=None, labels=None, codes=None, noise=None, tie_order=None,
-               weighted=False):
+               weighted=False, margin_facts=None):
         """A comparison of a table cluval built itself (no validation).
 
         `table` is a numpy array or a scipy.sparse array of counts; `tie_order`, when given, is
         (rows, columns) in the order their clusters first occur (else it is derived from
-        `labels` or `codes`, or is the table's own order).
+        `labels` or `codes`, or is the table's own order); `margin_facts` are cached properties
+        that depend on the cluster sizes alone, known from another table with the same margins.
         """
         self = cls.__new__(cls)
         self._setup(table, row_labels, col_labels, X=X, labels=labels, codes=codes, noise=noise, tie_order=tie_order,
                     weighted=weighted)
+        self.__dict__.update(margin_facts or {})  # as the cached properties keep them
         return self
 
     def _setup(self, table, row_labels, col_labels, *, X=None, labels=None, codes=None, noise=None, tie_order=None,
@@ -311,12 +313,9 @@ class Comparison:
         col_labels = self.col_labels if cols is None else self.col_labels[cols]
         if tie_order is None and codes is None and rows is None and cols is None:
             tie_order = self.tie_order
-        other = type(self)._build(table, row_labels, col_labels, X=X, codes=codes, tie_order=tie_order)
-        if same_margins:
-            for name in _MARGIN_FACTS:
-                if name in self.__dict__:
-                    other.__dict__[name] = self.__dict__[name]  # as the cached property keeps it
-        return other
+        shared = {name: self.__dict__[name] for name in _MARGIN_FACTS if same_margins and name in self.__dict__}
+        return type(self)._build(table, row_labels, col_labels, X=X, codes=codes, tie_order=tie_order,
+                                 margin_facts=shared)
 
     def with_objects(self, chosen) -> Comparison:
         """The comparison of some of the objects, with their coordinates: `chosen` indexes the

@@ -14,11 +14,12 @@ package registers the families in :data:`cluval_core.INDICES`, in the order of :
 
 from ..core.registry import find_indices, register
 from . import cluster_level, information, object_level, pair_counting, set_matching
-from .cluster_level import *  # noqa: F403 - the one-line functions, listed in each module's __all__
-from .information import *  # noqa: F403
-from .object_level import *  # noqa: F403
-from .pair_counting import *  # noqa: F403
-from .set_matching import *  # noqa: F403
+# the one-line functions: each family module's __all__ lists them (FUNCTIONS below)
+from .cluster_level import *  # noqa: F403 - its __all__: the family's one-line functions
+from .information import *  # noqa: F403 - as above
+from .object_level import *  # noqa: F403 - as above
+from .pair_counting import *  # noqa: F403 - as above
+from .set_matching import *  # noqa: F403 - as above
 
 # The families in the order the registry lists them.
 FAMILY_MODULES = (pair_counting, information, set_matching, object_level, cluster_level)
