@@ -14,6 +14,7 @@ package registers the families in :data:`cluval_core.INDICES`, in the order of :
 
 from ..core.registry import find_indices, register
 from . import cluster_level, information, object_level, pair_counting, set_matching
+
 # the one-line functions: each family module's __all__ lists them (FUNCTIONS below)
 from .cluster_level import *  # noqa: F403 - its __all__: the family's one-line functions
 from .information import *  # noqa: F403 - as above
