@@ -176,13 +176,14 @@ def test_original_labels_are_kept_and_compared_as_written():
     assert c.scores()["ari"] == 1.0
 
 
-def test_a_label_too_long_for_the_label_array_is_refused(monkeypatch):
-    monkeypatch.setattr(userdata, "_LABEL_BYTES", 4 * 10 * 3)  # 3 objects: labels of at most 10 characters
-    frame = read_table_bytes(b"t,p\na,1\n" + b"b" * 11 + b",1\nc,2\n")
-    with pytest.raises(CluvalError, match=r"column 't' has a label of 11 characters \(data row 2\): with 3 objects, "
-                                          r"labels of at most 10 characters are accepted"):
-        label_column(frame, "t")
-    assert label_column(frame, "p")[0].tolist() == ["1", "1", "2"]
+def test_a_long_label_costs_what_it_holds():
+    """One label of millions of characters among short ones: the labels are kept as they are,
+    not padded to the longest one (which would take the length times the objects)."""
+    long = b"b" * 3_000_000
+    frame = read_table_bytes(b"t,p\n" + b"a,1\n" * 2000 + long + b",1\nc,2\n")
+    labels, names = label_column(frame, "t")
+    assert labels.nbytes < 100_000 and len(names) == 3 and labels[2000] == long.decode()
+    assert label_column(frame, "p")[0].tolist() == ["1"] * 2001 + ["2"]
 
 
 def test_only_an_empty_field_is_a_missing_label():

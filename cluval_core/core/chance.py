@@ -467,7 +467,8 @@ def contributions(c, index_id: str) -> Contributions:
         raise CluvalError(f"{info.name} is undefined here ({value}), so it has no anatomy")
     dense = _dense(c)
     parts = info.cells(c, dense)
-    if parts is None or not np.isclose(parts.cells.sum() + parts.constant, value, rtol=1e-9, atol=1e-12):
+    if parts is None or not np.isfinite(parts.cells).all() or \
+            not np.isclose(parts.cells.sum() + parts.constant, value, rtol=1e-9, atol=1e-12):
         # a convention (one cluster, identical partitions, a clamped value) sets the value
         return Contributions(info.id, value, np.zeros(dense.table.shape), value,
                              "a convention sets the value here, not the cells")

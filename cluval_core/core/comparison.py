@@ -49,7 +49,17 @@ from .matching import (
 from .numeric import order_free_sum
 from .registry import get_index, index_ids
 from .steps import Step, Steps
-from .validation import DENSE_CELLS, SOFT_TOLERANCE, CluvalError, _item, as_labels, as_memberships, as_table, warn
+from .validation import (
+    DENSE_CELLS,
+    SOFT_TOLERANCE,
+    CluvalError,
+    _item,
+    as_labels,
+    as_memberships,
+    as_table,
+    fewer_than_two,
+    warn,
+)
 
 __all__ = ["Comparison", "PairCounts", "Entropies", "CentroidRatio", "Cells"]
 
@@ -224,7 +234,7 @@ class Comparison:
             table.sum_duplicates()
             table.eliminate_zeros()
         n = table.sum()
-        if n < 2:
+        if fewer_than_two(n):
             raise CluvalError(f"at least 2 objects are needed to compare partitions, got {n}")
         _read_only(*((table.data, table.indices, table.indptr) if sparse else (table,)), row_labels, col_labels)
         object.__setattr__(self, "table", table)

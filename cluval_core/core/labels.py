@@ -13,7 +13,7 @@ from .chunks import compare_dask
 from .comparison import Comparison
 from .contingency import contingency_table, factorize, table_from_codes
 from .noise import apply_noise, normalise_noise, singleton_codes
-from .validation import CluvalError, as_data, as_labels, as_weights
+from .validation import CluvalError, as_data, as_labels, as_weights, fewer_than_two
 
 __all__ = ["compare", "score_labels"]
 
@@ -117,7 +117,7 @@ def _weighted(a, b, w, singles, noise) -> Comparison:
         sizes = np.bincount(codes_a, minlength=len(rows))
         w = len(a) / (len(rows) * sizes[codes_a].astype(np.float64))
     table = table_from_codes(codes_a, codes_b, len(rows), len(cols), weights=w)
-    if table.sum() < 2:
+    if fewer_than_two(table.sum()):
         raise CluvalError(f"the weights sum to {table.sum():g}: at least 2 are needed to compare partitions")
     return Comparison._build(table, rows, cols, codes=(codes_a, codes_b), noise=noise, weighted=True)
 

@@ -290,6 +290,7 @@ def greedy_pairing(values: np.ndarray, row_order=None, col_order=None, *, rtol: 
     flat = laid_out.ravel()
     order = np.argsort(-flat, kind="stable")
     sorted_values = flat[order]
+    ascending = sorted_values[::-1]
     used_rows = np.zeros(k_a, dtype=bool)
     used_cols = np.zeros(k_b, dtype=bool)
     pairs, tie_broken = [], False
@@ -298,21 +299,19 @@ def greedy_pairing(values: np.ndarray, row_order=None, col_order=None, *, rtol: 
     while len(pairs) < need:
         while used_rows[order[position] // k_b] or used_cols[order[position] % k_b]:
             position += 1
+        # every time: the available cells that tie with the best one (a run of the sorted cells)
+        # go to the first in tie order, and the tie matters when two of them share a row or a
+        # column (else all of them get paired anyway)
+        best = sorted_values[position]
+        threshold = best if not (rtol or atol) else best - (rtol * abs(best) + atol)
+        stop = len(ascending) - int(np.searchsorted(ascending, threshold, side="left"))
+        run = order[position:stop]
+        tied = run[~(used_rows[run // k_b] | used_cols[run % k_b])]
         chosen = order[position]
-        if not tie_broken:
-            # the available cells that tie with the best one: the first in tie order wins, and
-            # the tie matters when two of them share a row or a column (else all get paired)
-            best, tied = sorted_values[position], [chosen]
-            for stop in range(position + 1, len(order)):
-                if not _near(sorted_values[stop], best, rtol, atol):
-                    break
-                cell = order[stop]
-                if not (used_rows[cell // k_b] or used_cols[cell % k_b]):
-                    tied.append(cell)
-            if len(tied) > 1:
-                tied_rows, tied_cols = np.divmod(np.array(tied), k_b)
-                tie_broken = len(set(tied_rows.tolist())) < len(tied) or len(set(tied_cols.tolist())) < len(tied)
-                chosen = min(tied)  # row-major index in tie order
+        if len(tied) > 1:
+            tied_rows, tied_cols = np.divmod(tied, k_b)
+            tie_broken = tie_broken or len(np.unique(tied_rows)) < len(tied) or len(np.unique(tied_cols)) < len(tied)
+            chosen = tied.min()  # row-major index in tie order
         r, c = divmod(int(chosen), k_b)
         used_rows[r] = used_cols[c] = True
         pairs.append((int(row_order[r]), int(col_order[c])))

@@ -10,6 +10,7 @@ equality of Python values.
 
 from __future__ import annotations
 
+import datetime
 import numbers
 from dataclasses import dataclass
 
@@ -89,13 +90,23 @@ def is_label(arr: np.ndarray, label) -> np.ndarray:
     equality of Python values (``2 == 2.0 == np.int64(2)``, ``2 != 2.5``, ``2 != "2"``)."""
     none = np.zeros(len(arr), dtype=bool)
     kind = arr.dtype.kind
-    if kind == "O" or kind in "mM":
+    if kind == "O":
         values = np.empty(len(arr) + 1, dtype=object)
         values[0], values[1:] = label, arr
         codes, _ = pd.factorize(values, sort=False)
         return codes[1:] == codes[0]
+    if kind in "mM":  # a moment or a duration, in any unit or type, equal to the label's
+        kinds = (datetime.date, np.datetime64) if kind == "M" else (datetime.timedelta, np.timedelta64)
+        if not isinstance(label, kinds):
+            return none
+        value = (pd.Timestamp(label).to_datetime64() if kind == "M" else pd.Timedelta(label).to_timedelta64())
+        return arr == value
     if kind in "US":
         return arr == label if isinstance(label, str if kind == "U" else bytes) else none
+    if isinstance(label, numbers.Complex) and not isinstance(label, numbers.Real) and kind != "c":
+        if label.imag != 0:  # 1+0j is the label 1, as Python compares them
+            return none
+        label = label.real
     if isinstance(label, (str, bytes)) or not isinstance(label, numbers.Number):
         return none
     if kind in "iub":

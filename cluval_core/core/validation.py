@@ -8,6 +8,7 @@ what was wrong (with the offending value) and what is accepted.
 from __future__ import annotations
 
 import math
+import numbers
 import warnings
 from collections.abc import Mapping, Set
 
@@ -42,6 +43,14 @@ class CluvalWarning(UserWarning):
     __module__ = "cluval_core"
 
 
+def fewer_than_two(total) -> bool:
+    """Whether a table's total is below the 2 objects a comparison needs: exactly for counts, within
+    the memberships' tolerance for real totals (two objects' memberships may sum to 1.9999999999999998)."""
+    if isinstance(total, (int, np.integer)):
+        return total < 2
+    return float(total) < 2 * (1 - MEMBERSHIP_TOLERANCE)
+
+
 def warn(message: str, stacklevel: int = 3) -> None:
     warnings.warn(message, CluvalWarning, stacklevel=stacklevel)
 
@@ -68,6 +77,35 @@ def _describe(value) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def _unmasked(value, name: str):
+    """`value` itself, or the data of a numpy masked array with nothing masked: a masked value
+    would otherwise be read as if it were there."""
+    if isinstance(value, np.ma.MaskedArray):
+        masked = int(np.ma.getmaskarray(value).sum())
+        if masked:
+            raise CluvalError(f"{name} is a masked array with {masked} masked value(s), which cluval would read as "
+                              "if they were there: pass the objects you keep (the same ones for every argument), "
+                              "or fill the masked values")
+        return np.ma.getdata(value)
+    return value
+
+
+def text_labels(values) -> np.ndarray:
+    """Text labels as an array that costs what the labels hold: fixed-width strings (hashed by
+    their characters, fast) unless one long label would make every label as wide, then objects.
+
+    >>> text_labels(["a", "bb"]).dtype.kind, text_labels(["a"] * 10 + ["x" * 10**6]).dtype.kind
+    ('U', 'O')
+    """
+    values = list(values)
+    lengths = [len(v) for v in values]
+    longest, total = max(lengths, default=0), sum(lengths)
+    if longest * len(values) > 2 * total + (1 << 20) or any(v.endswith("\0") for v in values):
+        # fixed width would be mostly padding, or would drop trailing NULs ("a" and "a\0" are two labels)
+        return np.fromiter(values, dtype=object, count=len(values))
+    return np.array(values, dtype=str) if values else np.array([], dtype=str)
+
+
 def as_labels(labels, name: str) -> np.ndarray:
     """Return `labels` as a 1-D numpy array of hashable, finite, non-missing values.
 
@@ -77,6 +115,7 @@ def as_labels(labels, name: str) -> np.ndarray:
     labels that are not whole numbers are accepted with a :class:`CluvalWarning`: they
     usually are continuous values given by mistake.
     """
+    labels = _unmasked(labels, name)
     if isinstance(labels, pd.DataFrame):
         if labels.shape[1] != 1:
             raise CluvalError(f"{name} must be a 1-D sequence of labels, got a DataFrame with {labels.shape[1]} "
@@ -93,6 +132,8 @@ def as_labels(labels, name: str) -> np.ndarray:
         raise CluvalError(f"{name} must be a 1-D sequence of labels, got {type(labels).__name__} {_describe(labels)}")
     else:
         seq = list(labels)
+        if seq and all(isinstance(v, str) for v in seq):
+            seq = text_labels(seq)  # never padded to the longest label
         try:
             arr = np.asarray(seq)
         except (ValueError, TypeError):  # ragged nested sequences: tuples are labels too
@@ -147,6 +188,10 @@ def bad_label_error(name: str, position: int, what: str) -> CluvalError:
 
 def as_data(X, n: int, name: str = "X") -> np.ndarray:
     """Return `X` as a finite float64 matrix with `n` rows (a 1-D array is one feature)."""
+    X = _unmasked(X, name)
+    if np.asarray(X).dtype.kind == "c":
+        raise CluvalError(f"{name} has complex values: coordinates must be real numbers (pass the real and "
+                          "imaginary parts as two columns)")
     try:
         arr = np.asarray(X, dtype=np.float64)
     except (ValueError, TypeError):
@@ -170,6 +215,11 @@ def as_weights(sample_weight, n: int, name: str = "sample_weight") -> np.ndarray
     input (counted exactly, never through floats), float64 otherwise."""
     if isinstance(sample_weight, (str, bytes, dict, set)):
         raise CluvalError(f"{name} must be a sequence of {n} weights or 'balanced', got {_describe(sample_weight)}")
+    sample_weight = _unmasked(sample_weight, name)
+    kind = np.asarray(sample_weight).dtype.kind
+    if kind in "USc" or (kind == "O" and not all(isinstance(w, numbers.Real) for w in np.ravel(sample_weight))):
+        raise CluvalError(f"{name} must be numeric weights (real numbers), got {_describe(sample_weight)}: text or "
+                          "complex values are not read as weights")
     try:
         arr = np.asarray(sample_weight)
         if arr.dtype.kind in "iub" and arr.size and int(arr.max()) < MAX_TOTAL:
@@ -211,6 +261,7 @@ def as_table(table, name: str = "table") -> np.ndarray:
     Whole-number tables must total at most ``MAX_TOTAL`` (2**62) objects, so that every
     count stays exact.
     """
+    table = _unmasked(table, name)
     if isinstance(table, pd.DataFrame):
         table = table.to_numpy()
     elif hasattr(table, "toarray") and hasattr(table, "nnz"):  # scipy.sparse: kept sparse
@@ -268,7 +319,16 @@ def _as_sparse_table(table, name: str):
                               "counts must be >= 0")
     if data.dtype.kind == "f" and np.all(data == np.round(data)) and float(data.sum()) <= MAX_TOTAL:
         data = data.astype(np.int64)
-    if data.dtype.kind in "iu":
+    if data.dtype.kind in "iu" and len(data):
+        # every entry, and their sum with repeated entries added up, in exact integers before int64
+        k = int(np.argmax(data))
+        if int(data[k]) > MAX_TOTAL:
+            raise CluvalError(f"{name} has an entry of {int(data[k])} objects (at [{coo.row[k]}, {coo.col[k]}]), more "
+                              f"than {MAX_TOTAL} (2**62) that cluval counts exactly")
+        total = int(data.sum(dtype=object))
+        if total > MAX_TOTAL:
+            raise CluvalError(f"{name} counts {total} objects (its entries added up, repeated ones included), more "
+                              f"than {MAX_TOTAL} (2**62) that cluval counts exactly")
         data = data.astype(np.int64)
     csr = csr_array((data, (coo.row, coo.col)), shape=coo.shape)
     csr.sum_duplicates()
@@ -297,6 +357,9 @@ def _exact_int_table(arr: np.ndarray, name: str) -> np.ndarray:
 
 def as_memberships(U, name: str) -> np.ndarray:
     """Return a membership matrix (objects x clusters): finite, >= 0, rows summing to 1."""
+    U = _unmasked(U, name)
+    if np.asarray(U).dtype.kind in "USc":
+        raise CluvalError(f"{name} must be real memberships, got {_describe(U)}")
     try:
         arr = np.asarray(U, dtype=np.float64)
     except (ValueError, TypeError):

@@ -29,6 +29,7 @@ import io
 import json
 import logging
 import os
+import re
 import time
 import warnings
 from collections.abc import Callable
@@ -144,7 +145,19 @@ def _sha256(path: Path) -> str:
     return _sha256_of(str(path), info.st_size, info.st_mtime_ns)
 
 
+# A path part built from a name: letters, digits and . _ + - (never a separator, never "." or "..").
+_SAFE_PART = re.compile(r"[A-Za-z0-9][A-Za-z0-9_+-]*(\.[A-Za-z0-9_+-]+)*")
+
+
 def _relative(entry: dict, name: str, kind: str) -> str:
+    """BATTERY/NAME.KIND.gz for one of the set's catalogued files, every part checked to stay
+    inside the folder it is joined to."""
+    if not isinstance(kind, str) or kind not in entry["sha256"]:
+        raise CluvalError(f"the set {name!r} has no {kind!r} file; its files are {', '.join(entry['sha256'])}")
+    for part in (entry["battery"], name, kind):
+        if not isinstance(part, str) or not _SAFE_PART.fullmatch(part):
+            raise CluvalError(f"the catalogue's entry for {name!r} names the path part {part!r}, which could lead "
+                              "outside the data folder: it is refused")
     return f"{entry['battery']}/{name}.{kind}.gz"
 
 

@@ -9,6 +9,7 @@ app falls back to when no benchmark data is available.
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -24,6 +25,28 @@ __all__ = [
 ]
 
 
+# The most a generator builds at once (labels and coordinates, 8 bytes a number): larger
+# requests are refused before anything is allocated.
+MAX_BYTES = 2 * 2**30
+
+
+def _whole(name: str, value, low: int, high: int | None = None) -> int:
+    """`value` as an int, refused unless a whole number (not a bool) within [low, high]."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Integral, np.integer)) \
+            or value < low or (high is not None and value > high):
+        within = f"from {low} to {high}" if high is not None else f"of at least {low}"
+        raise CluvalError(f"{name} must be a whole number {within}, got {value!r}")
+    return int(value)
+
+
+def _affordable(objects: int, numbers_each: int = 2) -> None:
+    """Refuse a set of `objects` objects (each `numbers_each` numbers: labels, coordinates) beyond MAX_BYTES."""
+    size = objects * numbers_each * 8
+    if size > MAX_BYTES:
+        raise CluvalError(f"{objects:,} objects would take {size / 2**30:.1f} GiB, more than the "
+                          f"{MAX_BYTES / 2**30:.0f} GiB a generator builds at once: ask for fewer objects")
+
+
 def _blocks(sizes) -> np.ndarray:
     return np.repeat(np.arange(len(sizes)), sizes)
 
@@ -35,8 +58,8 @@ def _rng(seed):
 # ---------------------------------------------------------------------- PSI paper, section 7
 def random_partition(k: int, *, n_per_cluster: int = 1000, k_true: int = 3, seed=0):
     """Fig. 9-10: G has `k_true` clusters; P gives every object a uniformly random label of `k`."""
-    if k < 1:
-        raise CluvalError(f"k must be at least 1, got {k}")
+    k, n_per_cluster, k_true = _whole("k", k, 1), _whole("n_per_cluster", n_per_cluster, 1), _whole("k_true", k_true, 1)
+    _affordable(n_per_cluster * k_true)
     g = _blocks([n_per_cluster] * k_true)
     return g, _rng(seed).integers(0, k, g.size)
 
@@ -48,9 +71,9 @@ def enlarge_cluster(size: int, *, which: str = "first", n_per_cluster: int = 100
     so P has two clusters from 2000 on. ``which="second"``: the middle cluster takes equally
     from both neighbours, so P keeps three clusters until it holds everything.
     """
-    n = n_per_cluster
-    if not n <= size <= 3 * n:
-        raise CluvalError(f"size must lie in [{n}, {3 * n}], got {size}")
+    n = _whole("n_per_cluster", n_per_cluster, 1)
+    _affordable(3 * n)
+    size = _whole("size", size, n, 3 * n)
     g = _blocks([n, n, n])
     p = g.copy()
     extra = size - n
@@ -68,9 +91,9 @@ def enlarge_cluster(size: int, *, which: str = "first", n_per_cluster: int = 100
 def increasing_error(wrong: int, *, n_per_cluster: int = 1000, k: int = 3):
     """Figs. 15-16: `wrong` objects of every cluster move, split evenly over the other
     clusters, so the sizes stay equal; at 2/3 of the cluster the objects are spread evenly."""
-    n = n_per_cluster
-    if not 0 <= wrong <= n:
-        raise CluvalError(f"wrong must lie in [0, {n}], got {wrong}")
+    n, k = _whole("n_per_cluster", n_per_cluster, 1), _whole("k", k, 2)
+    _affordable(n * k)
+    wrong = _whole("wrong", wrong, 0, n)
     g = _blocks([n] * k)
     p = g.copy()
     for c in range(k):
@@ -83,9 +106,10 @@ def increasing_error(wrong: int, *, n_per_cluster: int = 1000, k: int = 3):
 def size_imbalance(third: int, *, exchanged: int = 200, n_per_cluster: int = 1000):
     """Figs. 17-18: two clusters of 1000 exchange `exchanged` objects (half each way); the
     third cluster, labelled without error, shrinks (2000 down to 50 in the paper)."""
-    n = n_per_cluster
-    if third < 1:
-        raise CluvalError(f"the third cluster needs at least one object, got {third}")
+    n = _whole("n_per_cluster", n_per_cluster, 1)
+    third = _whole("third (the third cluster's objects)", third, 1)
+    _affordable(2 * n + third)
+    exchanged = _whole("exchanged", exchanged, 0, n)
     g = _blocks([n, n, third])
     p = g.copy()
     half = exchanged // 2
@@ -96,8 +120,9 @@ def size_imbalance(third: int, *, exchanged: int = 200, n_per_cluster: int = 100
 
 def number_of_clusters(k: int, *, wrong: int = 200, n_per_cluster: int = 1000):
     """Figs. 19-20: `k` clusters of equal size, `wrong` objects of each labelled as the next one."""
-    if k < 2:
-        raise CluvalError(f"k must be at least 2, got {k}")
+    k, n_per_cluster = _whole("k", k, 2), _whole("n_per_cluster", n_per_cluster, 1)
+    _affordable(k * n_per_cluster)
+    wrong = _whole("wrong", wrong, 0, n_per_cluster)
     g = _blocks([n_per_cluster] * k)
     p = g.copy()
     for c in range(k):
@@ -187,10 +212,10 @@ def m2(overlap: float, *, d: int = 8, n_per_cluster: int = 1000, seed=0):
     its own (PSI paper, section 7.6); for unit variance that is Phi(-delta/2), so the centres
     lie delta = -2 Phi^-1(overlap) apart along the first axis. Returns (X, labels).
     """
-    if not 0 <= overlap <= 0.5:
-        raise CluvalError(f"overlap must lie in [0, 0.5], got {overlap}")
-    if d < 1:
-        raise CluvalError(f"d must be at least 1, got {d}")
+    if isinstance(overlap, bool) or not isinstance(overlap, numbers.Real) or not 0 <= overlap <= 0.5:
+        raise CluvalError(f"overlap must lie in [0, 0.5], got {overlap!r}")
+    d, n_per_cluster = _whole("d", d, 1), _whole("n_per_cluster", n_per_cluster, 1)
+    _affordable(2 * n_per_cluster, d + 1)
     delta = -2 * norm.ppf(overlap) if overlap > 0 else 12.0
     rng = _rng(seed)
     X = rng.normal(size=(2 * n_per_cluster, d))
@@ -206,8 +231,11 @@ def unbalance_like(*, dense_size: int = 2000, sparse_size: int = 100, n_dense: i
     Three tight clusters of `dense_size` points sit on the left, five wide clusters of
     `sparse_size` points on the right; shrinking `sparse_size` makes the imbalance worse.
     """
-    if dense_size < 1 or sparse_size < 1:
-        raise CluvalError("cluster sizes must be positive")
+    dense_size, sparse_size = _whole("dense_size", dense_size, 1), _whole("sparse_size", sparse_size, 1)
+    n_dense, n_sparse = _whole("n_dense", n_dense, 0, 3), _whole("n_sparse", n_sparse, 0, 5)
+    if n_dense + n_sparse == 0:
+        raise CluvalError("n_dense and n_sparse are both 0: the set would have no clusters")
+    _affordable(n_dense * dense_size + n_sparse * sparse_size, 3)
     rng = _rng(seed)
     dense_centres = np.array([[150.0, 330.0], [220.0, 130.0], [80.0, 120.0]])[:n_dense]
     sparse_centres = np.array([[520.0, 380.0], [640.0, 300.0], [560.0, 180.0], [700.0, 120.0],
@@ -235,8 +263,9 @@ def lei_set(group: str, index: int, *, seed=0):
     G3 'OvpDens#' (1-6): as G2 with cluster 5 at [13, 8], overlapping cluster 3. G4 'NSize#'
     (1-9): five separated equal clusters, n from 100 to 10^6. Identity covariances.
     """
-    if group not in LEI_GROUPS or not 1 <= index <= LEI_GROUPS[group]:
-        raise CluvalError(f"Lei et al. sets are G1 1-5, G2 1-6, G3 1-6, G4 1-9; got {group} {index}")
+    if not isinstance(group, str) or group not in LEI_GROUPS:
+        raise CluvalError(f"Lei et al. sets are G1 1-5, G2 1-6, G3 1-6, G4 1-9; got group {group!r}")
+    index = _whole(f"index (of {group})", index, 1, LEI_GROUPS[group])
     if group == "G4":
         n = LEI_G4_SIZES[index - 1]
         means = np.array([[2, 0], [2, 13], [20, 13], [11, 20], [15, 5]], dtype=float)
@@ -275,8 +304,8 @@ def rand_modification(kind: str, k: int, n: int):
     """
     if kind not in RAND_MODIFICATIONS:
         raise CluvalError(f"unknown modification {kind!r}; known: {', '.join(RAND_MODIFICATIONS)}")
-    if k < 2 or n < 2:
-        raise CluvalError(f"Rand's table needs k >= 2 and n >= 2, got k={k}, n={n}")
+    k, n = _whole("k", k, 2), _whole("n", n, 2)
+    _affordable(k * n)
     if kind in ("split_half", "split_different") and n % 2:
         raise CluvalError(f"{RAND_MODIFICATIONS[kind]} needs an even n, got {n}")
     if k < {"join_different": 4, "move_point": 3}.get(kind, 2):

@@ -43,7 +43,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.contingency import factorize
-from ..core.validation import CluvalError
+from ..core.validation import CluvalError, _describe, check_flag, text_labels
 
 __all__ = ["MAX_BYTES", "MAX_CELLS", "ACCEPTED", "UserTable", "ColumnSummary", "Suggestion", "read_table",
            "read_table_bytes", "read_user_table", "read_csv_bytes", "preview", "points_and_labels", "label_column",
@@ -66,7 +66,6 @@ _HEADER_ROWS = 1000  # rows compared with the first one to decide whether it is 
 # A number as written in a CSV field: decimal point or decimal comma, optional exponent.
 _NUMBER = re.compile(r"[+-]?(\d+([.,]\d+)?|[.,]\d+)([eE][+-]?\d+)?")
 _COMMA_NUMBER = re.compile(r"[+-]?(\d+(,\d+)?|,\d+)([eE][+-]?\d+)?")
-_LABEL_BYTES = 256 * 2**20  # the largest label array (n x the longest label, as fixed-width text)
 _DECODE_STEP = 1 << 24  # UTF-8 is checked in steps of this many bytes, without keeping a decoded copy
 # Formats recognised by their first bytes, to name them when they are refused.
 _MAGIC = {b"\x1f\x8b": "gzip-compressed", b"PK\x03\x04": "a zip archive (or an Excel .xlsx workbook)",
@@ -161,6 +160,10 @@ def read_user_table(data: bytes, name: str = "the file", *, max_bytes: int = MAX
     >>> read_user_table(b"x;y\\n1,5;2\\n3;4,25\\n").decimal_comma
     ['x', 'y']
     """
+    if header is not None:
+        check_flag("header", header)
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise CluvalError(f"{name} must be given as bytes (the file's content), got {type(data).__name__}")
     if len(data) > max_bytes:
         raise _too_large(name, len(data), max_bytes)
     if not data.strip():
@@ -360,23 +363,21 @@ def preview(frame: pd.DataFrame, rows: int = 20) -> pd.DataFrame:
 
 
 def _labels_as_written(series: pd.Series, column: str) -> np.ndarray:
-    """The column's values as a label array: text as fixed-width strings, numbers as numbers.
+    """The column's values as a label array: text as text, numbers as numbers.
 
-    Fixed-width strings (not Python objects) so that the array is hashed by its content; a
-    label so long that the array would exceed :data:`_LABEL_BYTES` is refused.
+    Text labels cost what they hold (:func:`~cluval_core.core.validation.text_labels`): fixed-width
+    strings, hashed by their characters, unless one long label would pad every other one. A
+    column of lists or other containers (Parquet's nested types) is refused: a label is one value.
     """
     values = series.to_numpy()
     if values.dtype.kind != "O":
         return values
-    text = series.astype(str)
-    lengths = text.str.len().to_numpy()
-    longest = int(lengths.max())
-    if 4 * longest * len(text) > _LABEL_BYTES:
-        row = int(np.argmax(lengths))
-        raise CluvalError(f"column {column!r} has a label of {longest:,} characters (data row {row + 1}): with "
-                          f"{len(text):,} objects, labels of at most {_LABEL_BYTES // (4 * len(text)):,} characters "
-                          "are accepted. Is it a label column?")
-    return text.to_numpy(dtype=str)
+    nested = series.map(lambda v: isinstance(v, (list, tuple, dict, set, np.ndarray))).to_numpy()
+    if nested.any():
+        row = int(np.argmax(nested))
+        raise CluvalError(f"column {column!r} holds lists or other containers (data row {row + 1}: "
+                          f"{_describe(values[row])}): a label is one value; choose a column of labels")
+    return text_labels(series.astype(str).tolist())
 
 
 def _label_key(value):

@@ -334,10 +334,15 @@ def _ami_expectation(c, normaliser: Normaliser):
 
 
 def _ami_cells(c, dense, normaliser: Normaliser):
-    if c.is_soft or c.k_true == 1 or c.k_pred == 1:
+    """The cells of AMI's numerator over its denominator; None where a convention sets the value
+    (one cluster on a side, identical partitions, or a bound every random table reaches)."""
+    if c.is_soft or c.k_true == 1 or c.k_pred == 1 or c.is_identical:
         return None
     emi_cells = expected_mutual_information_terms(c.row_sizes, c.col_sizes)
-    denominator = normaliser.of(c.entropies) - emi_cells.sum()
+    bound = normaliser.of(c.entropies)
+    denominator = bound - emi_cells.sum()
+    if denominator <= 1e-9 * bound:
+        return None
     return Anatomy((_mi_cells_of(dense) - emi_cells) / denominator, 0.0,
                    "(the cell's mutual information - its expectation) / AMI's denominator")
 
@@ -404,6 +409,32 @@ def _log_binom(n, m):
     return gammaln(n + 1) - gammaln(m + 1) - gammaln(n - m + 1)
 
 
+# Beyond this, log Γ(x) is its Stirling series plus a correction below 1e-16 (five terms).
+_STIRLING_FROM = 15.0
+
+
+def _stirling_error(x: np.ndarray) -> np.ndarray:
+    """log Γ(x) - ((x - 1/2) log x - x + log(2 pi) / 2), for x >= _STIRLING_FROM."""
+    inverse = 1.0 / x
+    square = inverse * inverse
+    return inverse * (1 / 12 - square * (1 / 360 - square * (1 / 1260 - square * (1 / 1680 - square / 1188))))
+
+
+def _log_rising(sizes: np.ndarray, a: np.ndarray) -> np.ndarray:
+    """log Γ(sizes + a) - log Γ(a), the log of the rising factorial, without cancellation.
+
+    For a large concentration a (up to 1e4 times the number of clusters) the two log-gammas
+    are huge and nearly equal; their difference is written instead as
+    (a - 1/2) log1p(n / a) + n log(a + n) - n plus the difference of the two Stirling errors,
+    every term of which is computed to full precision.
+    """
+    direct = a < _STIRLING_FROM
+    safe = np.where(direct, _STIRLING_FROM, a)
+    stable = ((safe - 0.5) * np.log1p(sizes / safe) + sizes * np.log(safe + sizes) - sizes
+              + _stirling_error(safe + sizes) - _stirling_error(safe))
+    return np.where(direct, gammaln(sizes + a) - gammaln(a), stable)
+
+
 def _minimum(terms) -> float:
     """The least value over alpha in [1e-4, 1e4] of the reduced encoding's cost, given as
     ``terms = [(weight, size, scale), ...]``: sum of weight * log C(size + scale alpha - 1, scale alpha - 1).
@@ -411,15 +442,17 @@ def _minimum(terms) -> float:
     Each term is convex in log(alpha) beyond its start and the sum has one minimum (the
     authors' premise): it is where the derivative, sum of weight * scale * alpha *
     (digamma(size + scale alpha) - digamma(scale alpha)), changes sign, found by Brent's method
-    to 1e-12 in log(alpha), or an end of the range where it does not change sign.
+    to 1e-12 in log(alpha), or an end of the range where it does not change sign. The cost's
+    log-gamma differences are taken without cancellation (:func:`_log_rising`), so that the
+    cost keeps its last digits even at the ends of the range.
     """
     weights = np.concatenate([w for w, _, _ in terms])
     sizes = np.concatenate([v for _, v, _ in terms])
     scales = np.concatenate([np.full(len(v), q) for _, v, q in terms])
+    constant = float(np.dot(weights, gammaln(sizes + 1)))
 
     def cost(t):
-        a = scales * math.exp(t)
-        return float(np.dot(weights, gammaln(sizes + a) - gammaln(a)) - np.dot(weights, gammaln(sizes + 1)))
+        return float(np.dot(weights, _log_rising(sizes, scales * math.exp(t)))) - constant
 
     def slope(t):
         a = scales * math.exp(t)

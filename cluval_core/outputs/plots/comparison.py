@@ -21,7 +21,7 @@ import plotly.graph_objects as go
 from plotly.colors import hex_to_rgb, qualitative
 
 from ...core.registry import INDICES
-from ...core.validation import CluvalError
+from ...core.validation import CluvalError, check_choice
 
 __all__ = ["PALETTE", "UNPAIRED", "ORPHAN", "project_2d", "cluster_colour_index", "partition_scatter",
            "contingency_heatmap", "mapping_diagram", "condensed_order", "MAX_SHOWN", "LABELLED_SHARE",
@@ -101,6 +101,7 @@ def cluster_colour_index(c, side: str) -> np.ndarray:
 
 
 def _side(c, side: str):
+    check_choice("side", side, ("true", "pred"))
     if side == "true":
         return c.row_labels, c.row_sizes, c.codes[0]
     return c.col_labels, c.col_sizes, c.codes[1]
@@ -361,6 +362,7 @@ def mapping_diagram(c, basis: str = "partition", *, max_shown: int = MAX_SHOWN) 
     same height), so agreeing clusters give horizontal arrows. Beyond `max_shown` clusters a
     side, the rest are one "other" node. `basis` is "partition" (Jaccard) or "centroid".
     """
+    check_choice("basis", basis, ("partition", "centroid"))
     forward, backward = c.centroid_mapping if basis == "centroid" else c.jaccard_mapping
     pairing = c.hungarian_pairing
     ref_y, ref_text, ref_n = _node_positions(c.row_labels, pairing.row_order, max_shown, None)

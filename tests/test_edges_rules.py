@@ -1,0 +1,294 @@
+"""The edges, second pass: each rule behind a reported wrong value, silent acceptance or runaway
+work, tested as a rule (many inputs, or an independent reference), not only on the one input
+that showed it."""
+
+from __future__ import annotations
+
+import datetime
+import itertools
+import math
+from fractions import Fraction
+
+import numpy as np
+import pandas as pd
+import pytest
+import scipy.sparse as sp
+from test_steps import _degenerate_comparisons
+
+import cluval_core
+from cluval_core import INDICES, CluvalError, Comparison, Noise, compare
+from cluval_core.data import synthetic
+from cluval_core.data.datasets import locate
+from cluval_core.data.userdata import read_user_table
+from cluval_core.outputs.plots import mapping_diagram, partition_scatter
+
+# ============================================================== wrong values
+
+
+def _exact_centroid_ratio(a, b, X) -> float:
+    """Centroid Ratio from exact rational centroids and squared distances: the greedy pairing
+    takes the smallest distance, ties to the cluster whose first object comes first (rows, then
+    columns), every time; D_i is a centroid's distance to its nearest other centroid."""
+    def centroids(labels):
+        order = list(dict.fromkeys(labels))  # clusters in order of first occurrence
+        return order, {k: tuple(sum(Fraction(x[d]) for x, lab in zip(X, labels) if lab == k)
+                                / sum(1 for lab in labels if lab == k) for d in range(len(X[0]))) for k in order}
+
+    def d2(p, q):
+        return sum((x - y) ** 2 for x, y in zip(p, q))
+
+    (rows, ca), (cols, cb) = centroids(a), centroids(b)
+    free_r, free_c, pairs = list(rows), list(cols), []
+    while free_r and free_c:
+        best = min(d2(ca[r], cb[c]) for r in free_r for c in free_c)
+        r, c = next((r, c) for r in free_r for c in free_c if d2(ca[r], cb[c]) == best)
+        pairs.append((r, c))
+        free_r.remove(r)
+        free_c.remove(c)
+
+    def own(cent, k):
+        others = [d2(cent[k], cent[j]) for j in cent if j != k]
+        return min(others) if others else None
+
+    unstable = 0
+    for r, c in pairs:
+        dr, dc = own(ca, r), own(cb, c)
+        if dr is None or dc is None:
+            unstable += d2(ca[r], cb[c]) != 0  # a lone centroid: unstable unless the pair coincides
+            continue
+        unstable += d2(ca[r], cb[c]) ** 2 > dr * dc  # D_ij^2 / (D_i D_j) > 1, squared both sides
+    k = max(len(rows), len(cols))
+    return 1 - (unstable + k - len(pairs)) / k
+
+
+def test_centroid_ratio_of_the_reported_case():
+    a, b = [0, 2, 1, 1, 2], [2, 3, 4, 0, 1]
+    X = [[.9, .6], [.5, 1.1], [-.5, -1.7], [.1, .7], [.2, .9]]
+    assert compare(a, b, X=np.array(X)).score("cr") == pytest.approx(0.6) == _exact_centroid_ratio(a, b, X)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_centroid_ratio_decides_every_tie_by_the_tie_order(seed):
+    """Points on a small grid, so that many centroid distances tie exactly (several ties in one
+    pairing): the value equals the exact computation, whatever the labels' numbering."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(5, 12))
+    X = rng.integers(-2, 3, size=(n, 2)).astype(float) / 2
+    a, b = rng.integers(0, 4, n).tolist(), rng.integers(0, 5, n).tolist()
+    expected = _exact_centroid_ratio(a, b, X.tolist())
+    assert compare(a, b, X=X).score("cr") == pytest.approx(expected, abs=1e-12), (a, b, X.tolist())
+    renamed = {v: f"c{9 - k}" for k, v in enumerate(dict.fromkeys(b))}
+    assert compare(a, [renamed[v] for v in b], X=X).score("cr") == pytest.approx(expected, abs=1e-12)
+
+
+def test_nrmi_is_zero_when_the_reference_is_one_cluster_identical_partitions_too():
+    for n in range(2, 9):
+        assert compare([0] * n, [0] * n).score("nrmi") == 0.0
+        assert compare([0] * n, [0] * (n - 1) + [1]).score("nrmi") == 0.0
+    jack = compare([0] * 7 + [1], [0] * 8).uncertainty(["nrmi"])
+    assert jack.loc["nrmi", "se"] == 0.0  # every object left out leaves the same convention
+
+
+def _reference_rmi(table):
+    """RMI and NRMI (nats per object) with 40 digits: the authors' definition, the concentration
+    minimised over [1e-4, 1e4] by a root of the cost's derivative."""
+    mp = pytest.importorskip("mpmath")
+    mp.mp.dps = 40
+    table = np.asarray(table)
+    rows, cols = [int(x) for x in table.sum(axis=1)], [int(x) for x in table.sum(axis=0)]
+    cells = [int(x) for x in table.ravel() if x > 0]
+    n, q = sum(rows), len(rows)
+
+    def rising(size, a):
+        return mp.loggamma(size + a) - mp.loggamma(a) - mp.loggamma(size + 1)
+
+    def least(cost):
+        low, high = mp.log(mp.mpf("1e-4")), mp.log(mp.mpf("1e4"))
+        slope = lambda t: mp.diff(cost, t)  # noqa: E731 - the cost's derivative in log(alpha)
+        if slope(low) >= 0:
+            return cost(low)
+        if slope(high) <= 0:
+            return cost(high)
+        return cost(mp.findroot(slope, (low, high), solver="anderson", tol=mp.mpf(10) ** -30))
+
+    def encoding(sizes, parts):
+        return least(lambda t: sum(rising(s, q * mp.e ** t) for s in sizes) - sum(rising(v, mp.e ** t) for v in parts))
+
+    h_g = least(lambda t: rising(n, q * mp.e ** t) - sum(rising(r, mp.e ** t) for r in rows)) \
+        + mp.loggamma(n + 1) - sum(mp.loggamma(r + 1) for r in rows)
+    h_gc = encoding(cols, cells) + sum(mp.loggamma(s + 1) for s in cols) - sum(mp.loggamma(v + 1) for v in cells)
+    h_gg = encoding(rows, rows)
+    return float((h_g - h_gc) / n), float((h_g - h_gc) / (h_g - h_gg))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("candidate", ["pairs", "tens", "random"])
+def test_reduced_mutual_information_is_exact_when_the_reference_is_all_singletons(candidate):
+    """The concentration's minimum sits at the end of its range, where two huge log-gammas nearly
+    cancel: the difference is taken stably, so RMI and NRMI keep about 10 digits."""
+    n = 1800
+    b = {"pairs": np.arange(n) // 2, "tens": np.arange(n) // 10,
+         "random": np.random.default_rng(0).integers(0, 30, n)}[candidate]
+    c = compare(np.arange(n), b)
+    rmi, nrmi = _reference_rmi(c.table.toarray() if c.is_sparse else c.table)
+    assert c.score("rmi") == pytest.approx(rmi, rel=1e-9)
+    assert c.score("nrmi") == pytest.approx(nrmi, rel=1e-9) and c.score("nrmi") <= 1
+
+
+@pytest.mark.parametrize("index_id", [i for i, info in INDICES.items() if info.anatomy])
+def test_contributions_apply_the_convention_that_sets_the_value(index_id):
+    """On identical and degenerate partitions (N = 2 included) the cells either add up to the
+    value with finite, sensible numbers, or say that a convention sets it."""
+    for name, c in _degenerate_comparisons():
+        if INDICES[index_id].needs_data and not c.has_data or not math.isfinite(c.score(index_id)):
+            continue
+        parts = c.contributions(index_id)
+        assert np.isfinite(parts.cells).all(), name
+        if "convention" not in parts.description:
+            assert np.abs(parts.cells).max() <= 10 * max(1.0, abs(parts.value)), (name, parts.cells)
+    ami = Comparison.from_table([[1, 0], [0, 1]]).contributions("ami")
+    assert "convention" in ami.description and ami.constant == 1.0 and not ami.cells.any()
+
+
+def test_soft_memberships_of_two_objects_are_compared():
+    rng = np.random.default_rng(5)
+    for _ in range(300):
+        U, V = rng.dirichlet([1, 1], 2), rng.dirichlet([1, 1, 1], 2)
+        assert Comparison.from_memberships(U, V).n == pytest.approx(2)
+    with pytest.raises(CluvalError, match="at least 2 objects are needed to compare partitions, got 1.9"):
+        Comparison.from_table([[1.5, 0.4]])
+
+
+DATES = ["2020-01-01", "2020-01-02", "2020-01-01", "2020-01-02"]
+
+
+@pytest.mark.parametrize("labels, label", [
+    (np.array(DATES, dtype="datetime64[ns]"), np.datetime64("2020-01-01")),
+    (np.array(DATES, dtype="datetime64[D]"), pd.Timestamp("2020-01-01")),
+    (np.array(DATES, dtype="datetime64[s]"), datetime.datetime(2020, 1, 1)),
+    (np.array(DATES, dtype="datetime64[D]"), datetime.date(2020, 1, 1)),
+    (pd.Series(pd.to_datetime(DATES)), np.datetime64("2020-01-01T00:00:00.000000000")),
+    (np.array([1, 2, 1, 2]), 1 + 0j), (np.array([1.0, 2.0, 1.0, 2.0]), np.complex128(1)),
+    (np.array([1, 2, 1, 2]), np.float32(1)), (np.array([10, 20, 10, 20], dtype="timedelta64[s]"),
+                                                datetime.timedelta(seconds=10)),
+])
+def test_noise_labels_are_matched_as_python_values_in_every_type(labels, label):
+    """A label equal to the noise label as Python compares them is noise, whatever its type or unit."""
+    c = compare(labels, [0, 1, 1, 0], noise=Noise(label))
+    assert c.n == 2 and c.k_true == 1  # the two noise objects were dropped
+    singles = compare(labels, [0, 1, 1, 0], noise=Noise(label, "singletons"))
+    assert singles.k_true == 3  # the two noise objects became singletons, the others kept their cluster
+
+
+def test_labels_unequal_as_python_values_are_not_noise():
+    dates = np.array(["2020-01-01", "2020-01-02"], dtype="datetime64[ns]")
+    with pytest.warns(cluval_core.CluvalWarning, match="does not occur"):
+        compare(np.r_[dates, dates], [0, 1, 0, 1], noise=Noise("2020-01-01"))  # text is not a date
+    with pytest.warns(cluval_core.CluvalWarning, match="does not occur"):
+        compare([1, 2, 1, 2], [0, 1, 0, 1], noise=Noise(1 + 1j))
+
+
+@pytest.mark.parametrize("data, dtype", [
+    ([2**64 - 1, 3, 4], np.uint64), ([2**63 - 1, 2**63 - 1, 4], np.int64), ([2**62] * 3, np.int64),
+    ([2**63 + 5, 1, 1], np.uint64), ([2**62, 1, 1], np.uint64),
+])
+def test_sparse_tables_are_exact_or_refused_with_the_reason(data, dtype):
+    """Every cell and every sum, repeated entries added up, is exact or refused: never wrapped."""
+    table = sp.coo_array((np.array(data, dtype=dtype), ([0, 0, 1], [1, 0, 1])), shape=(2, 2))
+    total = sum(int(x) for x in data)
+    if total > 2**62:
+        with pytest.raises(CluvalError, match=r"more than 4611686018427387904 \(2\*\*62\)"):
+            Comparison.from_table(table)
+    else:
+        c = Comparison.from_table(table)
+        assert c.n == total and c.table.toarray().tolist() == [[data[1], data[0]], [0, data[2]]]
+    repeated = sp.coo_array((np.array(data, dtype=dtype), ([0, 0, 1], [1, 1, 1])), shape=(2, 2))
+    if total > 2**62:
+        with pytest.raises(CluvalError, match="2\\*\\*62"):
+            Comparison.from_table(repeated)
+    else:
+        assert Comparison.from_table(repeated).table.toarray().tolist() == [[0, data[0] + data[1]], [0, data[2]]]
+
+
+# ============================================================== refused, not accepted silently
+@pytest.mark.parametrize("call, match", [
+    (lambda: compare(np.ma.array([0, 0, 1, 1], mask=[0, 0, 0, 1]), [0, 0, 1, 1]), "labels_true is a masked array"),
+    (lambda: compare([0, 0, 1, 1], np.ma.array([0, 0, 1, 1], mask=[1, 0, 0, 0])), "labels_pred is a masked array"),
+    (lambda: compare([0, 0, 1, 1], [0, 0, 1, 1], X=np.ma.array(np.ones((4, 2)), mask=[[0, 1]] * 4)),
+     "X is a masked array"),
+    (lambda: compare([0, 0, 1], [0, 1, 1], sample_weight=np.ma.array([1, 2, 3], mask=[0, 0, 1])),
+     "sample_weight is a masked array"),
+    (lambda: Comparison.from_table(np.ma.array([[1, 2], [3, 4]], mask=[[0, 0], [0, 1]])), "table is a masked array"),
+    (lambda: compare([0, 0, 1, 1], [0, 0, 1, 1], sample_weight=["1", "2", "1", "1"]), "sample_weight must be numeric weights \\(real numbers\\)"),
+    (lambda: compare([0, 0, 1, 1], [0, 0, 1, 1], sample_weight=[1, 2, "1", 1]), "sample_weight must be numeric weights \\(real numbers\\)"),
+    (lambda: compare([0, 0, 1, 1], [0, 0, 1, 1], sample_weight=[1, 2, 1j, 1]), "sample_weight must be numeric weights \\(real numbers\\)"),
+    (lambda: compare([0, 0, 1, 1], [0, 0, 1, 1], X=np.array([[1 + 1j], [2], [3], [4]])), "X has complex values"),
+    (lambda: Comparison.from_memberships([["1", "0"], ["0", "1"]], [[1, 0], [0, 1]]), "U must be real"),
+    (lambda: synthetic.random_partition(k=2.5), "k must be a whole number"),
+    (lambda: synthetic.random_partition(k=True), "k must be a whole number"),
+    (lambda: synthetic.enlarge_cluster(1500.5), "size must be a whole number"),
+    (lambda: synthetic.m2(0.1, d=2.0), "d must be a whole number"),
+    (lambda: synthetic.lei_set("G1", 1.5), "index \\(of G1\\) must be a whole number"),
+    (lambda: synthetic.lei_set(["G1"], 1), "Lei et al. sets are"),
+    (lambda: locate("s1", "labels99"), "the set 's1' has no 'labels99' file; its files are data, labels0"),
+    (lambda: mapping_diagram(compare([0, 0, 1], [0, 1, 1]), "bogus"), "basis must be one of 'partition', 'centroid'"),
+    (lambda: partition_scatter(compare([0, 0, 1], [0, 1, 1], X=np.eye(3)), "both"),
+     "side must be one of 'true', 'pred'"),
+    (lambda: read_user_table(b"a,b\n1,2\n3,4\n", header="yes"), "header must be True or False"),
+    (lambda: read_user_table("a,b\n1,2\n"), "must be given as bytes"),
+])
+def test_what_would_be_read_wrongly_is_refused_by_name(call, match):
+    with pytest.raises(CluvalError, match=match):
+        call()
+
+
+def test_a_parquet_column_of_lists_is_not_a_label_column(tmp_path, capsys):
+    pytest.importorskip("pyarrow")
+    from cluval_core.outputs.cli import main
+
+    path = tmp_path / "lists.parquet"
+    pd.DataFrame({"t": [[1, 2], [1, 2], [3], [3]], "p": [0, 0, 1, 1]}).to_parquet(path)
+    assert main(["compare", str(path), "--true", "t", "--pred", "p"]) == 2
+    assert "column 't' holds lists or other containers (data row 1" in capsys.readouterr().err
+
+
+# ============================================================== bounded work
+def test_a_long_label_among_short_ones_costs_what_the_labels_hold():
+    labels = ["a"] * 200_000 + ["x" * 5_000_000]
+    c = compare(labels, [0] * 200_001)  # fixed-width text would take 4 TB
+    assert c.k_true == 2 and c.row_sizes.tolist() == [200_000, 1]
+
+
+@pytest.mark.parametrize("call", [
+    lambda: synthetic.unbalance_like(dense_size=10**10), lambda: synthetic.random_partition(3, n_per_cluster=10**10),
+    lambda: synthetic.m2(0.1, d=10**6), lambda: synthetic.number_of_clusters(10**6, n_per_cluster=10**4),
+    lambda: synthetic.increasing_error(0, n_per_cluster=10**9), lambda: synthetic.size_imbalance(10**10),
+    lambda: synthetic.rand_modification("join_two", 10**5, 10**5),
+])
+def test_every_generator_refuses_sets_beyond_its_budget_before_allocating(call):
+    with pytest.raises(CluvalError, match="GiB, more than the 2 GiB a generator builds at once"):
+        call()
+
+
+# ============================================================== files stay where they belong
+@pytest.mark.parametrize("battery, name", [("../../..", "s1"), ("sipu", "../s1"), ("/etc", "s1"), ("sipu", "s1/..")])
+def test_a_catalogue_path_that_leaves_the_data_folder_is_refused(monkeypatch, battery, name):
+    from cluval_core.data import datasets
+
+    entry = {**datasets.catalogue()["datasets"]["s1"], "battery": battery}
+    monkeypatch.setattr(datasets, "catalogue", lambda: {"datasets": {name: entry}})
+    with pytest.raises(CluvalError, match="could lead outside the data folder"):
+        datasets.locate(name)
+
+
+def test_the_tie_rules_hold_for_every_index_on_many_small_grids():
+    """Tie-heavy tables: every index is the same under a relabelling that keeps the order of
+    first occurrence (the tie order), for many small grids at once."""
+    rng = np.random.default_rng(3)
+    for n in itertools.islice(itertools.cycle([6, 8, 10]), 30):
+        X = rng.integers(0, 3, size=(n, 2)).astype(float)
+        a, b = rng.integers(0, 3, n), rng.integers(0, 4, n)
+        base = compare(a, b, X=X).scores()
+        mapped = {v: 100 - k for k, v in enumerate(dict.fromkeys(b.tolist()))}
+        again = compare(a, [mapped[v] for v in b.tolist()], X=X).scores()
+        assert all(base[i] == again[i] or (math.isnan(base[i]) and math.isnan(again[i])) for i in base)
