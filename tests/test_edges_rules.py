@@ -211,6 +211,9 @@ def test_sparse_tables_are_exact_or_refused_with_the_reason(data, dtype):
 
 
 # ============================================================== refused, not accepted silently
+WEIGHTS = "sample_weight must be numeric weights \\(real numbers\\)"
+
+
 @pytest.mark.parametrize("call, match", [
     (lambda: compare(np.ma.array([0, 0, 1, 1], mask=[0, 0, 0, 1]), [0, 0, 1, 1]), "labels_true is a masked array"),
     (lambda: compare([0, 0, 1, 1], np.ma.array([0, 0, 1, 1], mask=[1, 0, 0, 0])), "labels_pred is a masked array"),
@@ -219,9 +222,9 @@ def test_sparse_tables_are_exact_or_refused_with_the_reason(data, dtype):
     (lambda: compare([0, 0, 1], [0, 1, 1], sample_weight=np.ma.array([1, 2, 3], mask=[0, 0, 1])),
      "sample_weight is a masked array"),
     (lambda: Comparison.from_table(np.ma.array([[1, 2], [3, 4]], mask=[[0, 0], [0, 1]])), "table is a masked array"),
-    (lambda: compare([0, 0, 1, 1], [0, 0, 1, 1], sample_weight=["1", "2", "1", "1"]), "sample_weight must be numeric weights \\(real numbers\\)"),
-    (lambda: compare([0, 0, 1, 1], [0, 0, 1, 1], sample_weight=[1, 2, "1", 1]), "sample_weight must be numeric weights \\(real numbers\\)"),
-    (lambda: compare([0, 0, 1, 1], [0, 0, 1, 1], sample_weight=[1, 2, 1j, 1]), "sample_weight must be numeric weights \\(real numbers\\)"),
+    (lambda: compare([0, 0, 1, 1], [0, 0, 1, 1], sample_weight=["1", "2", "1", "1"]), WEIGHTS),
+    (lambda: compare([0, 0, 1, 1], [0, 0, 1, 1], sample_weight=[1, 2, "1", 1]), WEIGHTS),
+    (lambda: compare([0, 0, 1, 1], [0, 0, 1, 1], sample_weight=[1, 2, 1j, 1]), WEIGHTS),
     (lambda: compare([0, 0, 1, 1], [0, 0, 1, 1], X=np.array([[1 + 1j], [2], [3], [4]])), "X has complex values"),
     (lambda: Comparison.from_memberships([["1", "0"], ["0", "1"]], [[1, 0], [0, 1]]), "U must be real"),
     (lambda: synthetic.random_partition(k=2.5), "k must be a whole number"),
