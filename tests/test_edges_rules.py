@@ -295,3 +295,67 @@ def test_the_tie_rules_hold_for_every_index_on_many_small_grids():
         mapped = {v: 100 - k for k, v in enumerate(dict.fromkeys(b.tolist()))}
         again = compare(a, [mapped[v] for v in b.tolist()], X=X).scores()
         assert all(base[i] == again[i] or (math.isnan(base[i]) and math.isnan(again[i])) for i in base)
+
+
+# ============================================================== the command line reads as written
+def _cli(capsys, *argv):
+    from cluval_core.outputs.cli import main
+
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+QUOTED = ['"a,b"', '"c\nd"', '"e ""q"""', "NA", "NaN", "null", "None", "N/A", "#N/A", "nan", "x"]
+AS_READ = ["a,b", "c\nd", 'e "q"', "NA", "NaN", "null", "None", "N/A", "#N/A", "nan", "x"]
+
+
+def _quoted_file(path, rows, seed=0):
+    rng = np.random.default_rng(seed)
+    picks = rng.integers(0, len(QUOTED), rows)
+    found = np.where(rng.random(rows) < 0.8, picks, rng.integers(0, len(QUOTED), rows))
+    path.write_text("t,p\n" + "".join(f"{QUOTED[i]},{j}\n" for i, j in zip(picks, found)), encoding="utf-8")
+    return [AS_READ[i] for i in picks], [str(j) for j in found]
+
+
+@pytest.mark.parametrize("budget", [None, "1MB"])
+def test_quoted_fields_and_missing_value_words_are_labels_as_written(tmp_path, capsys, budget):
+    """Commas, line breaks and quotes inside quoted fields, and NA, NaN, null, None, ... are labels,
+    in memory and out of core (a file too large for the budget is read in order, never cut
+    inside a quoted field)."""
+    import json
+
+    rows = 200_000 if budget else 3000
+    truth, found = _quoted_file(tmp_path / "labels.csv", rows)
+    expected = compare(truth, found).scores()
+    argv = ["compare", tmp_path / "labels.csv", "--true", "t", "--pred", "p", "--json"]
+    code, out, err = _cli(capsys, *argv, *(["--memory-budget", budget] if budget else []))
+    assert code == 0, err
+    shown = json.loads(out)
+    assert shown == {k: None if math.isnan(v) else v for k, v in expected.items()}
+    assert compare(truth, found).k_true == len(QUOTED)  # every word a label of its own
+    assert shown["fowlkes_mallows"] is not None and shown["ari"] is not None
+
+
+def test_a_line_break_inside_quotes_is_found_across_the_reading_steps(tmp_path):
+    from cluval_core.data.userdata import quoted_line_break
+
+    path = tmp_path / "q.csv"
+    path.write_bytes(b't,p\n"a ""b"" c",1\n' * 1000 + b'"x\ny",2\n')
+    assert quoted_line_break(path, step=7) and quoted_line_break(path)
+    path.write_bytes(b't,p\n"a ""b"" c",1\n' * 1000)
+    assert not quoted_line_break(path, step=7) and not quoted_line_break(path)
+
+
+def test_datasets_verify_reports_a_corrupt_copy_and_exits_non_zero(tmp_path, capsys, monkeypatch):
+    import gzip
+
+    data = tmp_path / "data" / "sipu"
+    data.mkdir(parents=True)
+    (data / "s1.data.gz").write_bytes(gzip.compress(b"1 2\n3 4\n"))
+    monkeypatch.setenv("CLUVAL_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("CLUVAL_CACHE_DIR", str(tmp_path / "cache"))
+    code, out, _ = _cli(capsys, "datasets", "verify", "s1")
+    assert code == 1 and "s1.data.gz is corrupt or truncated (CLUVAL_DATA_DIR" in out
+    code, out, _ = _cli(capsys, "datasets", "verify")
+    assert code == 1 and "CLUVAL_DATA_DIR: sha256 differs" in out and not (tmp_path / "cache").exists()

@@ -570,7 +570,7 @@ def _natural_key(path: Path):
     return [(0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", path.name)]
 
 
-def _is_parquet(path: Path) -> bool:
+def is_parquet(path: Path) -> bool:
     with open(path, "rb") as fh:
         return fh.read(4) == b"PAR1"
 
@@ -593,7 +593,7 @@ def table_files(path) -> list[Path]:
         raise CluvalError(f"{path} is a folder without CSV or Parquet files ({', '.join(suffixes)}): give the path "
                           f"of {ACCEPTED}, or of a folder of them")
     try:
-        kinds = {_is_parquet(p) for p in files}
+        kinds = {is_parquet(p) for p in files}
     except OSError as exc:
         raise CluvalError(f"a file in {path} cannot be read ({exc.strerror or exc})") from None
     if len(kinds) > 1:
@@ -606,7 +606,7 @@ def _cells(path: Path, size: int) -> int:
     line for CSV, rows x columns for Parquet); 0 when the file is unreadable (the reader then
     says why)."""
     try:
-        if _is_parquet(path):
+        if is_parquet(path):
             import pyarrow.parquet as pq
 
             meta = pq.ParquetFile(path).metadata
@@ -676,6 +676,43 @@ def _check_labels(frame: pd.DataFrame, columns: list[str], where: str, csv: bool
     return frame
 
 
+def quoted_line_break(path, step: int = _DECODE_STEP) -> bool:
+    """Whether a CSV file has a line break inside a quoted field ("c\nd"), read in steps.
+
+    A line break is inside quotes exactly when an odd number of double quotes comes before it
+    (an escaped quote, "", adds two). Such a file cannot be cut into blocks at line breaks, as
+    a parallel reader does.
+    """
+    odd = False
+    with open(path, "rb") as fh:
+        while chunk := fh.read(step):
+            data = np.frombuffer(chunk, dtype=np.uint8)
+            quotes = np.cumsum(data == 34) + odd
+            if (quotes[data == 10] % 2).any():
+                return True
+            odd = bool(quotes[-1] % 2)
+    return False
+
+
+def csv_label_chunks(files, true: str, pred: str, *, rows: int):
+    """Two label columns of CSV files read in chunks of `rows` rows, in order, as
+    ``(labels_true, labels_pred)`` pairs (for :func:`~cluval_core.compare_chunks`): the reader keeps
+    quoted fields whole, line breaks included. The first file's first lines decide the delimiter
+    and whether the first row names the columns, as for :func:`dask_label_columns`."""
+    files = [Path(f).resolve() for f in files]
+    layout = _csv_layout(files[0])
+    for column in (true, pred):
+        _column(layout.frame, column)
+    for path in files:
+        reader = pd.read_csv(path, sep=layout.delimiter, header=0 if layout.header else None,
+                             names=list(layout.frame.columns), dtype=str, keep_default_na=False,
+                             skipinitialspace=True, encoding="utf-8-sig", chunksize=rows)
+        with reader:
+            for frame in reader:
+                frame = _check_labels(frame.reset_index(drop=True), [true, pred], str(path), csv=True)
+                yield frame[true].to_numpy(dtype=object), frame[pred].to_numpy(dtype=object)
+
+
 def dask_label_columns(files, true: str, pred: str, *, blocksize: int):
     """Two label columns of CSV or Parquet files as Dask Series, read out of core.
 
@@ -691,7 +728,7 @@ def dask_label_columns(files, true: str, pred: str, *, blocksize: int):
     for path in files:
         if not path.is_file():
             raise CluvalError(f"{path} is not a regular file: give the path of {ACCEPTED}, or of a folder of them")
-    if _is_parquet(files[0]):
+    if is_parquet(files[0]):
         import pyarrow.parquet as pq
 
         try:
@@ -710,6 +747,6 @@ def dask_label_columns(files, true: str, pred: str, *, blocksize: int):
         frame = dd.read_csv([str(p) for p in files], sep=layout.delimiter, header=0 if layout.header else None,
                             names=list(layout.frame.columns), dtype=str, keep_default_na=False,
                             skipinitialspace=True, encoding="utf-8-sig", blocksize=blocksize)
-    csv = not _is_parquet(files[0])
+    csv = not is_parquet(files[0])
     frame = frame.map_partitions(_check_labels, [true, pred], name, csv, meta=dict(frame.dtypes))
     return frame[true], frame[pred]

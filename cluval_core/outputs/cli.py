@@ -41,7 +41,17 @@ from ..core.labels import compare
 from ..core.registry import INDICES
 from ..core.validation import CluvalError
 from ..data import datasets
-from ..data.userdata import ACCEPTED, dask_label_columns, fits_in_memory, label_column, read_table, table_files
+from ..data.userdata import (
+    ACCEPTED,
+    csv_label_chunks,
+    dask_label_columns,
+    fits_in_memory,
+    is_parquet,
+    label_column,
+    quoted_line_break,
+    read_table,
+    table_files,
+)
 from ..experiments import EXPERIMENTS, WITHIN, run_experiment
 from .export import to_json
 
@@ -139,6 +149,14 @@ def _comparison_of_path(args):
         if len(files) == 1:
             return compare(*_file_labels(files[0], args))
         return compare_chunks(_file_labels(path, args, in_folder=True) for path in files)
+    csv_files = [path for path in files if not is_parquet(path)]
+    if any(quoted_line_break(path) for path in csv_files):
+        # quoted fields span lines: the file cannot be cut into blocks, so it is read in order
+        if args.scheduler is not None:
+            print(f"cluval: {args.file} has line breaks inside quoted fields, so it is read here in order, not by "
+                  "the Dask scheduler", file=sys.stderr)
+        rows = max(1000, byte_size(args.memory_budget) // (_BLOCK_EXPANSION * 64))
+        return compare_chunks(csv_label_chunks(files, args.true, args.pred, rows=rows))
     try:
         import dask
     except ImportError:
