@@ -7,7 +7,9 @@ from __future__ import annotations
 import datetime
 import itertools
 import math
+import sys
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -359,3 +361,60 @@ def test_datasets_verify_reports_a_corrupt_copy_and_exits_non_zero(tmp_path, cap
     assert code == 1 and "s1.data.gz is corrupt or truncated (CLUVAL_DATA_DIR" in out
     code, out, _ = _cli(capsys, "datasets", "verify")
     assert code == 1 and "CLUVAL_DATA_DIR: sha256 differs" in out and not (tmp_path / "cache").exists()
+
+
+# ============================================================== the command line behaves like a Unix tool
+def test_a_reader_that_goes_away_ends_the_command_quietly(tmp_path):
+    import subprocess
+
+    _quoted_file(tmp_path / "labels.csv", 500)
+    for argv in (["compare", str(tmp_path / "labels.csv"), "--true", "t", "--pred", "p"], ["datasets", "list"]):
+        with subprocess.Popen([sys.executable, "-m", "cluval_core.outputs.cli", *argv], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE) as proc:
+            proc.stdout.close()  # the reader is gone before the first line is written
+            err = proc.stderr.read().decode()
+            assert proc.wait(timeout=120) == 141 and err == "", (argv, err)
+
+
+def test_version_usage_and_aligned_columns(tmp_path, capsys):
+    import cluval_core.outputs.cli as cli
+
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["--version"])
+    assert stop.value.code == 0 and capsys.readouterr().out == f"cluval {cluval_core.__version__}\n"
+    with pytest.raises(SystemExit):
+        cli.main(["datasets"])
+    err = capsys.readouterr().err
+    assert "required: action" in err and "names" not in err.splitlines()[-1]
+    _quoted_file(tmp_path / "labels.csv", 300)
+    code, out, _ = _cli(capsys, "compare", tmp_path / "labels.csv", "--true", "t", "--pred", "p")
+    lines = out.splitlines()
+    assert code == 0 and len(lines) == len(INDICES) - sum(info.needs_data for info in INDICES.values())
+    value_column = {len(line) - len(line.split()[-1]) for line in lines}
+    id_column = {line.index(f"  {i}  ") for line, i in zip(lines, [ln.split()[-2] for ln in lines])}
+    assert len(value_column) == 1 and len(id_column) == 1  # every value and every id starts in one column
+
+
+def test_one_exit_convention_and_no_empty_folder_after_an_offline_fetch(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("CLUVAL_DATA_DIR", str(tmp_path / "nothing"))
+    monkeypatch.setenv("CLUVAL_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("CLUVAL_DATA_URL", "http://127.0.0.1:9/none")
+    code, _, err = _cli(capsys, "datasets", "fetch", "s1")
+    assert code == 2 and "could not be downloaded" in err
+    assert not (tmp_path / "cache").exists()  # nothing was created for the file that did not come
+    code, _, err = _cli(capsys, "experiments", "run", "unbalance_table6", "--out", tmp_path / "out")
+    assert code == 2 and err.startswith("cluval: error:")  # the same error, the same status
+
+
+def test_the_app_command_becomes_the_server(monkeypatch, capsys):
+    import os
+
+    import cluval_core.outputs.cli as cli
+
+    started = []
+    monkeypatch.setattr(os, "execv", lambda path, argv: started.append((path, argv, os.getcwd())))
+    monkeypatch.setattr(os, "chdir", lambda folder: started.append(("chdir", folder)))
+    cli.main(["app", "--server.port", "8599"])
+    (_, folder), (path, argv, _) = started
+    assert path == sys.executable and argv[1:4] == ["-m", "streamlit", "run"] and argv[-2:] == ["--server.port", "8599"]
+    assert Path(argv[4]).name == "app.py" and Path(argv[4]).parent == Path(folder)

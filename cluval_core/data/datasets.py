@@ -22,6 +22,7 @@ part of the repository.
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import hashlib
 import importlib.resources
@@ -291,6 +292,7 @@ def _download(key: str, entry: dict, kind: str, progress: Progress | None, timeo
     downloader = _Downloader(max_bytes, timeout, deadline_at, progress)
     offline = (f"Either set CLUVAL_DATA_DIR to a folder holding the clustering-benchmarks files ({rel}), or "
                f"connect to the internet and retry ('cluval datasets fetch {key}').")
+    new_folders = [folder for folder in (cache / rel).parents if not folder.exists()]  # deepest first
     try:
         with _quiet(pooch.get_logger()):
             return Path(fetcher.fetch(rel, downloader=downloader))
@@ -309,6 +311,10 @@ def _download(key: str, entry: dict, kind: str, progress: Progress | None, timeo
         raise DatasetUnavailable(f"data set {key!r} cannot be stored in the download cache {cache} "
                                  f"({exc.strerror or exc}). Set CLUVAL_CACHE_DIR to a writable folder, or "
                                  f"CLUVAL_DATA_DIR to a folder holding the files ({rel}).") from None
+    finally:
+        for folder in new_folders:  # a failed download leaves no empty folder behind
+            with contextlib.suppress(OSError):
+                folder.rmdir()  # only an empty one: a downloaded file keeps its folder
 
 
 def fetch_dataset(name: str, *, progress: Progress | None = None, timeout: float = DOWNLOAD_TIMEOUT,

@@ -17,9 +17,12 @@ or a folder whose files do not each fit, is read out of core in blocks through D
 cluster (whose workers must see the same paths). The files of a folder (all CSV or all
 Parquet) follow each other in natural name order (part.2 before part.10).
 
-Exit status: 0 on success; 1 when ``datasets verify`` or ``datasets fetch`` finds a problem or
-``experiments run`` computes a claim that differs from the paper; 2 on an error, reported
-as one line on stderr (never a traceback).
+Exit status, the same for every command: 0 on success; 1 when the command ran and found
+something to report (``datasets verify``: a corrupt file; ``experiments run``: a claim that
+differs from the paper); 2 when it could not do what was asked (bad input, a set that could
+not be fetched, data missing offline), said in one line on stderr (never a traceback); 130
+when interrupted; 141 when the reader of the output went away (``cluval compare ... | head``),
+silently, as for any program killed by a broken pipe.
 """
 
 from __future__ import annotations
@@ -28,7 +31,6 @@ import argparse
 import importlib.util
 import os
 import re
-import subprocess
 import sys
 import time
 import warnings
@@ -36,6 +38,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from .._version import __version__
 from ..core.chunks import compare_chunks
 from ..core.labels import compare
 from ..core.registry import INDICES
@@ -104,7 +107,7 @@ def _datasets(args) -> int:
         except CluvalError as exc:
             print(f"\n{name}: {exc}", file=sys.stderr)
             failed += 1
-    return 1 if failed else 0
+    return 2 if failed else 0  # a set that could not be fetched: the command could not do what was asked
 
 
 def byte_size(text: str, name: str = "--memory-budget") -> int:
@@ -207,8 +210,10 @@ def _compare(args) -> int:
     if args.json:
         print(to_json(scores))
     else:
+        name_width = max(len(INDICES[i].name) for i in scores)
+        id_width = max(len(i) for i in scores)
         for index_id, value in scores.items():
-            print(f"{INDICES[index_id].name:<45} {index_id:<16} {value:.6g}")
+            print(f"{INDICES[index_id].name:<{name_width}}  {index_id:<{id_width}}  {value:.6g}")
     return 0
 
 
@@ -265,18 +270,20 @@ def _app(args) -> int:
     if importlib.util.find_spec("streamlit") is None:
         raise CluvalError('the app needs Streamlit, which is not installed: run python -m pip install -e ".[app]" '
                           "in the checkout")
-    return subprocess.call([sys.executable, "-m", "streamlit", "run", str(app), *args.streamlit_args],
-                           cwd=app.parent)
+    os.chdir(app.parent)
+    command = [sys.executable, "-m", "streamlit", "run", str(app), *args.streamlit_args]
+    os.execv(sys.executable, command)  # the server replaces this process: stopping it stops everything
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="cluval", description="External cluster validity: compare partitions.")
+    parser.add_argument("--version", action="version", version=f"cluval {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     app = sub.add_parser("app", help="start the Streamlit app (other options go to 'streamlit run')")
     app.set_defaults(func=_app)
     ds = sub.add_parser("datasets", help="list, fetch or verify the benchmark data sets")
     ds.add_argument("action", choices=["list", "fetch", "verify"])
-    ds.add_argument("names", nargs="*", help="data set names (default: all)")
+    ds.add_argument("names", nargs="*", default=[], help="data set names (default: all)")
     ds.set_defaults(func=_datasets)
     cmp_ = sub.add_parser("compare", help="every index for two label columns of a CSV or Parquet file, or of a "
                                           "folder of them")
@@ -315,7 +322,13 @@ def main(argv=None) -> int:
     with warnings.catch_warnings():
         warnings.showwarning = _show_warning  # one line each, without the source line
         try:
-            return args.func(args)
+            code = args.func(args)
+            sys.stdout.flush()  # a reader that went away is found here, not at exit
+            return code
+        except BrokenPipeError:
+            # the reader of our output closed it (| head): stop quietly, and let nothing flush again
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 141
         except (CluvalError, OSError) as exc:
             print(f"cluval: error: {exc}", file=sys.stderr)
             return 2
