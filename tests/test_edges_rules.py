@@ -418,3 +418,55 @@ def test_the_app_command_becomes_the_server(monkeypatch, capsys):
     (_, folder), (path, argv, _) = started
     assert path == sys.executable and argv[1:4] == ["-m", "streamlit", "run"] and argv[-2:] == ["--server.port", "8599"]
     assert Path(argv[4]).name == "app.py" and Path(argv[4]).parent == Path(folder)
+
+
+def test_experiments_never_replace_files_they_did_not_write(tmp_path, capsys):
+    out = tmp_path / "results"
+    out.mkdir()
+    (out / "rand_table1.csv").write_text("a user's own file\n")
+    code, _, err = _cli(capsys, "experiments", "run", "rand_table1", "--out", out)
+    assert code == 2 and "holds rand_table1.csv, which cluval did not write" in err and "--force" in err
+    assert (out / "rand_table1.csv").read_text() == "a user's own file\n"
+    code, _, _ = _cli(capsys, "experiments", "run", "rand_table1", "--out", out, "--force")
+    assert code in (0, 1) and (out / "rand_table1.csv").read_text() != "a user's own file\n"
+    code, _, _ = _cli(capsys, "experiments", "run", "rand_table1", "--out", out)  # its own files: replaced
+    assert code in (0, 1)
+
+
+# ============================================================== exports are inert
+PAYLOADS = ['x" onmouseover="alert(1)', "q' onload='y", "<img src=x onerror=alert(1)>", "</script><script>z</script>",
+            "=HYPERLINK(\"http://e\")", "+1+1", "-2+3", "@SUM(A1)", "#hash", "a\nb", "1", 1]
+
+
+def test_the_html_report_escapes_labels_in_text_and_attributes():
+    from cluval_core.outputs.export import html_report, provenance
+
+    labels = [p for p in PAYLOADS if isinstance(p, str)]
+    a = [p for p in labels for _ in range(2)]
+    b = [k % 3 for k in range(len(a))]
+    page = html_report(compare(a, b, X=np.arange(2.0 * len(a)).reshape(-1, 2)),
+                       provenance(data_set='d" x="1', **{"key<b>": "v\n<i>"}))
+    plotly_script = page.index("<script")  # plotly's own code: searched for nothing
+    body = page[:plotly_script] + page[page.index("</script>", plotly_script):]
+    for dangerous in ('" onmouseover="', "' onload='", "<img", "<script>z", 'd" x="1', "<b>", "<i>"):
+        assert dangerous not in body, dangerous
+
+
+def test_csv_exports_are_inert_and_read_back_as_written():
+    import io
+
+    from cluval_core.outputs.export import contingency_frame, csv_with_provenance
+
+    frame = pd.DataFrame({"label": [p for p in PAYLOADS if isinstance(p, str)]})
+    text = csv_with_provenance(frame, {"data\nset": "a\r\nb", "key": "=1+1"}, index=False)
+    header = [line for line in text.splitlines() if line.startswith("#")]
+    assert header == ["# data set: a b", "# key: =1+1"]  # one line each, kept as comments
+    back = pd.read_csv(io.StringIO(text), comment="#")["label"].tolist()
+    for written, read in zip(frame["label"], back):
+        risky = written.startswith(("=", "+", "-", "@")) and written not in ("-2+3",)
+        assert read == ("'" + written if written.startswith(("=", "+", "@", "-")) else written), (written, read)
+        assert not read.startswith(("=", "+", "@")) or not risky
+    assert "#hash" in back and "a\nb" in back
+    c = compare([1, 1, "1", "1", 2], ["x", "x", "y", "y", "y"])
+    table = contingency_frame(c)
+    assert sorted(table.index[:-1]) == ["'1'", "1", "2"]  # 1 and '1' stay two labels

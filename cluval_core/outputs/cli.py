@@ -221,6 +221,24 @@ def _duration(seconds: float) -> str:
     return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min"
 
 
+# The files one experiment writes, and the list in the output folder of the files cluval wrote there.
+_RESULT_FILES = (".csv", "_checks.csv", ".html")
+_WRITTEN = ".cluval-written"
+
+
+def _written_before(out: Path) -> set[str]:
+    try:
+        return set((out / _WRITTEN).read_text(encoding="utf-8").split("\n")) - {""}
+    except OSError:
+        return set()
+
+
+def _record_written(out: Path, names: list[str]) -> None:
+    """Add `names` to the folder's list of the files cluval wrote (before writing them)."""
+    listed = sorted(_written_before(out) | set(names))
+    (out / _WRITTEN).write_text("\n".join(listed) + "\n", encoding="utf-8")
+
+
 def _experiments(args) -> int:
 
 
@@ -240,12 +258,19 @@ def _experiments(args) -> int:
     if out.exists() and not out.is_dir():
         raise CluvalError(f"--out {out} is an existing file, not a folder: give a folder for the CSV and HTML "
                           "results (it is created if missing)")
+    written = _written_before(out)
+    targets = [out / f"{name}{ending}" for name in names for ending in _RESULT_FILES]
+    foreign = [path.name for path in targets if path.exists() and path.name not in written]
+    if foreign and not args.force:
+        raise CluvalError(f"--out {out} holds {', '.join(foreign[:3])}{' ...' if len(foreign) > 3 else ''}, which "
+                          "cluval did not write: choose another folder, or pass --force to replace them")
     out.mkdir(parents=True, exist_ok=True)
     differs = 0
     for name in names:
         start = time.perf_counter()
         result = run_experiment(name, full=args.full, progress=_progress_bar)
         seconds = time.perf_counter() - start
+        _record_written(out, [f"{name}{ending}" for ending in _RESULT_FILES])
         result.values.to_csv(out / f"{name}.csv", index=False)
         result.checks.to_csv(out / f"{name}_checks.csv", index=False)
         result.figure.write_html(out / f"{name}.html", include_plotlyjs="cdn")
@@ -303,7 +328,9 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("action", choices=["list", "run"])
     ex.add_argument("name", nargs="?", help="experiment name, or 'all'")
     ex.add_argument("--full", action="store_true", help="the paper's full settings (see 'list' for the time)")
-    ex.add_argument("--out", default="results", help="output folder (default: results)")
+    ex.add_argument("--out", default="results", help="output folder (default: results); files that cluval did "
+                                                     "not write there are never replaced")
+    ex.add_argument("--force", action="store_true", help="replace files in --out that cluval did not write")
     ex.set_defaults(func=_experiments)
     return parser
 

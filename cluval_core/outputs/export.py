@@ -13,6 +13,7 @@ before the header (``pandas.read_csv(..., comment="#")`` skips them), JSON files
 
 from __future__ import annotations
 
+import csv
 import datetime
 import html
 import json
@@ -118,6 +119,15 @@ def score_table(scores: dict, chance: pd.DataFrame | None = None, uncertainty: p
     return pd.DataFrame(rows)
 
 
+def _label_texts(labels) -> list[str]:
+    """Each label as text, as it is written; as Python writes the value (1 and '1') when two
+    labels of one side would otherwise read alike."""
+    texts = [str(v) for v in labels]
+    if len(set(texts)) < len(texts):
+        texts = [repr(v.item() if isinstance(v, np.generic) else v) for v in labels]
+    return texts
+
+
 def contingency_frame(c) -> pd.DataFrame:
     """The table in the pairing's display order with cluster labels and both marginals.
 
@@ -131,8 +141,8 @@ def contingency_frame(c) -> pd.DataFrame:
         order = np.lexsort((rank_c[col], rank_r[r]))
         return pd.DataFrame({"reference": c.row_labels[r[order]], "candidate": c.col_labels[col[order]],
                              "count": v[order]})
-    rows = [str(c.row_labels[i]) for i in pairing.row_order]
-    cols = [str(c.col_labels[j]) for j in pairing.col_order]
+    rows = _label_texts(c.row_labels[pairing.row_order])
+    cols = _label_texts(c.col_labels[pairing.col_order])
     frame = pd.DataFrame(np.asarray(c.table)[np.ix_(pairing.row_order, pairing.col_order)],
                          index=pd.Index(rows, name="reference \\ candidate"), columns=cols)
     frame["total"] = c.row_sizes[pairing.row_order]
@@ -156,15 +166,40 @@ def _one_line(value) -> str:
     return " ".join(str(value).splitlines())
 
 
+# A text cell that a spreadsheet would run as a formula starts with one of these.
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _inert(value):
+    """A text cell as a spreadsheet shows it and never runs: one that would start a formula gets a
+    leading apostrophe (a plain number such as "-1" is left as it is)."""
+    if not isinstance(value, str) or not value.startswith(_FORMULA_STARTS):
+        return value
+    try:
+        float(value)
+        return value
+    except ValueError:
+        return "'" + value
+
+
 def csv_with_provenance(frame: pd.DataFrame, facts: dict, **to_csv) -> str:
     """CSV text of `frame` after ``# key: value`` lines; read it back with ``comment="#"``.
 
-    >>> text = csv_with_provenance(pd.DataFrame({"a": [1]}), {"cluval": "0.1"}, index=False)
-    >>> text.splitlines()
-    ['# cluval: 0.1', 'a', '1']
+    Text is quoted (so that a label holding "#" or a comma reads back whole) and made inert:
+    a text cell or name that would start a spreadsheet formula (=, +, -, @) is written with a
+    leading apostrophe. A key or value of the provenance stays on its line.
+
+    >>> text = csv_with_provenance(pd.DataFrame({"a": ["x", "=1+2"]}), {"cluval": "0.1"}, index=False)
+    >>> print(text, end="")
+    # cluval: 0.1
+    "a"
+    "x"
+    "'=1+2"
     """
-    header = "".join(f"# {key}: {_one_line(value)}\n" for key, value in facts.items())
-    return header + frame.to_csv(**to_csv)
+    header = "".join(f"# {_one_line(key)}: {_one_line(value)}\n" for key, value in facts.items())
+    safe = frame.map(_inert).rename(index=_inert, columns=_inert)
+    safe.index.name, safe.columns.name = _inert(frame.index.name), _inert(frame.columns.name)
+    return header + safe.to_csv(**{"quoting": csv.QUOTE_NONNUMERIC, **to_csv})
 
 
 def json_with_provenance(values, facts: dict) -> str:
@@ -187,20 +222,28 @@ def html_report(c, facts: dict, *, title: str = "cluval comparison", ids=None) -
     scores = c.scores(ids)
     table = score_table(scores)
     table["value"] = [format_value(i, v, 6) for i, v in scores.items()]
-    esc = html.escape
+    esc = html.escape  # quotes too: nothing of a label can close an attribute
+
+    def table_html(frame, **options):
+        shown = frame.map(lambda v: esc(v) if isinstance(v, str) else v)
+        shown.columns = [esc(str(column)) for column in shown.columns]
+        return shown.to_html(escape=False, **options)
+
     parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>{esc(title)}</title>",
              "<style>body{font-family:sans-serif;margin:2em;max-width:1200px}table{border-collapse:collapse}"
              "td,th{border:1px solid #ccc;padding:2px 8px;text-align:left}</style></head><body>",
              f"<h1>{esc(title)}</h1><table>"]
     parts += [f"<tr><th>{esc(str(k))}</th><td>{esc(_one_line(v))}</td></tr>" for k, v in facts.items()]
     parts.append("</table><h2>Hungarian pairing</h2>")
-    parts.append(c.hungarian_pairing.display_frame().to_html(index=False, float_format=lambda v: f"{v:.4f}"))
+    pairs = c.hungarian_pairing.display_frame()
+    pairs[["reference", "candidate"]] = pairs[["reference", "candidate"]].map(str)
+    parts.append(table_html(pairs, index=False, float_format=lambda v: f"{v:.4f}"))
     parts.append("<h2>Pair Sets Index, step by step</h2><p>"
                  + "<br>".join(esc(str(step)) for step in c.steps("psi")) + "</p>")
     for i, (name, fig) in enumerate(figures):
         parts.append(f"<h2>{esc(name)}</h2>")
         parts.append(fig.to_html(full_html=False, include_plotlyjs=(i == 0)))
     parts.append("<h2>Every index</h2>")
-    parts.append(table.drop(columns=["formula"]).to_html(index=False))
+    parts.append(table_html(table.drop(columns=["formula"]), index=False))
     parts.append("</body></html>")
     return "\n".join(parts)

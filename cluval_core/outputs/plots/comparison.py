@@ -213,9 +213,18 @@ def _condensed_table(c, keep_rows, rest_rows, keep_cols, rest_cols) -> np.ndarra
     return out
 
 
-def _text(value) -> str:
-    """A label as plotly text: plotly reads a few HTML tags, so the label's own are escaped."""
-    return html.escape(str(value), quote=False)
+def plotly_text(value) -> str:
+    """A label or name as plotly text: plotly reads a few HTML tags (and their attributes) in
+    titles, ticks and hover text, so the label's own markup and quotes are escaped; plotly
+    shows the characters themselves.
+
+    >>> plotly_text('<b>x" onmouseover="y</b>')
+    '&lt;b&gt;x&quot; onmouseover=&quot;y&lt;/b&gt;'
+    """
+    return html.escape(str(value), quote=True)
+
+
+_text = plotly_text
 
 
 def _size(value) -> str:

@@ -15,7 +15,6 @@ same way. The stability curve over k is :func:`cluval_core.plots.stability_curve
 
 from __future__ import annotations
 
-import html
 import math
 
 import numpy as np
@@ -24,6 +23,7 @@ import plotly.graph_objects as go
 
 from ...core.registry import get_index
 from ...core.validation import CluvalError
+from .comparison import plotly_text
 
 __all__ = ["pairwise_heatmap", "PAIRWISE_WRITTEN_UP_TO", "LONGEST_TICK"]
 
@@ -31,9 +31,7 @@ PAIRWISE_WRITTEN_UP_TO = 12  # solutions a side whose cells carry their value as
 LONGEST_TICK = 16  # characters of a solution's name on an axis; the whole name is on hover
 
 
-def _text(value) -> str:
-    """A name for plotly, which reads a few HTML tags in titles, ticks and hover text."""
-    return html.escape(str(value), quote=False)
+_text = plotly_text
 
 
 def _tick(name: str) -> str:
