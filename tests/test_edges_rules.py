@@ -18,7 +18,7 @@ import scipy.sparse as sp
 from test_steps import _degenerate_comparisons
 
 import cluval_core
-from cluval_core import INDICES, CluvalError, Comparison, Noise, compare
+from cluval_core import INDICES, CluvalError, Comparison, Noise, compare, compare_chunks
 from cluval_core.data import synthetic
 from cluval_core.data.datasets import locate
 from cluval_core.data.userdata import read_user_table
@@ -470,3 +470,37 @@ def test_csv_exports_are_inert_and_read_back_as_written():
     c = compare([1, 1, "1", "1", 2], ["x", "x", "y", "y", "y"])
     table = contingency_frame(c)
     assert sorted(table.index[:-1]) == ["'1'", "1", "2"]  # 1 and '1' stay two labels
+
+
+# ============================================================== bounded work: streams of chunks
+def test_a_stream_of_chunks_of_new_labels_merges_each_label_a_few_times(monkeypatch):
+    """Partial tables are added in a balanced tree: with c chunks each label takes part in about
+    log2(c) merges, never in one merge per later chunk (which would cost the square)."""
+    from cluval_core.core import chunks as chunked
+
+    handled = []
+    real = chunked._merge_labels
+    monkeypatch.setattr(chunked, "_merge_labels", lambda a, *rest: handled.append(len(a) + len(rest[1])) or
+                        real(a, *rest))
+    n_chunks, size = 1000, 500  # every chunk brings 500 new labels: half a million in all
+    c = compare_chunks((np.arange(size) + size * i, np.arange(size) % 7 + 7 * i) for i in range(n_chunks))
+    assert c.k_true == n_chunks * size and c.k_pred == 7 * n_chunks
+    labels = 2 * n_chunks * size
+    assert sum(handled) <= labels * (math.log2(n_chunks) + 2), sum(handled) / labels
+
+
+def test_a_stream_of_tiny_chunks_is_counted_in_runs(monkeypatch):
+    """One-object chunks are read one by one but counted together, a few thousand objects at a
+    time: the same comparison as the concatenation, with a table built per run, not per object."""
+    from cluval_core.core.chunks import PartialTable
+
+    built = []
+    real = PartialTable.from_labels.__func__
+    monkeypatch.setattr(PartialTable, "from_labels", classmethod(lambda cls, *a, **k: built.append(1) or
+                                                                 real(cls, *a, **k)))
+    n = 60_000
+    truth, found = [i % 7 for i in range(n)], [float(i % 5) if i % 3 else i % 5 for i in range(n)]
+    c = compare_chunks(([t], [f]) for t, f in zip(truth, found))
+    expected = compare(truth, found)
+    assert (c.table.toarray() == expected.table).all() and c.col_labels.tolist() == expected.col_labels.tolist()
+    assert len(built) <= n // 4096 + 2

@@ -43,7 +43,14 @@ import pandas as pd
 from scipy.sparse import coo_array
 
 from .comparison import Comparison
-from .contingency import _sorted_codes, _sorted_uniques_order, contingency_table, factorize, table_from_codes
+from .contingency import (
+    _as_exact_ints,
+    _sorted_codes,
+    _sorted_uniques_order,
+    contingency_table,
+    factorize,
+    table_from_codes,
+)
 from .noise import Noise, is_label, normalise_noise
 from .validation import MAX_TOTAL, CluvalError, as_labels, bad_label_error, first_bad_label, warn
 
@@ -51,6 +58,8 @@ __all__ = ["PartialTable", "compare_chunks", "compare_dask"]
 
 # Partial tables added together at each step of the Dask tree reduction.
 SPLIT_EVERY = 8
+# Chunks of fewer objects are read one by one but counted together, this many objects at a time.
+_SMALL_CHUNK = 4096
 _DASK_EXTRA = 'python -m pip install "cluval[dask]"'
 
 
@@ -124,25 +133,27 @@ def _as_objects(labels: np.ndarray) -> np.ndarray:
     return labels.astype(object)
 
 
-def _common_labels(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """`a` then `b` in one array whose equal elements are exactly the equal Python values.
+def _common_labels(*arrays: np.ndarray) -> np.ndarray:
+    """The arrays one after the other in one array whose equal elements are exactly the equal
+    Python values.
 
     Same dtypes concatenate; integers of any widths share an integer dtype when one holds
-    both, texts share the wider text dtype; anything else becomes Python values (``1 == 1.0
-    == True``, ``1 != "1"``), each cluster keeping the value of its first object.
+    them all, texts share the widest text dtype; anything else becomes Python values (``1 ==
+    1.0 == True``, ``1 != "1"``), each cluster keeping the value of its first object.
     """
-    if a.dtype == b.dtype:
-        return np.concatenate([a, b])
-    kinds = {a.dtype.kind, b.dtype.kind}
+    dtypes = {a.dtype for a in arrays}
+    if len(dtypes) == 1:
+        return np.concatenate(arrays)
+    kinds = {d.kind for d in dtypes}
     common = None
     if kinds <= set("iub"):
-        common = np.result_type(a.dtype, b.dtype)
+        common = np.result_type(*dtypes)
         common = common if common.kind in "iub" else None
     elif len(kinds) == 1 and kinds <= set("USmM"):
-        common = np.result_type(a.dtype, b.dtype)
+        common = np.result_type(*dtypes)
     if common is not None:
-        return np.concatenate([a.astype(common), b.astype(common)])
-    return np.concatenate([_as_objects(a), _as_objects(b)])
+        return np.concatenate([a.astype(common) for a in arrays])
+    return np.concatenate([_as_objects(a) for a in arrays])
 
 
 def _merge_labels(a: np.ndarray, a_first: np.ndarray, b: np.ndarray, b_first: np.ndarray):
@@ -366,15 +377,70 @@ def compare_chunks(chunks: Iterable, *, noise=None) -> Comparison:
     if isinstance(chunks, (str, bytes)) or not isinstance(chunks, Iterable):
         raise CluvalError(f"chunks must be an iterable of (labels_true, labels_pred) pairs, got "
                           f"{type(chunks).__name__}")
-    total = PartialTable.empty()
+    merged, small, held = _Merger(), [], 0
+
+    def count_small():  # the small chunks read so far, counted as one run
+        if small:
+            merged.add(PartialTable.from_labels(_common_labels(*(a for a, _ in small)),
+                                                _common_labels(*(b for _, b in small)), noise=noise))
+            small.clear()
+
     for i, chunk in enumerate(chunks):
         if not (isinstance(chunk, (tuple, list)) and len(chunk) == 2):
             raise CluvalError(f"chunk {i} must be a (labels_true, labels_pred) pair, got {type(chunk).__name__}")
         try:
-            total = total + PartialTable.from_labels(*chunk, noise=noise)
+            labels_true, labels_pred = chunk
+            n, n_pred = _length(labels_true), _length(labels_pred)
+            if n is not None and n_pred is not None and n != n_pred:
+                raise CluvalError(f"labels_true and labels_pred differ in length: {n} != {n_pred}")
+            if n == 0:
+                continue  # an empty chunk adds nothing
+            if n is not None and n < _SMALL_CHUNK and not (_is_pandas_text(labels_true) or
+                                                          _is_pandas_text(labels_pred)):
+                a, b = as_labels(labels_true, "labels_true"), as_labels(labels_pred, "labels_pred")
+                if a.shape != b.shape:
+                    raise CluvalError(f"labels_true and labels_pred differ in length: {a.size} != {b.size}")
+                small.append((_as_exact_ints(a), _as_exact_ints(b)))  # as the table reads them, counted with the next
+                held += a.size
+                if held >= _SMALL_CHUNK:
+                    count_small()
+                    held = 0
+                continue
+            count_small()
+            held = 0
+            merged.add(PartialTable.from_labels(labels_true, labels_pred, noise=noise))
         except CluvalError as exc:
             raise CluvalError(f"chunk {i}: {exc}") from None
-    return _finish(total, noise, stacklevel=4)
+    count_small()
+    return _finish(merged.total(), noise, stacklevel=4)
+
+
+class _Merger:
+    """Partial tables of consecutive runs added up in a balanced tree, as a binary counter adds:
+    a table is merged with its neighbour only once they are about the same size, so each label
+    and cell takes part in O(log(number of chunks)) merges and a long stream of small chunks, or
+    of chunks of new labels, costs about what its cells cost (not the square of the chunks)."""
+
+    def __init__(self):
+        self._stack: list[tuple[int, PartialTable]] = []  # (size, table), sizes decreasing
+
+    @staticmethod
+    def _size(table: PartialTable) -> int:
+        return len(table.row_labels) + len(table.col_labels) + table.cells.nnz + 1
+
+    def add(self, table: PartialTable) -> None:
+        size = self._size(table)
+        while self._stack and self._stack[-1][0] <= size:
+            _, earlier = self._stack.pop()
+            table = earlier + table  # the earlier run first: its labels' first objects come first
+            size = self._size(table)
+        self._stack.append((size, table))
+
+    def total(self) -> PartialTable:
+        total = PartialTable.empty()
+        for _, table in self._stack:
+            total = total + table
+        return total
 
 
 # ---------------------------------------------------------------------- Dask
