@@ -504,3 +504,49 @@ def test_a_stream_of_tiny_chunks_is_counted_in_runs(monkeypatch):
     expected = compare(truth, found)
     assert (c.table.toarray() == expected.table).all() and c.col_labels.tolist() == expected.col_labels.tolist()
     assert len(built) <= n // 4096 + 2
+
+
+# ============================================================== bounded work: hostile files
+def _refused_before_parsing(monkeypatch):
+    import cluval_core.outputs.cli  # noqa: F401 - imported (and its tables read) before pandas' reader is taken away
+    from cluval_core.data import userdata
+
+    monkeypatch.setattr(userdata.pd, "read_csv", lambda *a, **k: pytest.fail("parsed a file it should refuse"))
+
+
+@pytest.mark.parametrize("shape", ["wide header", "one line", "two long lines"])
+def test_a_file_too_wide_to_be_a_table_is_refused_before_it_is_parsed(tmp_path, capsys, monkeypatch, shape):
+    from cluval_core.data.userdata import MAX_COLUMNS, read_user_table
+
+    fields = MAX_COLUMNS + 5
+    text = {"wide header": ",".join(f"c{i}" for i in range(fields)) + "\n" + ",".join("1" * fields) + "\n",
+            "one line": ",".join("1" * fields),  # no line break at all
+            "two long lines": ",".join("a" * fields) + "\n" + ",".join("1" * fields) + "\n"}[shape]
+    path = tmp_path / "wide.csv"
+    path.write_text(text)
+    _refused_before_parsing(monkeypatch)
+    with pytest.raises(CluvalError, match=f"has {fields:,} columns in its first line, more than the 10,000"):
+        read_user_table(text.encode(), "upload.csv")  # the app's upload
+    code, _, err = _cli(capsys, "compare", path, "--true", "c0", "--pred", "c1")
+    assert code == 2 and "columns in its first line, more than the 10,000" in err
+    code, _, err = _cli(capsys, "compare", path, "--true", "c0", "--pred", "c1", "--memory-budget", "1kB")
+    assert code == 2 and "columns in its first line" in err  # out of core too
+
+
+def test_a_first_line_of_megabytes_is_refused_out_of_core(tmp_path, capsys, monkeypatch):
+    from cluval_core.data import userdata
+
+    monkeypatch.setattr(userdata, "_LONGEST_FIRST_LINE", 1 << 16)
+    path = tmp_path / "long.csv"
+    path.write_bytes(b"x" * (1 << 17) + b",y\n" + b"1,2\n" * 2000)  # too large for the budget: out of core
+    code, _, err = _cli(capsys, "compare", path, "--true", "x", "--pred", "y", "--memory-budget", "1kB")
+    assert code == 2 and "has a first line longer than" in err and "not a table of label columns" in err
+
+
+def test_a_missing_column_is_named_without_listing_every_column(capsys, tmp_path):
+    path = tmp_path / "many.csv"
+    path.write_text(",".join(f"c{i}" for i in range(5000)) + "\n" + ",".join("1" * 5000) + "\n"
+                    + ",".join("2" * 5000) + "\n")
+    code, _, err = _cli(capsys, "compare", path, "--true", "nope", "--pred", "c1")
+    assert code == 2 and "column 'nope' is not in the file; its columns are: c0, c1," in err
+    assert "and 4,980 more" in err and len(err) < 500

@@ -52,6 +52,8 @@ __all__ = ["MAX_BYTES", "MAX_CELLS", "ACCEPTED", "UserTable", "ColumnSummary", "
 
 MAX_BYTES = 200 * 2**20
 MAX_CELLS = 20_000_000
+MAX_COLUMNS = 10_000
+_LONGEST_FIRST_LINE = 16 * 2**20  # bytes of a first line read to learn a large file's columns
 ACCEPTED = "a CSV or TSV text file in UTF-8, or a Parquet file"
 _SNIFF_BYTES = 16384
 CSV_SUFFIXES = (".csv", ".tsv", ".txt")
@@ -191,7 +193,16 @@ def read_csv_bytes(data: bytes, name: str = "the file") -> pd.DataFrame:
     return read_table_bytes(data, name)
 
 
+def _lines(data: bytes) -> int:
+    """Lines of a text: line breaks, and a last line without one (\\r alone ends a line too)."""
+    breaks = max(data.count(b"\n"), data.count(b"\r"))
+    return breaks + (1 if data and not data.endswith((b"\n", b"\r")) else 0)
+
+
 def _check_cells(name: str, rows: int, columns: int) -> None:
+    if columns > MAX_COLUMNS:
+        raise CluvalError(f"{name} has {columns:,} columns in its first line, more than the {MAX_COLUMNS:,} cluval "
+                          "reads: keep only the columns you compare (labels, and coordinates if any)")
     if rows * columns > MAX_CELLS:
         raise CluvalError(f"{name} has {rows:,} rows x {columns} columns, more than the {MAX_CELLS:,} cells "
                           "accepted: subsample it, or keep only the columns you compare")
@@ -293,8 +304,9 @@ def _read_csv(data: bytes, name: str, header: bool | None = None) -> UserTable:
     if len(data) > _SNIFF_BYTES and "\n" in sample:
         sample = sample[: sample.rindex("\n")]  # whole lines only
     sep = _delimiter(sample)
-    first_line = sample.lstrip("\ufeff").split("\n", 1)[0]
-    _check_cells(name, max(data.count(b"\n"), data.count(b"\r")), max(1, len(first_line.split(sep))))
+    end = data.find(b"\n")
+    first_line = data if end < 0 else data[:end]  # the whole first line, however long
+    _check_cells(name, _lines(data), first_line.count(sep.encode()) + 1)
     try:
         raw = pd.read_csv(io.BytesIO(data), sep=sep, encoding=encoding, skipinitialspace=True, dtype=str,
                           keep_default_na=False, header=None)
@@ -334,7 +346,9 @@ def _read_parquet(data: bytes, name: str) -> pd.DataFrame:
 
 def _column(frame: pd.DataFrame, column: str) -> pd.Series:
     if column not in frame.columns:
-        raise CluvalError(f"column {column!r} is not in the file; its columns are: {', '.join(frame.columns)}")
+        shown = ", ".join(str(c) for c in frame.columns[:20])
+        more = f" and {len(frame.columns) - 20:,} more" if len(frame.columns) > 20 else ""
+        raise CluvalError(f"column {_describe(column)} is not in the file; its columns are: {shown}{more}")
     return frame[column]
 
 
@@ -612,17 +626,23 @@ def _cells(path: Path, size: int) -> int:
             meta = pq.ParquetFile(path).metadata
             return meta.num_rows * meta.num_columns
         newlines = returns = 0
+        fields, in_first_line, last = 1, True, b""
         with open(path, "rb") as fh:
             head = fh.read(_SNIFF_BYTES)
+            sep = _delimiter(head.decode("utf-8-sig", errors="ignore")).encode()
             fh.seek(0)
             while block := fh.read(_COUNT_STEP):
                 newlines += block.count(b"\n")
                 returns += block.count(b"\r")
+                if in_first_line:  # the first line's fields, however long the line
+                    end = block.find(b"\n")
+                    fields += (block if end < 0 else block[:end]).count(sep)
+                    in_first_line = end < 0
+                last = block[-1:]
     except Exception:  # noqa: BLE001 - unreadable or damaged: the in-memory reader names the problem
         return 0
-    sample = head.decode("utf-8-sig", errors="ignore")
-    first_line = sample.split("\n", 1)[0]
-    return max(newlines, returns) * max(1, len(first_line.split(_delimiter(sample))))
+    lines = max(newlines, returns) + (1 if last and last not in (b"\n", b"\r") else 0)
+    return lines * fields if fields <= MAX_COLUMNS else MAX_CELLS + 1  # too wide: never read in memory
 
 
 def fits_in_memory(path, budget: int) -> bool:
@@ -652,12 +672,22 @@ def _csv_layout(path: Path) -> UserTable:
     try:
         with open(path, "rb") as fh:
             head = fh.read(_SNIFF_BYTES)
+            while b"\n" not in head and len(head) < _LONGEST_FIRST_LINE:  # a long first line, read whole
+                more = fh.read(_SNIFF_BYTES)
+                if not more:
+                    break
+                head += more
+            if b"\n" in head:
+                head += fh.read(_SNIFF_BYTES)  # and the lines after it, to see what the first one is
     except OSError as exc:
         raise CluvalError(f"{name} cannot be read ({exc.strerror or exc})") from None
+    if b"\n" not in head and len(head) >= _LONGEST_FIRST_LINE:
+        raise CluvalError(f"{name} has a first line longer than {_LONGEST_FIRST_LINE >> 20} MB: "
+                          "it is not a table of label columns")
     if head[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
         raise CluvalError(f"{name} is UTF-16 text, which is read out of core only as UTF-8: save it as UTF-8 CSV "
                           "(in a spreadsheet: 'CSV UTF-8')")
-    if len(head) == _SNIFF_BYTES and b"\n" in head:
+    if b"\n" in head:
         head = head[: head.rindex(b"\n") + 1]  # whole lines only
     return read_user_table(head, name)
 
