@@ -359,7 +359,7 @@ def test_experiments_run_exits_0_when_every_claim_holds(tmp_path, capsys):
     code, out, _ = _run(capsys, "experiments", "run", "psi_synthetic", "--out", str(tmp_path))
     assert code == 0 and "differ" not in out
     assert {p.name for p in tmp_path.iterdir()} == {"psi_synthetic.csv", "psi_synthetic_checks.csv",
-                                                    "psi_synthetic.html"}
+                                                    "psi_synthetic.html", ".cluval-written"}  # and what it wrote
 
 
 def test_experiments_existing_file_as_out(tmp_path, capsys):

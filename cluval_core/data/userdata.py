@@ -672,13 +672,14 @@ def _csv_layout(path: Path) -> UserTable:
     try:
         with open(path, "rb") as fh:
             head = fh.read(_SNIFF_BYTES)
-            while b"\n" not in head and len(head) < _LONGEST_FIRST_LINE:  # a long first line, read whole
-                more = fh.read(_SNIFF_BYTES)
-                if not more:
-                    break
-                head += more
-            if b"\n" in head:
-                head += fh.read(_SNIFF_BYTES)  # and the lines after it, to see what the first one is
+            if b"\n" not in head and len(head) == _SNIFF_BYTES and b"\x00" not in head:
+                while b"\n" not in head and len(head) < _LONGEST_FIRST_LINE:  # a long first line, read whole
+                    more = fh.read(_SNIFF_BYTES)
+                    if not more:
+                        break
+                    head += more
+                if b"\n" in head:
+                    head += fh.read(_SNIFF_BYTES)  # and the lines after it, to see what the first one is
     except OSError as exc:
         raise CluvalError(f"{name} cannot be read ({exc.strerror or exc})") from None
     if b"\n" not in head and len(head) >= _LONGEST_FIRST_LINE:
