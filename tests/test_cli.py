@@ -294,13 +294,14 @@ def test_compare_folder_errors(tmp_path, capsys):
     _one_line_error(err, f"{tmp_path / 'c.csv'}: column 'p' is not in the file; its columns are: t, q")
 
 
-@pytest.mark.parametrize("budget", ["lots", "0", "1 XB", "-5MB", "1e99"])
+@pytest.mark.parametrize("budget", ["lots", "0", "1 XB", "-5MB", "1e99", "1e400"])
 def test_compare_bad_memory_budget(tmp_path, capsys, budget):
     path = _labels(tmp_path, b"t,p\na,1\nb,2\n")
     code, _, err = _run(capsys, "compare", path, "--true", "t", "--pred", "p", f"--memory-budget={budget}")
     assert code == 2
     assert err in (f"cluval: error: --memory-budget must be a size such as 1GB, 512MB or 2GiB, got {budget!r}\n",
-                   f"cluval: error: --memory-budget must be at least one byte, got {budget!r}\n")
+                   f"cluval: error: --memory-budget must be at least one byte, got {budget!r}\n",
+                   f"cluval: error: --memory-budget must be less than 2**63 bytes (about 9.2 EB), got {budget!r}\n")
 
 
 def test_byte_sizes():

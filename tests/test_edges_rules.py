@@ -18,7 +18,10 @@ import scipy.sparse as sp
 from test_steps import _degenerate_comparisons
 
 import cluval_core
-from cluval_core import INDICES, CluvalError, Comparison, Noise, compare, compare_chunks
+import cluval_core.data.datasets
+import cluval_core.indices
+import cluval_core.outputs.export
+from cluval_core import INDICES, CluvalError, Comparison, Noise, compare, compare_chunks, v_measure_score
 from cluval_core.data import synthetic
 from cluval_core.data.datasets import locate
 from cluval_core.data.userdata import read_user_table
@@ -550,3 +553,51 @@ def test_a_missing_column_is_named_without_listing_every_column(capsys, tmp_path
     code, _, err = _cli(capsys, "compare", path, "--true", "nope", "--pred", "c1")
     assert code == 2 and "column 'nope' is not in the file; its columns are: c0, c1," in err
     assert "and 4,980 more" in err and len(err) < 500
+
+
+# ============================================================== the obscure errors left
+@pytest.mark.parametrize("call, match", [
+    (lambda: cluval_core.data.datasets.load_dataset(None), "a data set is named by text, got None"),
+    (lambda: cluval_core.data.datasets.load_dataset(123), "a data set is named by text, got 123"),
+    (lambda: cluval_core.indices.find_indices(None), "query must be text"),
+    (lambda: cluval_core.contingency_table(np.array([0, 1]), np.array([0, 1, 2])), "differ in length: 2 != 3"),
+    (lambda: cluval_core.outputs.export.format_value("ari", "0.5"), "value must be a number, got '0.5'"),
+    (lambda: synthetic.random_partition(3, n_per_cluster=-1), "n_per_cluster must be a whole number of at least 1"),
+    (lambda: partition_scatter(compare([0, 0, 1], [0, 1, 1]), "true"), "partition_scatter draws the objects' points"),
+    (lambda: Comparison.from_table(pd.DataFrame([[1, 2], ["x", 3]])), r"table must be numeric: it has 'x' at \[1, 0\]"),
+    (lambda: Comparison.from_table(pd.DataFrame([[1, 2], [None, 3]])), r"non-finite entry \(nan at \[1, 0\]\)"),
+    (lambda: cluval_core.outputs.export.to_json({float("nan"): 1}), "the key nan cannot be written as JSON"),
+])
+def test_the_obscure_errors_are_cluval_errors_naming_the_argument(call, match):
+    import cluval_core.data.datasets  # noqa: F401 - the modules the calls reach
+    import cluval_core.outputs.export  # noqa: F401
+
+    with pytest.raises(CluvalError, match=match):
+        call()
+
+
+def test_the_obscure_cases_with_a_right_value():
+    from cluval_core.data.datasets import verify_datasets
+    from cluval_core.outputs.export import to_json
+
+    assert set(verify_datasets("s1")) == {"s1"}  # one name, not its letters
+    assert v_measure_score([0, 0, 1, 1], [0, 1, 1, 1], beta=Fraction(1, 2)) == \
+        v_measure_score([0, 0, 1, 1], [0, 1, 1, 1], beta=0.5)
+    c = compare([0, 0, 1, 1, 2], [0, 1, 1, 2, 2])
+    frame = c.chance(["ari", "psi"], n_samples=20, seed=0)
+    import json
+
+    written = json.loads(to_json(frame))
+    assert set(written) == {"ari", "psi"} and written["ari"]["method"] == "exact"
+    with pytest.raises(CluvalError, match="a comparison's table is read-only"):
+        c.table[0, 0] = 5
+    changed = np.array(c.table)
+    changed[0, 0] = 5  # a copy is the user's own
+    assert Comparison.from_table(changed).n == c.n + 4 and type(c.table * 2) is np.ndarray
+
+
+def test_a_data_set_may_be_named_by_a_path_like_name():
+    pytest.importorskip("pooch")
+    from cluval_core.data.datasets import _entry
+
+    assert _entry(Path("s1"))[0] == _entry("S1")[0] == "s1"

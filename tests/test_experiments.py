@@ -266,7 +266,8 @@ def test_cli_list_and_run(tmp_path, capsys):
     assert ("differs: A: one point taken from each cluster to form a new cluster of k points: "
             "(kn - 3n - k + 3)/(kn^2 - n)") in out
     assert "(tolerance ±1e-12). Likely reason: misprinted: the numbers support the corrected form" in out
-    assert {p.name for p in tmp_path.iterdir()} == {"rand_table1.csv", "rand_table1_checks.csv", "rand_table1.html"}
+    assert {p.name for p in tmp_path.iterdir()} == {"rand_table1.csv", "rand_table1_checks.csv", "rand_table1.html",
+                                                    ".cluval-written"}  # and the list of what it wrote
     written = pd.read_csv(tmp_path / "rand_table1_checks.csv", keep_default_na=False)
     assert list(written.columns) == CHECK_COLUMNS and set(written["tolerance"]) == {"±1e-12"}
     assert main(["experiments", "run", "nope", "--out", str(tmp_path)]) == 2

@@ -125,6 +125,31 @@ class CentroidRatio:
     tie_broken: bool = False
 
 
+class _Table(np.ndarray):
+    """A comparison's dense table: read-only, and writing into it says why in cluval's words.
+
+    Arithmetic on it, copies and conversions give plain numpy arrays.
+    """
+
+    def __setitem__(self, key, value):
+        raise CluvalError("a comparison's table is read-only: every value computed from it assumes it never changes. "
+                          "Change a copy (numpy.array(c.table)) and compare that (Comparison.from_table)")
+
+    def __array_wrap__(self, array, context=None, return_scalar=False):
+        if return_scalar and isinstance(array, np.ndarray) and array.ndim == 0:
+            return array[()]
+        return array.view(np.ndarray) if isinstance(array, np.ndarray) else array
+
+    def copy(self, order="C"):
+        return np.array(self, order=order)
+
+    def __repr__(self):
+        return repr(np.asarray(self))
+
+    def astype(self, dtype, *args, **kwargs):
+        return np.asarray(self).astype(dtype, *args, **kwargs)
+
+
 def _labels_of_table(values, n: int, name: str) -> np.ndarray:
     """Row or column labels given to a table: one distinct hashable value per cluster."""
     if values is None:
@@ -237,7 +262,7 @@ class Comparison:
         if fewer_than_two(n):
             raise CluvalError(f"at least 2 objects are needed to compare partitions, got {n}")
         _read_only(*((table.data, table.indices, table.indptr) if sparse else (table,)), row_labels, col_labels)
-        object.__setattr__(self, "table", table)
+        object.__setattr__(self, "table", table if sparse else table.view(_Table))
         object.__setattr__(self, "row_labels", row_labels)
         object.__setattr__(self, "col_labels", col_labels)
         object.__setattr__(self, "_X", X)

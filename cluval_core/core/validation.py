@@ -280,7 +280,10 @@ def as_table(table, name: str = "table") -> np.ndarray:
         try:
             arr = np.asarray(arr, dtype=np.float64) if not _all_ints(arr) else _exact_int_table(arr, name)
         except (ValueError, TypeError, OverflowError):
-            raise CluvalError(f"{name} must be numeric, got values such as {_describe(arr.flat[0])}") from None
+            k = next((k for k, v in enumerate(arr.flat) if isinstance(v, (bool, np.bool_)) or
+                      not isinstance(v, numbers.Real)), 0)
+            i, j = np.unravel_index(k, arr.shape)
+            raise CluvalError(f"{name} must be numeric: it has {_describe(arr.flat[k])} at [{i}, {j}]") from None
     if arr.dtype.kind not in "iuf":
         raise CluvalError(f"{name} must be numeric, got dtype {arr.dtype}")
     _check_finite_nonnegative(arr, name, "entry", ": counts must be >= 0")

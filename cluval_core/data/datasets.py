@@ -114,6 +114,12 @@ def dataset_names() -> list[str]:
 
 
 def _entry(name: str) -> tuple[str, dict]:
+    """The catalogue's key and entry of a set's name (any case; a path-like name such as
+    ``Path("s1")`` is its text)."""
+    if isinstance(name, os.PathLike):
+        name = os.fspath(name)
+    if not isinstance(name, str):
+        raise CluvalError(f"a data set is named by text, got {name!r}; known sets: {', '.join(dataset_names())}")
     key = ALIASES.get(name.lower(), name.lower())
     try:
         return key, catalogue()["datasets"][key]
@@ -392,6 +398,8 @@ def verify_datasets(names=None) -> dict[str, str]:
     message says the good copy is used). Nothing is downloaded and nothing is written.
     """
     report = {}
+    if isinstance(names, (str, os.PathLike)):
+        names = [names]  # one name, not its letters
     for name in names or dataset_names():
         key, entry = _entry(name)
         complete, problems = _status(key, entry)

@@ -726,7 +726,7 @@ def v_measure_score(labels_true, labels_pred, *, beta=1.0, noise=None) -> float:
     >>> v_measure_score([0, 0, 1, 1], [0, 0, 1, 2]) == normalized_mutual_info_score([0, 0, 1, 1], [0, 0, 1, 2])
     True
     """
-    if isinstance(beta, bool) or not isinstance(beta, numbers.Real) or not (np.isfinite(beta) and beta >= 0):
+    if isinstance(beta, bool) or not isinstance(beta, numbers.Real) or not (math.isfinite(beta) and beta >= 0):
         raise CluvalError(f"beta must be a finite number >= 0, got {beta!r}")
     return _v_measure(compare(labels_true, labels_pred, noise=noise), float(beta))
 

@@ -34,6 +34,7 @@ import re
 import sys
 import time
 import warnings
+from fractions import Fraction
 from pathlib import Path
 
 import pandas as pd
@@ -121,9 +122,11 @@ def byte_size(text: str, name: str = "--memory-budget") -> int:
     unit = match.group(3).lower() if match else ""
     if not match or unit not in _UNITS:
         raise CluvalError(f"{name} must be a size such as 1GB, 512MB or 2GiB, got {text!r}")
-    value = float(match.group(1)) * 10 ** int(match.group(2) or 0) * _UNITS[unit]
-    if not 1 <= value < 2**63:
+    value = Fraction(match.group(1)) * 10 ** int(match.group(2) or 0) * _UNITS[unit]  # exact: 1e400 is no overflow
+    if value < 1:
         raise CluvalError(f"{name} must be at least one byte, got {text!r}")
+    if value >= 2**63:
+        raise CluvalError(f"{name} must be less than 2**63 bytes (about 9.2 EB), got {text!r}")
     return int(value)
 
 

@@ -18,26 +18,44 @@ import datetime
 import html
 import json
 import math
+import numbers
 
 import numpy as np
 import pandas as pd
 
 from .._version import __version__
 from ..core.registry import FAMILIES, INDICES, get_index
+from ..core.validation import CluvalError
 from .plots import contingency_heatmap, mapping_diagram, partition_scatter
 
 __all__ = ["json_safe", "to_json", "format_value", "score_table", "contingency_frame", "provenance",
            "csv_with_provenance", "json_with_provenance", "html_report"]
 
 
+def _key(key):
+    """A mapping's key as JSON can hold it: text, a whole number or a finite number (as text)."""
+    if isinstance(key, np.generic):
+        key = key.item()
+    if key is not None and not isinstance(key, (str, int, float, bool)):
+        raise CluvalError(f"a key of {type(key).__name__} {key!r} cannot be written as JSON: keys are text or numbers")
+    if isinstance(key, float) and not math.isfinite(key):
+        raise CluvalError(f"the key {key!r} cannot be written as JSON (not a finite number)")
+    return key
+
+
 def json_safe(value):
-    """`value` with numpy scalars and arrays as Python values, and non-finite floats as None."""
+    """`value` with numpy scalars and arrays as Python values, non-finite floats as None, and a
+    pandas table as ``{row: {column: value}}`` (a Series as ``{row: value}``)."""
+    if isinstance(value, pd.DataFrame):
+        value = value.to_dict(orient="index")
+    elif isinstance(value, pd.Series):
+        value = value.to_dict()
     if isinstance(value, np.generic):
         value = value.item()
     if isinstance(value, float):
         return value if math.isfinite(value) else None
     if isinstance(value, dict):
-        return {json_safe(k) if isinstance(k, np.generic) else k: json_safe(v) for k, v in value.items()}
+        return {_key(k): json_safe(v) for k, v in value.items()}
     if isinstance(value, (list, tuple, np.ndarray)):
         return [json_safe(v) for v in value]
     return value
@@ -68,6 +86,9 @@ def format_value(index_id: str, value: float, digits: int = 4) -> str:
     ('0.99998', '1', '0.0000002')
     """
     info = get_index(index_id)  # an unknown id is a CluvalError naming the valid ones
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise CluvalError(f"value must be a number, got {value!r}")
+    value = float(value)
     if value != value:
         return "undefined"
     if math.isinf(value):

@@ -125,6 +125,9 @@ def partition_scatter(c, side: str, *, title: str = "", X2=None, centroids=None,
     """
     labels, sizes, codes = _side(c, side)
     if X2 is None:
+        if not c.has_data:
+            raise CluvalError("partition_scatter draws the objects' points: compare the partitions with X=... "
+                              "(or give X2, their 2-D coordinates)")
         X2, axis_titles, (centroids,) = project_2d(c.data, c.centroids[0 if side == "true" else 1])
     axis_titles = axis_titles or ("x1", "x2")
     colour = cluster_colour_index(c, side)
