@@ -26,8 +26,21 @@ from scipy.special import gammaln
 from sklearn import metrics as skm
 
 from cluval_core import INDICES, CluvalError, compare, expected_mutual_information
-from cluval_core.indices.peers import (ARICODE, BCUBED, CLUSIM, CLUSTERING_MI, ELKI, GENIECLUST, PEER_NAMES, PEERS,
-                                    RELATIONS, SKLEARN, UEF, PeerName, peer_names)
+from cluval_core.indices.peers import (
+    ARICODE,
+    BCUBED,
+    CLUSIM,
+    CLUSTERING_MI,
+    ELKI,
+    GENIECLUST,
+    PEER_NAMES,
+    PEERS,
+    RELATIONS,
+    SKLEARN,
+    UEF,
+    PeerName,
+    peer_names,
+)
 
 LN2 = math.log(2)
 
@@ -391,12 +404,78 @@ def test_peers_that_agree_with_cluval_agree_with_each_other(index_id):
         assert values == pytest.approx([values[0]] * len(values), rel=1e-9, abs=1e-12), peers
 
 
-def test_clusim_rmi_is_close_to_the_flat_rmi_in_bits():
-    """clusim's older approximation of the number of tables differs from the flat RMI, but little."""
+def test_clusim_rmi_is_another_value_than_the_flat_rmi_in_bits():
+    """clusim's older approximation of the number of tables gives another value than the flat
+    RMI: more than rounding away on every pair, and a tenth of a nat per object on small tables."""
     for a, b in PAIRS:
         flat = cmi.mutual_information(b, a, variation="reduced_flat") / len(a)
-        assert sim.rmi(_clustering(a), _clustering(b)) == pytest.approx(flat, abs=2e-3)
         assert sim.rmi(_clustering(a), _clustering(b)) != pytest.approx(flat, abs=1e-9)
+    rng = np.random.default_rng(1)
+    gaps = []
+    for _ in range(60):
+        n = int(rng.integers(6, 40))
+        a, b = rng.integers(0, int(rng.integers(2, n)), n), rng.integers(0, int(rng.integers(2, n)), n)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            theirs = sim.rmi(_clustering(a), _clustering(b)) * LN2
+        if math.isfinite(theirs):
+            gaps.append(abs(theirs - compare(a, b).score("rmi_flat")))
+    assert np.median(gaps) > 0.05 and max(gaps) > 0.5, (np.median(gaps), max(gaps))
+    assert "a tenth of a nat per object" in PEER_NAMES["rmi_flat"][CLUSIM].note
+
+
+def test_clustering_mi_flat_rmi_is_off_when_the_reference_is_all_singletons():
+    for n in (5, 8, 13):
+        singles, pairs = np.arange(n), np.arange(n) // 2
+        assert compare(singles, pairs).score("rmi_flat") == 0.0  # the count of tables is exact there
+        theirs = cmi.mutual_information(pairs, singles, variation="reduced_flat") * LN2 / n
+        assert theirs > 0.3
+        assert cmi.mutual_information(np.zeros(n, int), singles, variation="reduced_flat") == 0.0
+    assert theirs == pytest.approx(0.68, abs=0.01) and "0.36 nats per object for 5" in \
+        PEER_NAMES["rmi_flat"][CLUSTERING_MI].note
+
+
+def test_clustering_mi_rmi_agrees_to_its_search_tolerance():
+    rng = np.random.default_rng(2)
+    for _ in range(30):
+        n = int(rng.integers(20, 300))
+        a = rng.integers(0, int(rng.integers(2, 12)), n)
+        b = np.where(rng.random(n) < 0.6, a, rng.integers(0, 8, n))
+        theirs = cmi.mutual_information(b, a, variation="reduced") * LN2 / n
+        assert theirs == pytest.approx(compare(a, b).score("rmi"), rel=1e-5, abs=1e-9)
+
+
+def test_scikit_learn_ami_min_is_what_rounding_leaves_where_cluval_says_undefined():
+    singles = np.arange(12)
+    for three, leftover in ((np.arange(12) // 4, 1.0), (np.array([0] * 6 + [1] * 4 + [2] * 2), 1.2)):
+        assert math.isnan(compare(singles, three).score("ami_min"))
+        assert math.isnan(compare(three, singles).score("ami_min"))
+        assert skm.adjusted_mutual_info_score(singles, three, average_method="min") == pytest.approx(leftover)
+    assert "1.0 for 12 singletons against 3 clusters of 4, 1.2 against clusters of 6, 4 and 2" in \
+        PEER_NAMES["ami_min"][SKLEARN].note
+
+
+@pytest.mark.parametrize("norm_type", ["sqrt", "min"])
+def test_clusim_geometric_and_min_ami_raise_on_one_cluster_sides(norm_type):
+    for case in (ONE, ONE_VS_SPLIT, ONE_VS_SPLIT[::-1], SINGLETONS):
+        with pytest.raises(ZeroDivisionError):
+            sim.adj_mi(*(_clustering(x) for x in case), random_model="perm", norm_type=norm_type)
+    assert "Raises ZeroDivisionError when either partition has one cluster" in \
+        PEER_NAMES[f"ami_{norm_type}"][CLUSIM].note
+
+
+def test_genieclust_ami_of_two_one_cluster_partitions_depends_on_n():
+    values = {n: gc.adjusted_mi_score(np.zeros(n, int), np.zeros(n, int)) for n in (6, 7, 8, 10, 14)}
+    assert math.isnan(values[6]) and math.isnan(values[8]) and values[7] == values[10] == values[14] == 1.0
+    assert all(compare([0] * n, [0] * n).score("ami") == 1.0 for n in values)
+    assert "1.0 for 7, 10 or 14 objects, NaN for 6 or 8" in PEER_NAMES["ami"][GENIECLUST].note
+
+
+def test_genieclust_accuracies_count_the_empty_clusters_of_label_gaps():
+    gapped = np.array([0, 0, 2, 2, 4, 4])  # square with its empty clusters: computed, not refused
+    assert gc.normalized_clustering_accuracy(gapped, gapped) == 0.5 == gc.pair_sets_index(gapped, gapped)
+    assert gc.normalized_pivoted_accuracy(gapped, gapped) == 1.0
+    assert compare(gapped, gapped).score("aaa") == compare(gapped, gapped).score("psi") == 1.0
+    assert "two identical partitions labelled 0, 2, 4 score 0.5" in " ".join(PEERS[GENIECLUST].conventions)
 
 
 # ---------------------------------------------------------------------- the degenerate cases the notes name

@@ -141,13 +141,15 @@ PEERS = {
             "`npa`, `psi`, `spsi`, `nca`).",
             "Labels must be integers (strings raise ValueError). The table has max − min + 1 rows and "
             "columns, so label gaps and negative labels create empty clusters: the pair-counting and "
-            "information indices do not change, but PSI's max(K_a, K_b) counts the empty clusters, and NPA "
-            "and NCA raise. Map labels to 0..K − 1 first: `numpy.unique(labels, return_inverse=True)[1]`.",
+            "information indices do not change, but PSI and NCA count the empty clusters (two identical "
+            "partitions labelled 0, 2, 4 score 0.5), and NPA and NCA raise when the empty clusters leave the "
+            "table not square. Map labels to 0..K − 1 first: `numpy.unique(labels, return_inverse=True)[1]`.",
             "In 1.3.0 `normalized_pivoted_accuracy` and `normalized_clustering_accuracy` accept square "
             "tables only: they raise when K_a ≠ K_b.",
             "Natural logarithms (nats).",
-            "No special cases: when both partitions have one cluster, ARI, NMI, AMI, PSI, NPA and NCA are "
-            "NaN (cluval 1.0); ARI is NaN too when both are all singletons.",
+            "No special cases: when both partitions have one cluster, ARI, NMI, PSI, NPA and NCA are "
+            "NaN (cluval 1.0), and AMI is NaN or 1.0 as rounding leaves its 0/0 (1.0 for 7, 10 or 14 objects, "
+            "NaN for 6 or 8); ARI is NaN too when both are all singletons.",
         )),
     CLUSIM: Peer(
         name=CLUSIM, language="Python", version="0.4", module="clusim", checked=_RUN,
@@ -428,12 +430,15 @@ _MAP = {
                      "is 0 (both partitions one cluster, or both all singletons), where cluval gives 1.0."),
             ELKI: f"Report: Entropy based › Arithmetic AMI, left out for N > 10 000. {_BIG_N}",
         }),
-        GENIECLUST: _same(f"{_GC}adjusted_mi_score(x, y)", _BOTH_ONE_NAN),
+        GENIECLUST: _same(f"{_GC}adjusted_mi_score(x, y)",
+                          "NaN or 1.0 when both partitions have one cluster, as rounding leaves its 0/0 (1.0 for 7, "
+                          "10 or 14 objects, NaN for 6 or 8; cluval 1.0)."),
         ARICODE: _differs("aricode::AMI(c1, c2)",
                           "Normalised by the larger entropy: this is `ami_max`, not the arithmetic-mean AMI."),
     },
     "ami_sqrt": _ami("geometric", "sqrt", "geometric", "geometric mean", "adjustedGeometricMI", {
-        CLUSIM: "Right only with the default `logbase=2`.",
+        CLUSIM: ("Right only with the default `logbase=2`. Raises ZeroDivisionError when either partition has "
+                 "one cluster, or both are all singletons (cluval 0, or 1.0 for identical partitions)."),
         ELKI: (f"Report: Entropy based › Geometric AMI, left out for N > 10 000. {_BIG_N} Where an entropy is "
                f"0 it returns MI − EMI, unnormalised."),
     }),
@@ -445,8 +450,11 @@ _MAP = {
         ARICODE: _same("aricode::AMI(c1, c2)", "aricode's only AMI. NaN when both partitions have one cluster."),
     },
     "ami_min": _ami("min", "min", "min", "smaller", "adjustedMinMI", {
+        SKLEARN: ("Where one partition is all singletons and the other is not, every random table reaches the "
+                  "smaller entropy and AMI is 0/0: cluval gives NaN, scikit-learn what rounding leaves (1.0 for "
+                  "12 singletons against 3 clusters of 4, 1.2 against clusters of 6, 4 and 2)."),
         CLUSIM: ("Right only with the default `logbase=2`. Raises ZeroDivisionError when either partition has "
-                 "one cluster."),
+                 "one cluster, or is all singletons (cluval NaN, 0 or 1.0)."),
         ELKI: f"Not in the report. {_BIG_N}",
     }),
     "homogeneity": {
@@ -569,18 +577,23 @@ _MAP = {
     # ------------------------------------------------------------------ reduced mutual information
     "rmi": {
         CLUSTERING_MI: _scaled(f'{_CMI}mutual_information(labels_pred, labels_true, variation="reduced")',
-                               "A total over the objects in bits: cluval's rmi · N / ln 2. The second argument is "
-                               "the ground truth; the value is slightly asymmetric."),
+                               "A total over the objects in bits: cluval's rmi · N / ln 2, to the tolerance of its "
+                               "golden-section search (about 1e-7 relative, 1e-5 where RMI is near 0). The second "
+                               "argument is the ground truth; the value is slightly asymmetric."),
     },
     "rmi_flat": {
         CLUSIM: _differs(f"{_CS}rmi(c_true, c_pred)",
                          "In bits per object, and the number of tables with the given margins is Diaconis & "
                          "Efron's approximation, not the estimate of Jerdee, Kirkley & Newman (2023) that cluval "
-                         "and clustering-mi use: close to rmi_flat / ln 2 but not equal. "
+                         "and clustering-mi use: another value, often a tenth of a nat per object or more away "
+                         "from rmi_flat / ln 2 on small tables (several nats on some). "
                          "`norm_type=\"normalized\"` divides by the mean of the two partitions' own values, a "
                          "symmetric normalisation cluval does not compute."),
         CLUSTERING_MI: _scaled(f'{_CMI}mutual_information(labels_pred, labels_true, variation="reduced_flat")',
-                               "A total over the objects in bits: cluval's rmi_flat · N / ln 2."),
+                               "A total over the objects in bits: cluval's rmi_flat · N / ln 2, except when the "
+                               "reference is all singletons and the candidate is not: its count of tables is off "
+                               "there (cluval's is exact and gives 0; it gives 0.36 nats per object for 5 "
+                               "singletons against pairs)."),
     },
     "nrmi": {
         CLUSTERING_MI: _same(f"{_CMI}normalized_mutual_information(labels_pred, labels_true)",
