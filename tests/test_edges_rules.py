@@ -601,3 +601,16 @@ def test_a_data_set_may_be_named_by_a_path_like_name():
     from cluval_core.data.datasets import _entry
 
     assert _entry(Path("s1"))[0] == _entry("S1")[0] == "s1"
+
+
+def test_the_expected_mutual_information_is_refused_beyond_exact_float_counts():
+    """Beyond 2**53 objects the windowed sum loses its terms: it is refused with the reason, and AMI
+    says it is not computed, rather than dividing infinities."""
+    from cluval_core.core.emi import expected_mutual_information
+
+    assert expected_mutual_information([3, 2**52], [2, 2**52 + 1]) >= 0
+    with pytest.raises(CluvalError, match="at most 2\\*\\*53 objects"):
+        expected_mutual_information([3, 2**60], [2, 2**60 + 1])
+    table = np.array([[3, 2, 2, 2], [100000, 7, 2, 2**61]], dtype=np.uint64)
+    with pytest.warns(cluval_core.CluvalWarning, match="AMI is not computed: .*at most 2\\*\\*53 objects"):
+        assert math.isnan(Comparison.from_table(table).score("ami"))

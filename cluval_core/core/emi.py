@@ -58,6 +58,9 @@ MAX_TERMS = 10**9
 # The most distinct (row size, column size) pairs (about 2 000 distinct sizes a side: seconds and
 # a few hundred MB); beyond, refused likewise.
 MAX_SIZE_PAIRS = 4_000_000
+# Most objects the sums are taken for: beyond, counts are no longer exact floats and the windowed
+# sum loses its terms.
+_MAX_N = 2**53
 
 
 def _bennett_width(mu: np.ndarray) -> np.ndarray:
@@ -159,8 +162,9 @@ def _size_pairs(row_sizes, col_sizes):
     n = int(a.sum(dtype=object))
     if n != int(b.sum(dtype=object)):
         raise CluvalError(f"row and column sizes sum to different totals: {n} != {int(b.sum(dtype=object))}")
-    if n >= 2**62:
-        raise CluvalError(f"the sizes sum to {n:,} objects, more than cluval counts")
+    if n > _MAX_N:
+        raise CluvalError(f"the expected mutual information is computed for at most 2**53 objects "
+                          f"({_MAX_N:.2g}), where every count is an exact float; the sizes sum to {n:,}")
     a, b = a[a > 0], b[b > 0]  # empty clusters share nothing
     if n <= 1:
         return a, b, np.zeros(len(np.unique(a)) * len(np.unique(b))), n
