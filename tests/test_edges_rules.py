@@ -98,7 +98,11 @@ def _reference_rmi(table):
     """RMI and NRMI (nats per object) with 40 digits: the authors' definition, the concentration
     minimised over [1e-4, 1e4] by a root of the cost's derivative."""
     mp = pytest.importorskip("mpmath")
-    mp.mp.dps = 40
+    with mp.workdps(40):  # 40 digits here only: other packages read mpmath's global precision
+        return _reduced_information_40_digits(mp, table)
+
+
+def _reduced_information_40_digits(mp, table):
     table = np.asarray(table)
     rows, cols = [int(x) for x in table.sum(axis=1)], [int(x) for x in table.sum(axis=0)]
     cells = [int(x) for x in table.ravel() if x > 0]
