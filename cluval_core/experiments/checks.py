@@ -32,11 +32,17 @@ Progress = Callable[[float, str], None] | None
 class ExperimentResult:
     """What an experiment returns.
 
-    values : tidy frame of computed values (index ids as columns; the published values beside
+    Attributes
+    ----------
+    values : pandas.DataFrame
+        Tidy frame of computed values (index ids as columns; the published values beside
         them, as ``published <id>``, where the paper prints them).
-    checks : one row per checkable claim, columns :data:`CHECK_COLUMNS`, ready to show.
-    figure : plotly figure of the values (built by :mod:`cluval_core.plots.experiments`).
-    notes : sentences on the settings of this run.
+    checks : pandas.DataFrame
+        One row per checkable claim, columns :data:`CHECK_COLUMNS`, ready to show.
+    figure : plotly.graph_objects.Figure
+        Plotly figure of the values (built by :mod:`cluval_core.outputs.plots.experiments`).
+    notes : list of str
+        Sentences on the settings of this run.
     """
 
     values: pd.DataFrame
@@ -94,7 +100,7 @@ def format_tolerance(tolerance: float) -> str:
 
 
 def check(claim: str, published, computed, tolerance: float, why: str = "") -> dict:
-    """One checkable claim: the verdict compares |computed - published| with the tolerance.
+    """One checkable claim: the verdict compares ``|computed - published|`` with the tolerance.
 
     Values are kept as text so that yes/no claims and numbers share one column; `why` (the
     likely reason) is shown only when the claim differs.

@@ -1,4 +1,4 @@
-"""The ``cluval`` command line.
+"""The ``cluval`` command line::
 
     cluval app                              start the Streamlit app (from a checkout, with cluval[app])
     cluval datasets list                    the catalogue, and which sets are available here
