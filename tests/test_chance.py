@@ -1,4 +1,4 @@
-"""Chance, uncertainty and anatomy (INDICES.md): exact expectations against Monte Carlo and by
+"""Chance, uncertainty and anatomy (docs/definitions.rst): exact expectations against Monte Carlo and by
 hand, the jackknife against leaving out each object in turn, contributions against the values."""
 
 import math

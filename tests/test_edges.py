@@ -5,7 +5,7 @@ The rules: integer labels of every width are counted exactly; containers that ar
 vectors are refused; labels that cannot be sorted work; fractional float labels warn; noise
 labels match exactly; option values are validated; ``from_table`` and ``Comparison(...)``
 validate their table; soft tables stay in range; no value depends on label coding, ties
-included (INDICES.md, "Orientation": the cluster that occurs first in the input wins a tie);
+included (docs/definitions.rst, "Orientation": the cluster that occurs first in the input wins a tie);
 centroid results do not depend on the scale of X.
 """
 
@@ -533,10 +533,10 @@ def test_underflowed_cells_never_give_nan_entropies(case):
 def test_registry_says_which_indices_are_meaningful_on_soft_tables():
     flags = {i: info.soft for i, info in INDICES.items()}
     assert all(isinstance(v, bool) for v in flags.values())
-    # AMI's expectation needs integer counts (INDICES.md); indices that need X need objects
+    # AMI's expectation needs integer counts (docs/definitions.rst); indices that need X need objects
     assert flags["ami"] is False
     assert not any(flags[i] for i, info in INDICES.items() if info.needs_data)
-    # INDICES.md names these as defined on N*
+    # docs/definitions.rst names these as defined on N*
     assert all(flags[i] for i in ("mi", "nmi_sum", "nmi_max", "vi", "nvi", "ri", "ari", "psi"))
 
 

@@ -1,4 +1,4 @@
-"""The modern family (INDICES.md, "The modern family"): values by hand, and against each peer.
+"""The modern family (docs/definitions.rst, "The modern family"): values by hand, and against each peer.
 
 Peers: scikit-learn (AMI normalisers, homogeneity, completeness, V-measure), clusim
 (element-centric similarity, pair-counting measures), the authors' clustering-mi package
@@ -65,7 +65,7 @@ def test_element_scores_by_hand_and_their_mean_is_ecs():
 
 
 def test_the_ecs_definition_equals_its_simplified_form():
-    """INDICES.md's per-cell bracket equals n_ij / max(r_i, c_j) for every cell."""
+    """The definitions' per-cell bracket equals n_ij / max(r_i, c_j) for every cell."""
     rng = np.random.default_rng(4)
     for _ in range(20):
         a, b = rng.integers(0, 5, 200), rng.integers(0, 6, 200)

@@ -44,7 +44,7 @@ from cluval_core.indices.peers import (
 
 LN2 = math.log(2)
 
-# Every index id, in the registry's order, including the modern family (INDICES.md).
+# Every index id, in the registry's order, including the modern family (docs/definitions.rst).
 ALL_IDS = [
     "ri", "ari", "fowlkes_mallows", "afm", "mi", "nmi_sum", "nmi_sqrt", "nmi_max", "nmi_min", "nmi_joint", "vi",
     "nvi", "ami", "ami_sqrt", "ami_max", "ami_min", "homogeneity", "completeness", "f_measure", "f_measure_pred",
@@ -68,7 +68,7 @@ def test_every_registry_index_has_an_entry():
 
 
 def test_no_entry_names_an_unknown_index():
-    # Fails until the registry has the modern family's ids (INDICES.md, "The modern family").
+    # Fails until the registry has the modern family's ids (docs/definitions.rst, "The modern family").
     assert set(PEER_NAMES) <= set(INDICES), sorted(set(PEER_NAMES) - set(INDICES))
 
 

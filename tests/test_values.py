@@ -1,5 +1,5 @@
 """Values computed by hand from the papers, cross-checks against scikit-learn and genieclust,
-and the special cases that INDICES.md fixes."""
+and the special cases that docs/definitions.rst fixes."""
 
 from __future__ import annotations
 
@@ -273,7 +273,7 @@ def test_agrees_with_genieclust_on_square_tables(index_id, case):
 
 
 def test_psi_agrees_with_genieclust_on_nonsquare_tables():
-    # INDICES.md: E pairs the largest with the largest, as genieclust does
+    # docs/definitions.rst: E pairs the largest with the largest, as genieclust does
     rng = np.random.default_rng(2)
     for k_a, k_b in [(3, 5), (6, 2), (4, 9)]:
         a = rng.integers(0, k_a, 700)

@@ -12,7 +12,7 @@ table.
 
 The merged table equals the table of the concatenated labels: the same rows and columns in
 the same (sorted) order, the same counts, and the same tie order (clusters in the order their
-first object occurs in the whole input, INDICES.md), so every index, tie-dependent ones
+first object occurs in the whole input, docs/definitions.rst), so every index, tie-dependent ones
 included, has exactly the value :func:`~cluval_core.compare` gives on the concatenation.
 
 :func:`compare_dask` does the same for Dask arrays and Series (``compare`` hands them

@@ -527,7 +527,7 @@ class Comparison:
     def tie_order(self) -> tuple[np.ndarray, np.ndarray]:
         """(rows, columns) in the order their clusters first occur in the input.
 
-        Ties in pairings and mappings are broken in this order (INDICES.md), which no
+        Ties in pairings and mappings are broken in this order (docs/definitions.rst), which no
         relabelling changes. Comparisons built from a table use its own order.
         """
         if self._tie_order is not None:

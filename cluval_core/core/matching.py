@@ -9,7 +9,7 @@ accuracy, and greedy for Criterion H and Centroid Ratio.
 on the other side; several may point at the same one, and the clusters nobody points at are
 the *orphans* that the Centroid Index counts.
 
-Ties are broken by a *tie order* of the rows and of the columns (INDICES.md: the order in
+Ties are broken by a *tie order* of the rows and of the columns (docs/definitions.rst: the order in
 which clusters first occur in the input, so that no result depends on how labels are
 numbered): among equal candidates the one earliest in that order wins, and for cells the
 row decides first, then the column. Every result says whether it broke a tie.

@@ -21,7 +21,7 @@ __all__ = ["CluvalError", "CluvalWarning", "warn", "as_labels", "first_bad_label
 
 MEMBERSHIP_TOLERANCE = 1e-6
 # On soft tables, a denominator within this relative tolerance of zero is zero, and an index
-# value within it of its range is clipped to the range (INDICES.md, soft partitions).
+# value within it of its range is clipped to the range (docs/definitions.rst, soft partitions).
 SOFT_TOLERANCE = 1e-12
 # Largest total a table may have: pair counts stay exact Python ints, and every int64 sum of
 # cells or margins stays below 2**63.
