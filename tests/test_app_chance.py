@@ -9,8 +9,8 @@ import json
 import numpy as np
 import pytest
 
-from cluval_core import INDICES
 from apptools import open_app as _app
+from cluval_core import INDICES
 
 pytestmark = pytest.mark.slow
 
@@ -136,6 +136,7 @@ def test_the_index_table_against_chance_shows_the_librarys_numbers(compared, mon
 
 
 # ---------------------------------------------------------------------- PSI vs ARI against chance
+@pytest.mark.data
 def test_psi_vs_ari_shows_each_algorithms_values_against_chance(monkeypatch):
     import pages._cache
 
@@ -149,7 +150,7 @@ def test_psi_vs_ari_shows_each_algorithms_values_against_chance(monkeypatch):
 
     monkeypatch.setattr(pages._cache, "compare", recording)
     at = _app()
-    at.switch_page("pages/psi_vs_ari.py").run()
+    at.switch_page("psi_vs_ari.py").run()
     assert not at.exception and not at.error
     table = next(f for f in at.dataframe if "expected psi" in f.value.columns)
     shown, config = table.value, json.loads(table.proto.columns)
@@ -179,7 +180,7 @@ def test_why_disagree_draws_each_curves_chance_band():
     from pages._cache import BAND_SAMPLES
 
     at = _app()
-    at.switch_page("pages/why_disagree.py").run()
+    at.switch_page("why_disagree.py").run()
     at.selectbox(key="scenario").set_value("clusters").run()
     at.multiselect(key="scenario_indices").set_value(["ari", "nvd"]).run()
     assert at.toggle(key="scenario_bands").value is False
@@ -210,7 +211,7 @@ def test_why_disagree_draws_each_curves_chance_band():
 
 
 def test_a_failing_chance_computation_is_a_message_and_the_page_goes_on(compared, monkeypatch):
-    from cluval_core import Comparison, CluvalError
+    from cluval_core import CluvalError, Comparison
 
     at, _ = compared
 

@@ -4,23 +4,22 @@ in the URL, k set by hand, the seed of deterministic algorithms, the noise polic
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from apptools import APP
 from cluval_core.algorithms.clustering import ALGORITHMS, MAX_SEED
 from cluval_core.core.noise import NOISE_POLICIES
 from pages import _shared as ui
 
-APP = str(Path(__file__).resolve().parents[1] / "app.py")
 pytestmark = pytest.mark.slow
 
-COMPARE, SOFT = "pages/compare.py", "pages/soft.py"
+COMPARE, SOFT = "compare.py", "soft.py"
 # Pages without sidebar controls that run in a second or two (PSI vs ARI and Reproduce the papers take
 # longer; tests/test_browser_frame.py visits them).
-NO_CONTROLS = ["pages/why_disagree.py", "pages/build_table.py", "pages/your_data.py", "pages/index_reference.py"]
+NO_CONTROLS = ["why_disagree.py", "build_table.py", "your_data.py", "index_reference.py"]
 CANDIDATE_KEYS = {"algorithm", "k", "seed"}
 
 
@@ -79,6 +78,7 @@ def test_a_page_without_controls_loads_and_clusters_nothing(monkeypatch, page):
     assert "load_points" in calls and "run_clustering" in calls  # the counting works
 
 
+@pytest.mark.data
 def test_values_chosen_on_compare_survive_pages_that_hide_them():
     at = _app(COMPARE)
     at.selectbox(key="dataset").set_value("r15").run()
@@ -111,6 +111,7 @@ def test_a_second_clustering_chosen_on_compare_survives_the_soft_page():
 
 
 # ---------------------------------------------------------------------- k and the reference
+@pytest.mark.data
 def test_k_follows_the_reference_until_set_by_hand():
     at = _app(COMPARE, dataset="r15")
     assert at.number_input(key="k").value == 15
@@ -193,6 +194,7 @@ def test_candidate_noise_is_marked_with_the_data_sets_noise_label(noise, expecte
 
 
 # ---------------------------------------------------------------------- the URL
+@pytest.mark.data
 def test_the_url_holds_the_selection_and_a_link_reproduces_it():
     at = _app(COMPARE)
     at.selectbox(key="dataset").set_value("r15").run()
@@ -208,10 +210,11 @@ def test_the_url_holds_the_selection_and_a_link_reproduces_it():
     assert not [w for w in again.warning if "link" in w.value]
 
 
+@pytest.mark.data
 def test_the_url_of_a_page_holds_the_controls_it_shows():
     at = _app(SOFT, dataset="r15", reference="labels2", algorithm="ward", k="3")
     assert dict(at.query_params) == {"dataset": "r15", "reference": "labels2"}
-    at.switch_page("pages/index_reference.py").run()
+    at.switch_page("index_reference.py").run()
     assert dict(at.query_params) == {}
     at.switch_page(COMPARE).run()  # the link's candidate waited for the page that shows it
     assert (_selection(at).algorithm, _selection(at).k, _selection(at).reference) == ("ward", 3, "labels2")
@@ -242,6 +245,7 @@ def test_bad_link_values_fall_back_to_their_defaults_with_a_warning(query, bad):
     assert _selection(at) == _selection(_app(COMPARE, **good))  # the defaults, where a value was bad
 
 
+@pytest.mark.data
 def test_a_good_link_sets_every_control():
     at = _app(COMPARE, dataset="r15", reference=ui.SECOND_CLUSTERING, ref_algorithm="average", ref_k="5",
               algorithm="gmm", k="6", seed="3", covariance="diag", n_init="2", max_iter="50",
@@ -264,7 +268,7 @@ def test_a_data_set_set_by_a_page_is_taken_up(tmp_path):
     labels = np.repeat([1, 2], 40)
     points = pages._cache.Points(ui.USER_DATA, "your data (two.csv)", X, {"labels0": labels}, "80 points", "upload",
                                  noise=None)
-    at = _app("pages/index_reference.py")
+    at = _app("index_reference.py")
     at.session_state["user_points"] = points
     at.session_state["dataset"] = ui.USER_DATA
     at.run()
