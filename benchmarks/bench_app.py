@@ -20,22 +20,12 @@ import sys
 import time
 from pathlib import Path
 
-from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
-APP = str(Path(__file__).resolve().parents[1] / "app.py")
+ROOT = Path(__file__).resolve().parents[1]
+APP = str(ROOT / "pages" / "_entrypoint.py")  # the script Streamlit runs for every page (app.py names it)
+sys.path.insert(0, str(ROOT))  # the pages import each other from the checkout, as under streamlit run app.py
 S1_ALGORITHMS = ["kmeans", "single", "ward", "average", "complete", "gmm", "kmeans++"]
-
-_original_init = PagesManager.__init__
-
-
-def _keep_entrypoint(self, *args, **kwargs):
-    # as in tests/conftest.py: rerun app.py like the server does (see the note there)
-    _original_init(self, *args, **kwargs)
-    PagesManager.uses_pages_directory = False
-
-
-PagesManager.__init__ = _keep_entrypoint
 
 
 def timed_run(at, action=None):
@@ -48,12 +38,9 @@ def timed_run(at, action=None):
 
 
 def _many_clusters_script():
-    import sys
-
     import numpy as np
     import streamlit as st
 
-    sys.path.insert(0, st.session_state["root"])
     from pages import _cache as data
     from pages import _views as views
 
@@ -70,7 +57,6 @@ def _many_clusters_script():
 def many_clusters(ks=(100, 1000, 3000, 10_000), n=200_000):
     """Server time of the comparison's parts for K x K clusters (a fresh comparison each time)."""
     at = AppTest.from_function(_many_clusters_script, default_timeout=600)
-    at.session_state["root"] = str(Path(APP).parent)
     at.session_state["k"], at.session_state["n"] = 10, 1000
     timed_run(at)  # imports
     for k in ks:

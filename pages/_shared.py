@@ -5,8 +5,8 @@ which call cluval_core) and render.
 
 The selection lives in session state (``_STATE``), not in the widgets: Streamlit forgets the
 value of a widget that a run does not draw, and each page draws only the controls it uses
-(``app.py`` says which). Every run seeds the widgets from the selection and takes back what
-the user changed, and writes the selection the page uses into the URL, so that a link or a
+(``pages/_frame.py`` says which). Every run seeds the widgets from the selection and takes back
+what the user changed, and writes the selection the page uses into the URL, so that a link or a
 reload shows the same view.
 """
 
@@ -22,7 +22,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import streamlit as st
-from streamlit.errors import StreamlitAPIException
 
 from cluval_core import CluvalError, cluster_count
 from cluval_core.data import datasets as ds
@@ -35,7 +34,7 @@ USER_DATA = "your data"
 SECOND_CLUSTERING = "a second clustering"
 DEFAULT_ALGORITHM = "kmeans++"
 
-# The sidebar's controls; app.py gives each page the ones it uses.
+# The sidebar's controls; pages/_frame.py gives each page the ones it uses.
 DATASET, REFERENCE, CANDIDATE, NOISE = "dataset", "reference", "candidate", "noise"
 ALL_CONTROLS = frozenset({DATASET, REFERENCE, CANDIDATE, NOISE})
 
@@ -190,7 +189,6 @@ def reference_k(points: data.Points, reference: str) -> int:
 # ---------------------------------------------------------------------- the selection's state
 _STATE = "_selection_state"  # the selection as chosen; survives pages that do not show a control
 _SHOWN = "_selection_shown"  # widget key -> the value the sidebar last gave it
-_DEEP_LINK_QUERY = "_deep_link_query"  # see require_frame
 _UNCHANGED = object()
 _LONGEST_URL_VALUE = 200
 _INTEGER = re.compile(r"[0-9]{1,12}")
@@ -266,8 +264,7 @@ def _state_from_url(query: dict, options, problems: list) -> dict:
 def _state(options, problems: list) -> dict:
     """This session's selection: from the URL on its first run, then as the user changes it."""
     if _STATE not in st.session_state:
-        query = st.session_state.pop(_DEEP_LINK_QUERY, None) or st.query_params.to_dict()
-        st.session_state[_STATE] = _state_from_url(query, options, problems)
+        st.session_state[_STATE] = _state_from_url(st.query_params.to_dict(), options, problems)
         st.session_state[_SHOWN] = {}
     state = st.session_state[_STATE]
     if state["dataset"] not in options:  # e.g. user data whose upload was replaced
@@ -560,23 +557,6 @@ def sidebar(controls=ALL_CONTROLS) -> Selection:
 
 def selection() -> Selection:
     return st.session_state["selection"]
-
-
-def require_frame(page: str) -> None:
-    """Send a session that opened `page` directly, before app.py ever ran, through app.py.
-
-    A fresh server finds the ``pages/`` folder and would run a deep-linked page on its own
-    (Streamlit's older multipage mode) until some session has run app.py, whose
-    st.navigation call ends that mode. Such a first run has no shared sidebar: go through
-    the entrypoint, which then opens the page that was asked for, with the link's selection.
-    """
-    if "selection" not in st.session_state:
-        st.session_state["_deep_link"] = page
-        st.session_state[_DEEP_LINK_QUERY] = st.query_params.to_dict()
-        try:
-            st.switch_page("app.py")
-        except StreamlitAPIException:  # another session's app.py ended that mode during this run:
-            st.rerun()  # a rerun now goes through app.py by itself
 
 
 # ---------------------------------------------------------------------- the partitions

@@ -15,11 +15,6 @@ from pages import _cache as data
 from pages import _shared as ui
 from pages import _views as views
 
-LINK = "_build_table_link"  # the link's query, kept for a session that opens this page before app.py ran
-if "selection" not in st.session_state:
-    st.session_state[LINK] = st.query_params.to_dict()
-ui.require_frame("pages/build_table.py")
-
 STATE = "build_table"
 EMPTY = "empty"
 DEFAULT_PRESET = "rand_1971"
@@ -46,7 +41,7 @@ def preset_title(key: str) -> str:
 
 def _state_from_link() -> dict:
     """The table and preset a link asks for; a bad value gives a warning and the default instead."""
-    query = st.session_state.pop(LINK, None) or st.query_params.to_dict()
+    query = st.query_params.to_dict()
     problems = []
     preset = query.get(URL_PRESET, DEFAULT_PRESET if URL_TABLE not in query else EMPTY)
     if preset != EMPTY and preset not in presets():

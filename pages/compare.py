@@ -8,8 +8,6 @@ from pages import _cache as data
 from pages import _shared as ui
 from pages import _views as views
 
-ui.require_frame("pages/compare.py")
-
 st.title("Compare two partitions")
 sel = ui.selection()
 parts = ui.partitions(sel)

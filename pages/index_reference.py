@@ -7,7 +7,6 @@ from cluval_core.indices.peers import PEERS, peer_names
 from cluval_core.indices import find_indices
 from pages import _shared as ui
 
-ui.require_frame("pages/index_reference.py")
 NO_BREAK_HYPHEN, NO_BREAK_SPACE = "\u2011", "\u00a0"
 
 

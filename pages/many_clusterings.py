@@ -18,11 +18,6 @@ from pages import _cache as data
 from pages import _shared as ui
 from pages import _views as views
 
-LINK = "_many_clusterings_link"  # the link's query, kept for a session that opens this page before app.py ran
-if "selection" not in st.session_state:
-    st.session_state[LINK] = st.query_params.to_dict()
-ui.require_frame("pages/many_clusterings.py")
-
 STATE = "many_clusterings"
 SEEDS, OVER_K, UPLOAD = "seeds", "k", "upload"
 MODES = {SEEDS: "One algorithm over seeds", OVER_K: "One algorithm over k (stability)",
@@ -125,7 +120,7 @@ def _whole(raw, low: int, high: int):
 
 def _state_from_link() -> dict:
     """The choices a link asks for; a value not understood is named in a warning and left at its default."""
-    query = st.session_state.pop(LINK, None) or st.query_params.to_dict()
+    query = st.query_params.to_dict()
     state = {"mode": SEEDS, f"algorithm_{SEEDS}": DEFAULT_ALGORITHM[SEEDS],
              f"algorithm_{OVER_K}": DEFAULT_ALGORITHM[OVER_K], "k": None, "k_dataset": None, "seed": 0,
              "seeds": 10, "k_from": 2, "k_to": 20, "subsets": stability.SUBSETS, "rate": stability.SAMPLING_RATE,

@@ -11,8 +11,6 @@ from pages import _cache as data
 from pages import _shared as ui
 from pages import _views as views
 
-ui.require_frame("pages/psi_vs_ari.py")
-
 
 def unbalance_points():
     """The Unbalance benchmark when available, else its synthetic look-alike."""

@@ -9,8 +9,6 @@ from cluval_core.outputs.plots import index_label
 from pages import _cache as data
 from pages import _shared as ui
 
-ui.require_frame("pages/reproduce.py")
-
 DIFFERS_STYLE = "color: #b3261e; font-weight: 600"
 
 

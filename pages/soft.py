@@ -9,8 +9,6 @@ from pages import _cache as data
 from pages import _shared as ui
 from pages import _views as views
 
-ui.require_frame("pages/soft.py")
-
 
 @st.cache_resource(show_spinner="Comparing soft and hardened tables…", max_entries=16)
 def soft_comparison(reference, memberships):

@@ -12,8 +12,6 @@ from pages import _cache as data
 from pages import _shared as ui
 from pages import _views as views
 
-ui.require_frame("pages/why_disagree.py")
-
 
 @st.cache_data(show_spinner="Computing every index along the scenario…", max_entries=32)
 def scenario_curve(key: str, seed: int = 0):

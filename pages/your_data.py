@@ -8,8 +8,6 @@ from pages import _cache as data
 from pages import _shared as ui
 from pages import _views as views
 
-ui.require_frame("pages/your_data.py")
-
 POINTS, LABELS = "points with label columns", "two label columns"
 NO_NOISE = "(none: every label is a cluster)"
 # The column choices: set to the file's suggestions whenever a new file (or header choice) arrives.

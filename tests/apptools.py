@@ -7,7 +7,9 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-APP = str(Path(__file__).resolve().parents[1] / "app.py")
+# The script Streamlit runs for every page (app.py names it); page paths are relative to its folder,
+# pages/: at.switch_page("soft.py").
+APP = str(Path(__file__).resolve().parents[1] / "pages" / "_entrypoint.py")
 
 
 def open_app() -> AppTest:

@@ -59,27 +59,6 @@ def _fresh_streamlit_caches(request):
     yield
 
 
-@pytest.fixture(autouse=True)
-def _navigation_apps_keep_their_entrypoint(monkeypatch):
-    """Make AppTest rerun app.py like the real server does.
-
-    The app's entrypoint calls st.navigation, which switches off Streamlit's older
-    "pages directory" mode for the server's lifetime. AppTest resets that switch before
-    every run, and since our pages live in ``pages/`` its reruns would then execute the
-    page file alone, skipping the entrypoint and its shared sidebar. Keeping the switch
-    off reproduces what a browser session sees.
-    """
-    from streamlit.runtime.pages_manager import PagesManager
-
-    original = PagesManager.__init__
-
-    def init(self, *args, **kwargs):
-        original(self, *args, **kwargs)
-        PagesManager.uses_pages_directory = False
-
-    monkeypatch.setattr(PagesManager, "__init__", init)
-
-
 # ---------------------------------------------------------------------- a real browser
 # Tests in tests/test_browser*.py use these fixtures: one server and one browser per module.
 ARTIFACTS = ROOT / "tests" / "artifacts"

@@ -6,19 +6,18 @@ import io
 import json
 import math
 import re
-from pathlib import Path
 
 import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from apptools import APP
+from apptools import open_app as _app
 from cluval_core import compare
 from cluval_core.algorithms.clustering import cluster
 from cluval_core.data.datasets import load_dataset
 from cluval_core.outputs.export import format_value
-from apptools import open_app as _app
 
-APP = str(Path(__file__).resolve().parents[1] / "app.py")
 pytestmark = pytest.mark.slow
 
 
@@ -225,7 +224,7 @@ def _has(at, kind: str, *parts: str) -> bool:
 
 def test_user_strings_are_shown_escaped_never_as_markdown():
     at = _app()
-    at.switch_page("pages/your_data.py").run()
+    at.switch_page("your_data.py").run()
     at.file_uploader(key="upload").set_value((HOSTILE_FILE, hostile_csv(), "text/csv")).run()
     _assert_nothing_raw(at)
 
@@ -248,7 +247,7 @@ def test_user_strings_are_shown_escaped_never_as_markdown():
     assert not at.error and _has(at, "success", "labels0, " + ESCAPED["html"])
     at.button(key="use_upload").click().run()
 
-    at.switch_page("pages/compare.py").run()
+    at.switch_page("compare.py").run()
     at.selectbox(key="reference").set_value(HOSTILE["html"]).run()
     _assert_nothing_raw(at)
     assert _has(at, "caption", f"your data \\({ESCAPED_FILE}\\)", f"column '{ESCAPED['image']}'",
@@ -260,15 +259,15 @@ def test_user_strings_are_shown_escaped_never_as_markdown():
     ticks = [t for layout in layouts for axis in ("xaxis", "yaxis") for t in layout.get(axis, {}).get("ticktext", [])]
     assert any("&lt;b&gt;u&lt;/b&gt;" in t for t in ticks) and not any("<" in t for t in ticks)  # cluster names
 
-    at.switch_page("pages/soft.py").run()
+    at.switch_page("soft.py").run()
     _assert_nothing_raw(at)
     assert _has(at, "caption", f"Reference: {ESCAPED['html']} of **your data \\({ESCAPED_FILE}\\)**")
 
 
 @pytest.mark.parametrize("page, module, function", [
-    ("pages/compare.py", "cluval_core.outputs.plots", "contingency_heatmap"),        # drawn in the page body
-    ("pages/why_disagree.py", "cluval_core.experiments", "scenario_curve"),  # inside a cached helper
-    ("pages/soft.py", "cluval_core.experiments", "soft_versus_crisp"),       # inside the page's own guard
+    ("compare.py", "cluval_core.outputs.plots", "contingency_heatmap"),        # drawn in the page body
+    ("why_disagree.py", "cluval_core.experiments", "scenario_curve"),  # inside a cached helper
+    ("soft.py", "cluval_core.experiments", "soft_versus_crisp"),       # inside the page's own guard
 ])
 def test_an_unexpected_failure_shows_a_short_error_not_a_traceback(monkeypatch, page, module, function):
     import importlib
@@ -279,7 +278,7 @@ def test_an_unexpected_failure_shows_a_short_error_not_a_traceback(monkeypatch, 
     monkeypatch.setattr(importlib.import_module(module), function, broken)
     at = AppTest.from_file(APP, default_timeout=120)
     at.run()
-    if page != "pages/compare.py":
+    if page != "compare.py":
         at.switch_page(page).run()
     assert not at.exception, [e.message for e in at.exception]
     assert len(at.error) == 1
@@ -300,7 +299,7 @@ def test_work_with_a_progress_bar_is_shown_again_from_the_cache():
     assert not at.exception and not at.error, [e.value for e in at.error]
     assert _shown_scores(at) == first
 
-    at.switch_page("pages/reproduce.py").run()
+    at.switch_page("reproduce.py").run()
     at.selectbox(key="experiment").set_value("rand_table1").run()
     checks = at.table[0].value
     at.run()

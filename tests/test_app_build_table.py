@@ -4,19 +4,18 @@ moved objects change them, the table round-trips through the URL and a hostile l
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from apptools import APP
 from cluval_core import Comparison
-from cluval_core.outputs.export import format_value
 from cluval_core.data.presets import preset_tables, table_from_text, table_to_text
+from cluval_core.outputs.export import format_value
 from pages import _shared as ui
 
-APP = str(Path(__file__).resolve().parents[1] / "app.py")
-PAGE = "pages/build_table.py"
+PAGE = "build_table.py"
 PRESETS = preset_tables()
 pytestmark = pytest.mark.slow
 

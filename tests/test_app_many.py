@@ -8,7 +8,6 @@ from __future__ import annotations
 import base64
 import json
 import re
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -16,12 +15,12 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import cluval_core.algorithms.clustering
+from apptools import APP
 from cluval_core import INDICES, compare_many
 from cluval_core.algorithms import stability
 from cluval_core.data.synthetic import make_synthetic
 
-APP = str(Path(__file__).resolve().parents[1] / "app.py")
-PAGE = "pages/many_clusterings.py"
+PAGE = "many_clusterings.py"
 DATASET = "lei_g1_ovp3"  # synthetic, 1000 points in 5 clusters: quick to cluster many times
 X = make_synthetic(DATASET, 0)[0]
 LABEL_FREE = tuple(i for i, info in INDICES.items() if not info.needs_data)

@@ -13,14 +13,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cluval_core import INDICES, compare
-from cluval_core import experiments
+from apptools import open_app as _app
+from cluval_core import INDICES, compare, experiments
+from cluval_core.data.synthetic import SCENARIOS
 from cluval_core.experiments import psi_paper
 from cluval_core.outputs.export import format_value
 from cluval_core.outputs.plots import index_curves, score_bars
 from cluval_core.outputs.plots.curves import PANELS
-from cluval_core.data.synthetic import SCENARIOS
-from apptools import open_app as _app
 
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.slow
@@ -71,7 +70,7 @@ def _left_to_right(figure: dict, axis: str = "xaxis") -> list:
 
 # ====================================================================== Why indices disagree
 def test_why_indices_disagree_page():
-    at = _page("pages/why_disagree.py")
+    at = _page("why_disagree.py")
     at.selectbox(key="scenario").set_value("imbalance").run()
     first = _values_table(at)
     at.select_slider(key="scenario_value_imbalance").set_value(50).run()
@@ -87,7 +86,7 @@ def test_why_indices_disagree_page():
 
 
 def test_why_disagree_numbers_clusters_from_one_and_colours_from_zero():
-    at = _page("pages/why_disagree.py")
+    at = _page("why_disagree.py")
     at.selectbox(key="scenario").set_value("clusters").run()
     at.select_slider(key="scenario_value_clusters").set_value(4).run()
     pairs, config = _table(at, "pair", "reference", "candidate")
@@ -105,7 +104,7 @@ def test_why_disagree_numbers_clusters_from_one_and_colours_from_zero():
 
 
 def test_why_disagree_shows_every_chosen_index():
-    at = _page("pages/why_disagree.py")
+    at = _page("why_disagree.py")
     chosen = [i for i, info in INDICES.items() if not info.needs_data]
     picker = at.multiselect(key="scenario_indices")
     assert picker.proto.wrap  # the chosen chips wrap onto more rows instead of scrolling out of sight
@@ -123,7 +122,7 @@ def test_why_disagree_shows_every_chosen_index():
 
 
 def test_why_disagree_draws_distances_as_one_minus_distance():
-    at = _page("pages/why_disagree.py")
+    at = _page("why_disagree.py")
     at.multiselect(key="scenario_indices").set_value(["ari", "nvd", "ch_greedy", "vi"]).run()
     figure = _chart(at, "scenario_curves")
     traces = {t["name"]: t for t in figure["data"]}
@@ -144,7 +143,7 @@ def test_why_disagree_draws_distances_as_one_minus_distance():
 
 
 def test_why_disagree_slider_and_axis_run_the_same_way():
-    at = _page("pages/why_disagree.py")
+    at = _page("why_disagree.py")
     for key in ("imbalance", "error"):  # values listed downwards, then upwards
         at.selectbox(key="scenario").set_value(key).run()
         options = [int(o) for o in at.select_slider(key=f"scenario_value_{key}").options]
@@ -153,7 +152,7 @@ def test_why_disagree_slider_and_axis_run_the_same_way():
 
 
 def test_why_disagree_shows_psis_formula_once():
-    at = _page("pages/why_disagree.py")
+    at = _page("why_disagree.py")
     formula = str(compare(*SCENARIOS["random"].pair(3)).steps("psi")[-1])
     texts = [m.value.replace("\\", "") for m in at.markdown]  # shown literally: Markdown escapes removed
     assert sum(t.count(formula) for t in texts) == 1
@@ -162,7 +161,7 @@ def test_why_disagree_shows_psis_formula_once():
 
 # ====================================================================== PSI vs ARI
 def test_psi_vs_ari_page():
-    at = _page("pages/psi_vs_ari.py")
+    at = _page("psi_vs_ari.py")
     table, _ = _table(at, "algorithm")
     assert len(table) == 4
     assert len(at.get("plotly_chart")) == 6
@@ -173,14 +172,14 @@ def test_psi_vs_ari_page():
 
 
 def test_psi_vs_ari_slider_and_axis_run_the_same_way():
-    at = _page("pages/psi_vs_ari.py")
+    at = _page("psi_vs_ari.py")
     options = [int(o) for o in at.select_slider(key="sparse_size").options]
     assert options[0] > options[-1]  # the story: ever smaller clusters, from left to right
     assert _left_to_right(_chart(at, "sparse_curve")) == options
 
 
 def test_psi_vs_ari_compares_table6_like_with_like():
-    at = _page("pages/psi_vs_ari.py")
+    at = _page("psi_vs_ari.py")
     tables = [f for f in at.dataframe if list(f.value.columns) == ["algorithm", *psi_paper.TABLE_IDS]]
     assert len(tables) == 2
     (computed, computed_config), (paper, paper_config) = [(f.value, json.loads(f.proto.columns)) for f in tables]
@@ -211,7 +210,7 @@ def test_psi_vs_ari_page_holds_no_published_value():
 
 @pytest.mark.data
 def test_psi_vs_ari_compares_table7_like_with_like():
-    at = _page("pages/psi_vs_ari.py")
+    at = _page("psi_vs_ari.py")
     tables = [f.value for f in at.dataframe if list(f.value.columns) == ["K", *psi_paper.TABLE_IDS]]
     assert len(tables) == 3
     random_mode, nearest, paper = tables
@@ -227,7 +226,7 @@ def test_psi_vs_ari_compares_table7_like_with_like():
 
 # ====================================================================== Soft partitions
 def test_soft_page():
-    at = _page("pages/soft.py")
+    at = _page("soft.py")
     frame = at.dataframe[0].value
     assert set(frame["id"]) >= {"nmi_max", "ari", "psi"}
     at.selectbox(key="soft_algorithm").set_value("gmm").run()
@@ -242,7 +241,7 @@ def test_soft_page_runs_the_interactive_defaults(monkeypatch):
 
     monkeypatch.setattr(pages._cache, "interactive_defaults", lambda X, algorithm, k: {"m": 2.0, "max_iter": 3})
     at = _app()
-    at.switch_page("pages/soft.py").run()
+    at.switch_page("soft.py").run()
     assert not at.exception and not at.error
     assert 1 <= int(re.search(r"\((\d+) iterations", at.caption[0].value).group(1)) <= 3
 
@@ -255,7 +254,7 @@ def test_soft_k_follows_the_data_set_until_set(monkeypatch):
     import pages._cache
 
     monkeypatch.setattr(pages._cache, "interactive_defaults", lambda X, algorithm, k: {"m": 2.0, "max_iter": 3})
-    at = _page("pages/soft.py")
+    at = _page("soft.py")
     at.selectbox(key="dataset").set_value("m2_15").run()
     assert at.number_input(key="soft_k").value == 2 == _reference_k(at)
     at.selectbox(key="dataset").set_value("lei_g1_ovp3").run()
@@ -271,7 +270,7 @@ def test_soft_k_follows_the_data_set_until_set(monkeypatch):
 
 
 def test_soft_page_gives_distances_and_unbounded_indices_their_own_axes():
-    at = _page("pages/soft.py")
+    at = _page("soft.py")
     frame = at.dataframe[0]
     assert frame.proto.column_order == ["index", "soft", "crisp (hardened)", "soft - crisp"]  # names, not ids
     figure = _chart(at, "soft_bars")

@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from apptools import APP
 from cluval_core import FAMILIES, INDICES
 from cluval_core.indices.peers import PEERS, RELATIONS, peer_names
 from pages import _shared as ui
 
-APP = str(Path(__file__).resolve().parents[1] / "app.py")
 pytestmark = pytest.mark.slow
 LABEL = re.compile(r"^(?P<name>.+) \(`(?P<id>[a-z_]+)`\)$")
 
@@ -20,7 +19,7 @@ LABEL = re.compile(r"^(?P<name>.+) \(`(?P<id>[a-z_]+)`\)$")
 @pytest.fixture(scope="module")
 def page():
     at = AppTest.from_file(APP, default_timeout=120)
-    at.switch_page("pages/index_reference.py").run()
+    at.switch_page("index_reference.py").run()
     assert not at.exception, [e.message for e in at.exception]
     assert at.title[0].value == "Index reference"
     return at

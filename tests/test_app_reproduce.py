@@ -6,24 +6,23 @@ from __future__ import annotations
 import base64
 import json
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
 import cluval_core.data.datasets
+from apptools import APP
 from cluval_core import experiments
 from cluval_core.experiments import CHECK_COLUMNS, DIFFERS, EXPERIMENTS, run_experiment
 
-APP = str(Path(__file__).resolve().parents[1] / "app.py")
 pytestmark = pytest.mark.slow
 
 
 def _reproduce(name: str) -> AppTest:
     at = AppTest.from_file(APP, default_timeout=120)
     at.run()
-    at.switch_page("pages/reproduce.py").run()
+    at.switch_page("reproduce.py").run()
     at.selectbox(key="experiment").set_value(name).run()
     assert not at.exception, [e.message for e in at.exception]
     return at

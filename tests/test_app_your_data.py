@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from cluval_core import compare
+from apptools import APP
 from apptools import open_app as _app
+from cluval_core import compare
 
-APP = str(Path(__file__).resolve().parents[1] / "app.py")
 pytestmark = pytest.mark.slow
 
 GOOD = b"x,y,truth,found\n0,0,a,1\n0,1,a,1\n5,5,b,2\n6,5,b,2\n9,9,c,2\n"
@@ -23,7 +22,7 @@ LABELS_ONLY = b"truth,found\ncat,1\ncat,1\ndog,2\ndog,2\nbird,3\nbird,1\n"
 @pytest.fixture
 def page():
     at = AppTest.from_file(APP, default_timeout=120)
-    at.switch_page("pages/your_data.py").run()  # straight to the page: no clustering on the Compare page first
+    at.switch_page("your_data.py").run()  # straight to the page: no clustering on the Compare page first
     assert not at.exception, [e.message for e in at.exception]
     assert at.title[0].value == "Your data"
     return at
@@ -49,7 +48,7 @@ def _use_points(at):
 # ---------------------------------------------------------------------- moved from tests/test_app.py
 def test_your_data_page_without_a_file():
     at = _app()
-    at.switch_page("pages/your_data.py").run()
+    at.switch_page("your_data.py").run()
     assert not at.exception
     assert "No file yet" in at.info[0].value
 
@@ -75,7 +74,7 @@ def test_points_file_opens_with_its_coordinates_and_keeps_the_label_names(page):
     assert points.noise is None and points.X[3].tolist() == [5.0, 4.8]
     assert points.description == "8 points from animals.csv; labels0 is column 'animal' with 3 clusters"
 
-    page.switch_page("pages/compare.py").run()
+    page.switch_page("compare.py").run()
     assert not page.exception, [e.message for e in page.exception]
     assert page.number_input(key="k").value == 3
     assert page.selectbox(key="reference").options[:2] == ["ground truth labels0 (k=3)", "ground truth kmeans (k=3)"]
@@ -91,7 +90,7 @@ def test_a_noise_label_is_kept_as_written_and_dropped_on_request(page):
     points = _use_points(page)
     assert points.partitions["labels0"].tolist() == ["a", "a", "b", "b", "-1", "-1"] and points.noise == "-1"
     assert points.description.endswith("labels0 is column 'truth' with 2 clusters; label '-1' marks noise")
-    page.switch_page("pages/compare.py").run()
+    page.switch_page("compare.py").run()
     page.selectbox(key="noise").set_value("drop reference noise").run()
     assert not page.exception and not page.error
     assert page.number_input(key="k").value == 2  # the reference has two clusters besides noise

@@ -11,6 +11,7 @@ ROOT = Path(__file__).resolve().parents[1]
 CORE = sorted((ROOT / "cluval_core").rglob("*.py"))
 PAGES = sorted((ROOT / "pages").glob("*.py"))
 PAGE_BODIES = [p for p in PAGES if not p.name.startswith("_")]
+ENTRYPOINT = ROOT / "pages" / "_entrypoint.py"  # the script Streamlit runs for every page
 # the modules where indices are computed: a page reaching into them would be computing
 INDEX_MODULES = {"pair_counting", "information", "set_matching", "cluster_level", "emi", "matching", "contingency"}
 NUMERIC_LIBRARIES = {"numpy", "scipy", "sklearn", "genieclust"}
@@ -57,6 +58,13 @@ def test_page_bodies_do_no_arithmetic_on_data(path):
 
 
 def test_every_page_is_registered_in_the_entrypoint():
-    app = (ROOT / "app.py").read_text()
+    entrypoint = ENTRYPOINT.read_text()
     for page in PAGE_BODIES:
-        assert f'"pages/{page.name}"' in app
+        assert f'st.Page("{page.name}"' in entrypoint
+
+
+def test_app_py_serves_the_entrypoint_and_no_pages_folder_sits_beside_it():
+    """A pages/ folder beside Streamlit's main script switches on its older pages-directory mode
+    (a fresh server lists the modules in pages/ and runs a linked page without the frame)."""
+    assert 'st.App("pages/_entrypoint.py")' in (ROOT / "app.py").read_text()
+    assert not (ENTRYPOINT.parent / "pages").exists()

@@ -47,8 +47,8 @@ def page(browser):
 
 
 def test_deep_link_on_a_fresh_server_opens_the_page_with_its_sidebar(fresh_server, page):
-    """A fresh server would run pages/soft.py on its own (the pages-folder mode) until app.py
-    has run once; the page must still come up inside the frame, with the shared sidebar."""
+    """A link as a fresh server's first request opens its page inside the frame, with the shared
+    sidebar (tests/test_browser_first_load.py checks the navigation and the link's selection)."""
     page.set_viewport_size({"width": 1400, "height": 1000})
     page.goto(f"{fresh_server}/soft", wait_until="domcontentloaded")
     page.get_by_role("heading", name="Soft partitions").wait_for(timeout=90_000)
