@@ -22,11 +22,11 @@ import argparse
 
 import numpy as np
 from sklearn.metrics import adjusted_rand_score
+from timing import forget, timed
 
 from cluval_core import compare
 from cluval_core.algorithms.clustering import cluster
 from cluval_core.data.datasets import load_dataset
-from timing import forget, timed
 
 
 def main():
@@ -55,9 +55,9 @@ def main():
         for _ in range(args.samples):
             adjusted_rand_score(labels, rng.permutation(candidate))
 
-    rows = [("chance, all indices, %d random tables" % args.samples, timed(chance, args.repeats), 2.0),
+    rows = [(f"chance, all indices, {args.samples} random tables", timed(chance, args.repeats), 2.0),
             ("jackknife, all indices", timed(jackknife, args.repeats), 1.0),
-            ("for scale: scikit-learn ARI alone on %d permutations" % args.samples,
+            (f"for scale: scikit-learn ARI alone on {args.samples} permutations",
              timed(sklearn_permutations, 1), None)]
     print("| work | seconds | target |")
     print("|---|---|---|")

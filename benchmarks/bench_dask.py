@@ -135,7 +135,6 @@ def run_one(mode: str, n: int, chunk: int) -> dict:
     import dask
     import dask.array
 
-    import cluval_core.core.chunks
 
     tree = None
     start = time.perf_counter()
