@@ -22,11 +22,11 @@ import argparse
 
 import numpy as np
 from sklearn.metrics import adjusted_rand_score
-from timing import forget, timed
 
 from cluval_core import compare
 from cluval_core.algorithms.clustering import cluster
 from cluval_core.data.datasets import load_dataset
+from timing import forget, timed
 
 
 def main():

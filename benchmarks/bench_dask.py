@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import importlib
 import json
 import os
 import resource
@@ -135,7 +136,7 @@ def run_one(mode: str, n: int, chunk: int) -> dict:
     import dask
     import dask.array
 
-
+    importlib.import_module("cluval_core.core.chunks")
     tree = None
     start = time.perf_counter()
     if mode == "loop":

@@ -29,9 +29,9 @@ import genieclust
 import numpy as np
 from sklearn import metrics as skm
 from sklearn.metrics.cluster import contingency_matrix
-from timing import forget, paired, timed
 
 from cluval_core import INDICES, compare
+from timing import forget, paired, timed
 
 IDS_BUT_AMI = [i for i, info in INDICES.items() if i != "ami" and not info.needs_data]
 

@@ -16,9 +16,9 @@ import time
 
 import numpy as np
 from sklearn.metrics import adjusted_rand_score
-from timing import timed
 
 from cluval_core import compare_many
+from timing import timed
 
 
 def main():

@@ -30,9 +30,9 @@ import argparse
 
 import numpy as np
 from sklearn.metrics import adjusted_rand_score
-from timing import forget, paired, timed
 
 from cluval_core import INDICES, Comparison, compare
+from timing import forget, paired, timed
 
 IDS_BUT_AMI = [i for i, info in INDICES.items() if i != "ami" and not info.needs_data]
 MOVED = 0.1
