@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from cluval_core import INDICES, Comparison, CluvalError, compare
+from cluval_core import INDICES, CluvalError, Comparison, compare
 from cluval_core.core.emi import expected_mutual_information
 
 TABLE_IDS = [i for i, info in INDICES.items() if not info.needs_data]

@@ -21,9 +21,9 @@ from hypothesis import strategies as st
 from sklearn.metrics import adjusted_rand_score, normalized_mutual_info_score
 
 from cluval_core import CluvalError, CluvalWarning, Comparison, Noise, compare, compare_chunks
-from cluval_core.core.validation import DENSE_CELLS, as_labels
 from cluval_core.core.chunks import PartialTable
 from cluval_core.core.registry import INDICES
+from cluval_core.core.validation import DENSE_CELLS, as_labels
 
 TABLE_IDS = [i for i, info in INDICES.items() if not info.needs_data]
 TIE_IDS = [i for i in TABLE_IDS if INDICES[i].tie_dependent]

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from cluval_core import compare
+from cluval_core.data.userdata import ACCEPTED, MAX_BYTES
 from cluval_core.outputs import cli
 from cluval_core.outputs.cli import main
-from cluval_core.data.userdata import ACCEPTED, MAX_BYTES
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -401,7 +401,8 @@ def test_unexpected_error_is_one_line(tmp_path, capsys, monkeypatch):
 
 def test_datasets_errors_are_one_line(capsys, monkeypatch, tmp_path):
     code, _, err = _run(capsys, "datasets", "verify", "nope")
-    assert code == 2 and err.startswith("cluval: error: unknown data set 'nope'; known sets: s1") and err.count("\n") == 1
+    assert code == 2 and err.count("\n") == 1
+    assert err.startswith("cluval: error: unknown data set 'nope'; known sets: s1")
     blocker = tmp_path / "file"
     blocker.write_text("")
     monkeypatch.setenv("CLUVAL_DATA_DIR", str(tmp_path))

@@ -12,11 +12,24 @@ from sklearn.datasets import make_blobs
 
 from cluval_core import CluvalError, compare
 from cluval_core.algorithms import clustering
-from cluval_core.algorithms.clustering import (ALGORITHMS, DEFAULT_BUDGET, INTERACTIVE_BUDGET, INTERACTIVE_DEFAULT_BUDGET,
-                                    INTERACTIVE_MAX_K, MAX_SEED,
-                                   interactive_defaults,
-                                    Budget, cluster, estimate_cost, fuzzy_c_means, k_range, parameter_range,
-                                    random_swap, single_linkage, sse)
+from cluval_core.algorithms.clustering import (
+    ALGORITHMS,
+    DEFAULT_BUDGET,
+    INTERACTIVE_BUDGET,
+    INTERACTIVE_DEFAULT_BUDGET,
+    INTERACTIVE_MAX_K,
+    MAX_SEED,
+    Budget,
+    cluster,
+    estimate_cost,
+    fuzzy_c_means,
+    interactive_defaults,
+    k_range,
+    parameter_range,
+    random_swap,
+    single_linkage,
+    sse,
+)
 from cluval_core.data.datasets import load_dataset
 from cluval_core.data.synthetic import lei_set, unbalance_like
 
@@ -413,7 +426,8 @@ def test_interactive_defaults_fit_the_interactive_budget(algorithm):
     assert interactive_defaults(X, algorithm, k=100, chosen=params) == params
 
 
-@pytest.mark.parametrize("algorithm", sorted(a for a in ALGORITHMS if any(p.repeats for p in ALGORITHMS[a].params.values())))
+@pytest.mark.parametrize("algorithm",
+                         sorted(a for a in ALGORITHMS if any(p.repeats for p in ALGORITHMS[a].params.values())))
 def test_restarts_default_to_a_quick_first_run_on_large_data(algorithm):
     # 100,000 points and k = 100, as Birch2: the defaults fit INTERACTIVE_DEFAULT_BUDGET (one restart
     # at least); a small data set keeps the algorithm's own defaults; the range still reaches further

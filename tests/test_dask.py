@@ -15,9 +15,9 @@ import dask.dataframe as dd
 import numpy as np
 import pandas as pd
 import pytest
+from test_chunks import assert_same_comparison
 
 from cluval_core import CluvalError, Noise, compare
-from test_chunks import assert_same_comparison
 
 
 def _labels(n: int = 4000, k: int = 15, seed: int = 0):

@@ -13,10 +13,24 @@ import pytest
 from plotly.colors import hex_to_rgb
 
 from cluval_core import INDICES, Comparison, compare
-from cluval_core.outputs.export import (contingency_frame, csv_with_provenance, format_value, html_report,
-                                json_with_provenance, provenance)
-from cluval_core.outputs.plots import (MAX_SHOWN, ORPHAN, PALETTE, UNPAIRED, cluster_colour_index, contingency_heatmap,
-                               mapping_diagram, partition_scatter)
+from cluval_core.outputs.export import (
+    contingency_frame,
+    csv_with_provenance,
+    format_value,
+    html_report,
+    json_with_provenance,
+    provenance,
+)
+from cluval_core.outputs.plots import (
+    MAX_SHOWN,
+    ORPHAN,
+    PALETTE,
+    UNPAIRED,
+    cluster_colour_index,
+    contingency_heatmap,
+    mapping_diagram,
+    partition_scatter,
+)
 
 # r = (6, 3), c = (8, 1); Braun-Banquet 5/8, 1/6 / 3/8, 0: the optimum pairs (0, 0) and (1, 1),
 # and the second pair shares no object

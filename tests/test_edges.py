@@ -23,8 +23,17 @@ import scipy.sparse as sp
 
 import cluval_core
 from cluval_core import (
-    INDICES, CluvalError, Comparison, Noise, adjusted_rand_score, compare, criterion_h, f_measure,
-    normalized_mutual_info_score, pair_sets_index, purity_score,
+    INDICES,
+    CluvalError,
+    Comparison,
+    Noise,
+    adjusted_rand_score,
+    compare,
+    criterion_h,
+    f_measure,
+    normalized_mutual_info_score,
+    pair_sets_index,
+    purity_score,
 )
 
 
@@ -636,7 +645,7 @@ def _has_tie(a, b, X) -> bool:
     recall = [[Fraction(t[i][j], r[i]) for j in range(k_b)] for i in range(k_a)]
     for m in (t, bb, recall):  # optimal pairings: more than one optimum
         rows = range(k_a) if k_a <= k_b else range(k_b)
-        cell = (lambda i, j: m[i][j]) if k_a <= k_b else (lambda i, j: m[j][i])
+        cell = (lambda i, j, m=m: m[i][j]) if k_a <= k_b else (lambda i, j, m=m: m[j][i])
         totals = [sum(cell(i, p) for i, p in zip(rows, perm))
                   for perm in itertools.permutations(range(max(k_a, k_b)), len(rows))]
         if totals.count(max(totals)) > 1:

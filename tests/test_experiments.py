@@ -11,12 +11,23 @@ import pandas as pd
 import pytest
 
 import cluval_core.data.datasets
-from cluval_core.experiments import centroid_index_paper, lei_soft, psi_paper
 from cluval_core import INDICES, CluvalError
+from cluval_core.experiments import (
+    CHECK_COLUMNS,
+    DIFFERS,
+    EXPERIMENTS,
+    WITHIN,
+    Experiment,
+    centroid_index_paper,
+    check,
+    format_tolerance,
+    lei_soft,
+    psi_paper,
+    published,
+    published_tables,
+    run_experiment,
+)
 from cluval_core.outputs.cli import main
-from cluval_core.experiments import (CHECK_COLUMNS, DIFFERS, EXPERIMENTS, WITHIN, Experiment, check,
-                                     format_tolerance, lei_soft, psi_paper, published, published_tables,
-                                     run_experiment)
 from cluval_core.outputs.plots import index_label
 
 NEED_DATA = {name for name, e in EXPERIMENTS.items() if e.datasets}

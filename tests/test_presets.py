@@ -6,8 +6,17 @@ import numpy as np
 import pytest
 
 from cluval_core import CluvalError, Comparison, compare
-from cluval_core.data.presets import (MAX_CLUSTERS, MAX_COUNT, MAX_OBJECTS, checked_table, empty_table, move_objects,
-                                 preset_tables, table_from_text, table_to_text)
+from cluval_core.data.presets import (
+    MAX_CLUSTERS,
+    MAX_COUNT,
+    MAX_OBJECTS,
+    checked_table,
+    empty_table,
+    move_objects,
+    preset_tables,
+    table_from_text,
+    table_to_text,
+)
 from cluval_core.data.synthetic import SCENARIOS
 
 PRESETS = preset_tables()

@@ -91,7 +91,7 @@ def test_asymmetric_indices_really_are(index_id, base_scores):
 
 @pytest.mark.parametrize("index_id", sorted(TWINS))
 def test_one_way_indices_have_a_transposed_twin(index_id, base_scores):
-    for i, (a, b, X) in enumerate(CASES):
+    for i, (a, b, _) in enumerate(CASES):
         assert compare(b, a).score(TWINS[index_id]) == pytest.approx(base_scores[i][index_id], rel=1e-12)
 
 

@@ -17,8 +17,8 @@ import pytest
 
 import cluval_core
 from cluval_core import INDICES, Comparison, compare
-from cluval_core.indices import find_indices
 from cluval_core.indices import FUNCTIONS as SCORE_FUNCTIONS
+from cluval_core.indices import find_indices
 
 # Public callables that do not compute one index, written out here: a new public function
 # must either be some entry's function or be listed, so test_union_public_functions fails
@@ -101,7 +101,7 @@ def test_a_family_function_gives_its_registered_member(name):
     index_id, options = FAMILY_FUNCTIONS[name]
     function = getattr(cluval_core, name)
     assert _computes_an_index(function) and function not in {info.function for info in INDICES.values()}
-    for a, b, X in INPUTS:
+    for a, b, _ in INPUTS:
         assert function(a, b, **options) == pytest.approx(compare(a, b).score(index_id), rel=1e-14, abs=1e-15)
 
 

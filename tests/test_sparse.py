@@ -20,11 +20,18 @@ from sklearn.metrics import adjusted_rand_score, normalized_mutual_info_score
 
 import cluval_core.core.matching as matching
 from cluval_core import Comparison, compare, expected_mutual_information
-from cluval_core.core.validation import DENSE_CELLS
-from cluval_core.core.matching import (greedy_pairing, greedy_pairing_cells, nearest_mapping, nearest_mapping_cells,
-                                  optimal_pairing, optimal_pairing_cells, optimal_pairing_cells_is_tied,
-                                  optimal_pairing_is_tied)
+from cluval_core.core.matching import (
+    greedy_pairing,
+    greedy_pairing_cells,
+    nearest_mapping,
+    nearest_mapping_cells,
+    optimal_pairing,
+    optimal_pairing_cells,
+    optimal_pairing_cells_is_tied,
+    optimal_pairing_is_tied,
+)
 from cluval_core.core.registry import INDICES
+from cluval_core.core.validation import DENSE_CELLS
 
 TABLE_IDS = [i for i, info in INDICES.items() if not info.needs_data]
 

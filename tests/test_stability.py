@@ -14,10 +14,17 @@ import pytest
 from cluval_core import INDICES, CluvalError, compare, compare_many
 from cluval_core.algorithms import stability
 from cluval_core.algorithms.clustering import Budget, cluster
+from cluval_core.algorithms.stability import (
+    StabilityCurve,
+    cluster_many,
+    interactive_parameters,
+    mean_agreement,
+    most_stable,
+    rank_solutions,
+    stability_curve,
+)
 from cluval_core.experiments import psi_paper
 from cluval_core.outputs.plots import pairwise_heatmap, stability_curves
-from cluval_core.algorithms.stability import (StabilityCurve, cluster_many, interactive_parameters, mean_agreement,
-                                   most_stable, rank_solutions, stability_curve)
 
 # Two runs that found the same partition (labelled differently) and one that split it three ways.
 RUNS = {"seed 0": [0, 0, 0, 1, 1, 1], "seed 1": [1, 1, 1, 0, 0, 0], "seed 2": [0, 0, 1, 1, 2, 2]}

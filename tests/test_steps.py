@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cluval_core import INDICES, Comparison, CluvalError, Step, Steps, compare
+from cluval_core import INDICES, CluvalError, Comparison, Step, Steps, compare
 
 
 def _same(x: float, y: float) -> bool:

@@ -13,9 +13,22 @@ import pytest
 
 from cluval_core import CluvalError, Noise, compare
 from cluval_core.data import userdata
-from cluval_core.data.userdata import (ACCEPTED, MAX_BYTES, column_summaries, continuous_label_warning, distinct_labels,
-                                  label_column, numeric_columns, points_and_labels, preview, read_csv_bytes,
-                                  read_table, read_table_bytes, read_user_table, suggest_columns)
+from cluval_core.data.userdata import (
+    ACCEPTED,
+    MAX_BYTES,
+    column_summaries,
+    continuous_label_warning,
+    distinct_labels,
+    label_column,
+    numeric_columns,
+    points_and_labels,
+    preview,
+    read_csv_bytes,
+    read_table,
+    read_table_bytes,
+    read_user_table,
+    suggest_columns,
+)
 
 GOOD = b"x,y,truth,found\n0,0,a,1\n0,1,a,1\n5,5,b,2\n6,5,b,2\n9,9,c,2\n"
 

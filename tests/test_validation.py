@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cluval_core import Comparison, CluvalError, Noise, compare, get_index
+from cluval_core import CluvalError, Comparison, Noise, compare, get_index
 
 
 @pytest.mark.parametrize("a, b, message", [
