@@ -121,3 +121,19 @@ def test_too_many_distinct_sizes_are_refused_before_the_work():
     with pytest.raises(CluvalError, match="distinct pairs of sizes"):
         expected_mutual_information(sizes, sizes)
     assert expected_mutual_information([0, 2, 2], [2, 2]) == expected_mutual_information([2, 2], [2, 2])
+
+
+@pytest.mark.parametrize("n, k_a, k_b, skew", [(20_000, 30, 40, False), (50_000, 8, 60, True), (3_000, 200, 3, True)])
+def test_windowed_expected_mutual_information_equals_the_full_sum(n, k_a, k_b, skew):
+    # scikit-learn sums every hypergeometric term; the window must not change the value
+    from sklearn.metrics.cluster._expected_mutual_info_fast import expected_mutual_information as full_sum
+
+    from cluval_core import compare
+
+    rng = np.random.default_rng(n)
+    p_a = rng.dirichlet(np.full(k_a, 0.3 if skew else 5.0))
+    a = rng.choice(k_a, size=n, p=p_a)
+    b = rng.integers(0, k_b, n)
+    table = compare(a, b).table
+    ours = expected_mutual_information(table.sum(1), table.sum(0))
+    assert ours == pytest.approx(full_sum(table, n), rel=1e-10, abs=1e-14)

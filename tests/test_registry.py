@@ -26,7 +26,7 @@ from cluval_core.indices import find_indices
 NOT_INDEX_FUNCTIONS = {"compare", "compare_chunks", "compare_many", "cluster_count", "contingency_table",
                        "expected_mutual_information", "get_index", "index_table", "element_centric_scores"}
 # Public one-line functions of a family of values, one member of which is a registered index
-# (with these options); the others are checked against their peers in tests/test_modern.py.
+# (with these options); the others are checked against their peers in the family tests (tests/indices/).
 FAMILY_FUNCTIONS = {"v_measure_score": ("nmi_sum", {"beta": 1.0})}
 INDEX_FUNCTIONS = [name for name in SCORE_FUNCTIONS if name not in NOT_INDEX_FUNCTIONS | set(FAMILY_FUNCTIONS)]
 

@@ -199,3 +199,14 @@ def test_a_sparse_table_is_validated_without_densifying():
     bad = sp.csr_array(([3, -1], ([0, 1], [0, 1])), shape=(2, 2))
     with pytest.raises(ValueError, match=r"negative entry \(-1 at \[1, 1\]\)"):
         Comparison.from_table(bad)
+
+
+@pytest.mark.parametrize("index_id", ["rmi", "rmi_flat", "nrmi", "mari", "bcubed_f", "ecs", "pair_correlation",
+                                      "sokal_sneath", "pair_jaccard", "homogeneity", "ami_max"])
+def test_sparse_tables_give_the_dense_values_of_the_newer_indices(index_id):
+    rng = np.random.default_rng(11)
+    a = rng.integers(0, 40, 3000)
+    b = np.where(rng.random(3000) < 0.7, a, rng.integers(0, 50, 3000))
+    dense = compare(a, b)
+    sparse = Comparison.from_table(sp.csr_array(dense.table))
+    assert sparse.score(index_id) == pytest.approx(dense.score(index_id), rel=1e-12, abs=1e-15)
