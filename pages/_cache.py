@@ -16,13 +16,13 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from cluval_core import Comparison, CluvalWarning, Noise, compare
-from cluval_core.outputs import plots
-from cluval_core.data import datasets as ds
+from cluval_core import CluvalWarning, Comparison, Noise, compare
 from cluval_core.algorithms.clustering import ALGORITHMS, cluster, interactive_defaults, k_range, parameter_range
-from cluval_core.outputs.plots import project_2d
+from cluval_core.data import datasets as ds
 from cluval_core.data.synthetic import SYNTHETIC_SETS, make_synthetic
-from pages import _shared as ui
+from cluval_core.outputs import plots
+from cluval_core.outputs.plots import project_2d
+from pages._text import plain
 
 
 @dataclass(frozen=True)
@@ -109,7 +109,8 @@ def fingerprint(*parts) -> str:
         if isinstance(part, np.ndarray):
             digest.update(f"{part.dtype.str}{part.shape}".encode())
             flat = part.ravel()
-            digest.update((pd.util.hash_array(flat) if flat.dtype.kind == "O" else np.ascontiguousarray(flat)).tobytes())
+            values = pd.util.hash_array(flat) if flat.dtype.kind == "O" else np.ascontiguousarray(flat)
+            digest.update(values.tobytes())
         else:
             digest.update(repr(part).encode())
     return digest.hexdigest()
@@ -134,7 +135,7 @@ def _comparison(key: str, _labels_true, _labels_pred, _X, _policy, _noise_label)
     for warning in caught:
         if issubclass(warning.category, CluvalWarning):
             message = str(warning.message)
-            st.warning(ui.plain(message[:1].upper() + message[1:]))
+            st.warning(plain(message[:1].upper() + message[1:]))
     return c
 
 

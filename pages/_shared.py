@@ -12,7 +12,6 @@ reload shows the same view.
 
 from __future__ import annotations
 
-import html
 import math
 import numbers
 import re
@@ -24,11 +23,12 @@ import numpy as np
 import streamlit as st
 
 from cluval_core import CluvalError, cluster_count
-from cluval_core.data import datasets as ds
 from cluval_core.algorithms.clustering import ALGORITHMS, INTERACTIVE_BUDGET, MAX_SEED
 from cluval_core.core.noise import NOISE_POLICIES
+from cluval_core.data import datasets as ds
 from cluval_core.data.synthetic import SYNTHETIC_SETS
 from pages import _cache as data
+from pages._text import plain, plot_text  # noqa: F401 - pages call them as ui.plain, ui.plot_text
 
 USER_DATA = "your data"
 SECOND_CLUSTERING = "a second clustering"
@@ -86,36 +86,6 @@ class Selection:
     params: tuple
     noise: str
     controls: frozenset = ALL_CONTROLS
-
-
-# ---------------------------------------------------------------------- user strings
-# The ASCII punctuation that Markdown, LaTeX, HTML or Streamlit's directives give a meaning to:
-# all of it but quotes, comma, semicolon, question mark, percent sign and slash.
-_MARKDOWN_PUNCTUATION = re.compile(r"([!#$&()*+\-.:<=>@\[\\\]^_`{|}~])")
-# GitHub's "autolink literals" (http://..., www...., a@b.c) are found in the text after escapes
-# are resolved: an invisible word joiner after the scheme, "www" or "@" keeps them plain text.
-_AUTOLINK_START = re.compile(r"(https?(?=:)|www(?=\.)|@)", re.IGNORECASE)
-WORD_JOINER = "\u2060"
-
-
-def plain(text) -> str:
-    """`text` for Markdown that shows it literally: every user string goes through this.
-
-    Column names, labels, file names and messages that quote them are rendered by st.markdown,
-    st.caption, st.error, headers, ... as GitHub-flavoured Markdown with LaTeX and raw HTML. A
-    backslash before every ASCII punctuation character that could start one (CommonMark shows an
-    escaped punctuation character as itself) leaves no link, image, emphasis, code, math, HTML,
-    table or directive syntax: ``**b**`` becomes ``\\*\\*b\\*\\*``. A word joiner (invisible)
-    after ``http``, ``www`` and ``@`` stops bare addresses from becoming links. Line breaks become
-    spaces, so that no block can start.
-    """
-    text = _AUTOLINK_START.sub(r"\1" + WORD_JOINER, " ".join(str(text).splitlines()))
-    return _MARKDOWN_PUNCTUATION.sub(r"\\\1", text)
-
-
-def plot_text(text) -> str:
-    """`text` for a plotly title or label, which reads a few HTML tags (<a>, <b>, ...) and entities."""
-    return html.escape(str(text), quote=False)
 
 
 # ---------------------------------------------------------------------- errors
@@ -487,8 +457,9 @@ def _noise_control(state: dict, points) -> str:
     st.sidebar.subheader("Noise")
     marked = ("This data set marks no noise, so there is nothing to choose." if points.noise is None
               else f"Here noise is the label {plain(repr(points.noise))}.")
-    return st.sidebar.selectbox("Points marked as noise", list(tokens), key="noise", format_func=lambda c: tokens[c].label,
-                                disabled=points.noise is None, help=f"{marked}  \n{NOISE_HELP}")
+    return st.sidebar.selectbox("Points marked as noise", list(tokens), key="noise",
+                                format_func=lambda c: tokens[c].label, disabled=points.noise is None,
+                                help=f"{marked}  \n{NOISE_HELP}")
 
 
 def _write_url(wanted: dict) -> None:

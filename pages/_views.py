@@ -11,8 +11,15 @@ import streamlit as st
 
 from cluval_core import FAMILIES, INDICES
 from cluval_core.outputs import plots
-from cluval_core.outputs.export import (contingency_frame, csv_with_provenance, format_value, html_report,
-                                json_with_provenance, provenance, score_table)
+from cluval_core.outputs.export import (
+    contingency_frame,
+    csv_with_provenance,
+    format_value,
+    html_report,
+    json_with_provenance,
+    provenance,
+    score_table,
+)
 from pages import _cache as data
 from pages import _shared as ui
 
@@ -33,7 +40,8 @@ def headline(c) -> None:
     values = c.scores(ids)
     for column, index_id in zip(st.columns(len(ids)), ids):
         info = INDICES[index_id]
-        column.metric(HEADLINE[index_id], format_value(index_id, values[index_id]), help=f"**{info.name}**. {info.caveat}")
+        column.metric(HEADLINE[index_id], format_value(index_id, values[index_id]),
+                      help=f"**{info.name}**. {info.caveat}")
 
 
 # Side by side on a wide screen; on a narrower one a column that would fall below its minimum
@@ -74,8 +82,10 @@ def _table_pairing_mapping(model, c, pairing, key: str) -> None:
                          "pair": None,  # the rows are in pair order
                          "reference": st.column_config.Column("ref", width=60, help="reference cluster"),
                          "candidate": st.column_config.Column("cand", width=60, help="candidate cluster"),
-                         "reference size": st.column_config.NumberColumn("|G|", help="reference cluster size", width=46),
-                         "candidate size": st.column_config.NumberColumn("|P|", help="candidate cluster size", width=46),
+                         "reference size": st.column_config.NumberColumn("|G|", width=46,
+                                                                           help="reference cluster size"),
+                         "candidate size": st.column_config.NumberColumn("|P|", width=46,
+                                                                           help="candidate cluster size"),
                          "overlap": st.column_config.NumberColumn("shared", help="objects in both clusters", width=52),
                          "braun_banquet": st.column_config.NumberColumn(
                              "BB", format="%.4f", width=58, help="Braun–Banquet similarity shared / max(|G|, |P|)"),

@@ -8,9 +8,16 @@ something other than the editor changes it, and the table is written into the UR
 import pandas as pd
 import streamlit as st
 
-from cluval_core import Comparison, CluvalError
-from cluval_core.data.presets import (MAX_CLUSTERS, MAX_COUNT, empty_table, move_objects, preset_tables, table_from_text,
-                                 table_to_text)
+from cluval_core import CluvalError, Comparison
+from cluval_core.data.presets import (
+    MAX_CLUSTERS,
+    MAX_COUNT,
+    empty_table,
+    move_objects,
+    preset_tables,
+    table_from_text,
+    table_to_text,
+)
 from pages import _cache as data
 from pages import _shared as ui
 from pages import _views as views

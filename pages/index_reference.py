@@ -3,8 +3,8 @@
 import streamlit as st
 
 from cluval_core import FAMILIES
-from cluval_core.indices.peers import PEERS, peer_names
 from cluval_core.indices import find_indices
+from cluval_core.indices.peers import PEERS, peer_names
 from pages import _shared as ui
 
 NO_BREAK_HYPHEN, NO_BREAK_SPACE = "\u2011", "\u00a0"
@@ -43,8 +43,9 @@ st.caption("Notation: n_ij objects shared by reference cluster i (size r_i) and 
            "nearest-cluster mapping), the cluster whose first object comes first in the data wins: an index that "
            "depends on the tie order can change when the same objects are listed in another order.")
 
-query = st.text_input("Search", key="reference_filter",
-                      placeholder="an id, a name, a family, a property or an author: ari, Rand, centroid, chance, Meila")
+query = st.text_input(
+    "Search", key="reference_filter",
+    placeholder="an id, a name, a family, a property or an author: ari, Rand, centroid, chance, Meila")
 found = find_indices(query)
 if not found:
     st.info(f"No index matches “{ui.plain(query.strip())}”. Search for an id (ari, nmi_max), a word of a name "

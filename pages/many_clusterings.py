@@ -10,10 +10,10 @@ import streamlit as st
 
 from cluval_core import INDICES, compare_many
 from cluval_core.algorithms import stability
-from cluval_core.data import userdata
 from cluval_core.algorithms.clustering import ALGORITHMS, INTERACTIVE_BUDGET, INTERACTIVE_MAX_K, MAX_SEED
-from cluval_core.outputs.plots import pairwise_heatmap, stability_curves
+from cluval_core.data import userdata
 from cluval_core.data.userdata import MAX_BYTES
+from cluval_core.outputs.plots import pairwise_heatmap, stability_curves
 from pages import _cache as data
 from pages import _shared as ui
 from pages import _views as views

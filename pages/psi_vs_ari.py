@@ -3,10 +3,9 @@
 import pandas as pd
 import streamlit as st
 
-from cluval_core import INDICES
-from cluval_core.outputs.plots import index_curves, index_label, score_bars
-from cluval_core import experiments
+from cluval_core import INDICES, experiments
 from cluval_core.experiments import psi_paper
+from cluval_core.outputs.plots import index_curves, index_label, score_bars
 from pages import _cache as data
 from pages import _shared as ui
 from pages import _views as views
@@ -128,7 +127,7 @@ st.plotly_chart(score_bars(frame, "algorithm", ["ari", "psi", "ci_centroid"]), k
 st.caption(f"{INDICES['ci_centroid'].name} (CI): how many clusters are located differently, a count with its own "
            "axis (0 is best).")
 columns = st.columns(len(labels))
-for column, (name, candidate) in zip(columns, labels.items()):
+for column, name in zip(columns, labels):
     with column:
         st.plotly_chart(data.figure(models[name], "partition_scatter", side="pred", title=ALGORITHM_NAMES[name],
                                     compact=True), key=f"scatter_{name}")

@@ -2,8 +2,8 @@
 
 import streamlit as st
 
-from cluval_core.data import datasets as ds
 from cluval_core import experiments
+from cluval_core.data import datasets as ds
 from cluval_core.experiments import DIFFERS, EXPERIMENTS, WITHIN
 from cluval_core.outputs.plots import index_label
 from pages import _cache as data

@@ -2,9 +2,9 @@
 
 import streamlit as st
 
+from cluval_core import experiments
 from cluval_core.algorithms.clustering import ALGORITHMS, MAX_SEED
 from cluval_core.outputs.plots import score_bars
-from cluval_core import experiments
 from pages import _cache as data
 from pages import _shared as ui
 from pages import _views as views

@@ -3,11 +3,10 @@
 import pandas as pd
 import streamlit as st
 
-from cluval_core import INDICES
+from cluval_core import INDICES, experiments
+from cluval_core.data.synthetic import SCENARIOS
 from cluval_core.outputs.export import format_value
 from cluval_core.outputs.plots import curves
-from cluval_core.data.synthetic import SCENARIOS
-from cluval_core import experiments
 from pages import _cache as data
 from pages import _shared as ui
 from pages import _views as views
