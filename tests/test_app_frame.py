@@ -163,8 +163,11 @@ def test_a_deterministic_algorithm_is_run_once_whatever_the_seed(monkeypatch):
 
     seeds = []
     original = pages._cache.run_clustering
-    monkeypatch.setattr(pages._cache, "run_clustering",
-                        lambda X, algorithm, k, seed, *args: seeds.append(seed) or original(X, algorithm, k, seed, *args))
+    def recording(X, algorithm, k, seed, *args):
+        seeds.append(seed)
+        return original(X, algorithm, k, seed, *args)
+
+    monkeypatch.setattr(pages._cache, "run_clustering", recording)
     at = _app(COMPARE, dataset="aggregation", algorithm="ward", seed="5")
     assert _selection(at).seed == 5 and seeds == [0]
 

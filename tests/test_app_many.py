@@ -208,7 +208,8 @@ def test_label_columns_from_a_file_are_compared_as_written():
 
 # ---------------------------------------------------------------------- refusals and no data
 def test_work_beyond_the_budget_is_refused_with_what_to_change(monkeypatch):
-    monkeypatch.setattr(cluval_core.algorithms.clustering, "INTERACTIVE_BUDGET", cluval_core.algorithms.clustering.Budget(seconds=1e-6))
+    clustering = cluval_core.algorithms.clustering
+    monkeypatch.setattr(clustering, "INTERACTIVE_BUDGET", clustering.Budget(seconds=1e-6))
     at = AppTest.from_file(APP, default_timeout=120)
     at.query_params.update({"dataset": DATASET})
     at.switch_page(PAGE)

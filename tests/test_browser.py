@@ -15,6 +15,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
+
 from apptools import choose as _choose
 from apptools import metric as _metric
 from apptools import settle as _settle

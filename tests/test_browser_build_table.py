@@ -12,12 +12,12 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 import pytest
+
 from apptools import metric as _metric
 from apptools import settle as _settle
-
 from cluval_core import Comparison
-from cluval_core.outputs.export import format_value
 from cluval_core.data.presets import preset_tables, table_from_text
+from cluval_core.outputs.export import format_value
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"  # conftest.py starts the server and the browser
 LONG = 240_000  # ms: the first chart parses plotly's 4.7 MB script, slow on a busy 2-core machine

@@ -13,6 +13,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 import pytest
+
 from apptools import choose as _choose
 from apptools import metric as _metric
 from apptools import settle as _settle

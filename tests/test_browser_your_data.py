@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from apptools import settle as _settle
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"

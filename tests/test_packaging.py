@@ -24,6 +24,8 @@ ROOT = Path(__file__).resolve().parents[1]
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
 APP_COMMAND = 'python -m pip install -e ".[app]" && python -m streamlit run app.py'
 TEST_COMMAND = 'python -m pip install -e ".[test]" && python -m pytest'
+LINT_COMMAND = "python -m ruff check ."
+DOCS_COMMAND = "python -m sphinx -W --keep-going -b html docs docs/_build/html"
 
 
 def test_requirements_txt_lists_the_library_and_app_dependencies():
@@ -44,7 +46,8 @@ def test_readme_commands_and_ci_run_the_same_test_command():
     assert commands[:2] == [APP_COMMAND, TEST_COMMAND]
     ci = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()
           if line.strip() and not line.lstrip().startswith("#")]
-    assert ci[-1].replace(" -q", "") == TEST_COMMAND
+    # README's test command, then the checks it installs: the linter and the documentation site
+    assert [line.replace(" -q", "") for line in ci[-3:]] == [TEST_COMMAND, LINT_COMMAND, DOCS_COMMAND]
 
 
 def _build_wheel(tmp_path: Path) -> Path:
