@@ -574,7 +574,7 @@ def test_a_missing_column_is_named_without_listing_every_column(capsys, tmp_path
 ])
 def test_the_obscure_errors_are_cluval_errors_naming_the_argument(call, match):
     import cluval_core.data.datasets  # noqa: F401 - the modules the calls reach
-    import cluval_core.outputs.export  # noqa: F401
+    import cluval_core.outputs.export  # noqa: F401 - the same
 
     with pytest.raises(CluvalError, match=match):
         call()

@@ -39,7 +39,7 @@ from cluval_core import INDICES, CluvalError, Comparison, compare
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)
     try:
-        import hypothesis.extra._patching  # noqa: F401
+        import hypothesis.extra._patching  # noqa: F401 - imported for its side effect, see above
     except ImportError:
         pass
 
