@@ -364,7 +364,7 @@ assert main(["datasets", "verify", "iris"]) == 0
 def test_read_only_home_app_starts(tmp_path):
     script = f"""
 from streamlit.testing.v1 import AppTest
-at = AppTest.from_file({str(ROOT / "app.py")!r}, default_timeout=120)
+at = AppTest.from_file({str(ROOT / "pages" / "_entrypoint.py")!r}, default_timeout=120)
 at.run()
 assert not at.exception, [e.message for e in at.exception]
 assert "Iris (n=150, k=3)" in at.selectbox(key="dataset").options, at.selectbox(key="dataset").options
