@@ -13,7 +13,8 @@ PAGES = sorted((ROOT / "pages").glob("*.py"))
 PAGE_BODIES = [p for p in PAGES if not p.name.startswith("_")]
 ENTRYPOINT = ROOT / "pages" / "_entrypoint.py"  # the script Streamlit runs for every page
 # the modules where indices are computed: a page reaching into them would be computing
-INDEX_MODULES = {"pair_counting", "information", "set_matching", "cluster_level", "emi", "matching", "contingency"}
+INDEX_MODULES = {"pair_counting", "information", "set_matching", "object_level", "cluster_level", "emi", "matching",
+                 "contingency"}
 NUMERIC_LIBRARIES = {"numpy", "scipy", "sklearn", "genieclust"}
 
 
@@ -68,3 +69,9 @@ def test_app_py_serves_the_entrypoint_and_no_pages_folder_sits_beside_it():
     (a fresh server lists the modules in pages/ and runs a linked page without the frame)."""
     assert 'st.App("pages/_entrypoint.py")' in (ROOT / "app.py").read_text()
     assert not (ENTRYPOINT.parent / "pages").exists()
+
+
+def test_the_index_modules_named_here_are_every_family_of_the_library():
+    from cluval_core.indices import FAMILY_MODULES
+
+    assert {module.__name__.rsplit(".", 1)[-1] for module in FAMILY_MODULES} <= INDEX_MODULES
