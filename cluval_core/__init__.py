@@ -19,7 +19,7 @@ The top level holds the public API: :func:`compare`, :class:`Comparison`, the re
 the one-line functions.
 """
 
-from . import _moved
+from . import _moved, indices
 from ._version import __version__ as __version__
 from .core.chance import Contributions
 from .core.chunks import compare_chunks
@@ -33,14 +33,15 @@ from .core.noise import Noise, cluster_count
 from .core.registry import FAMILIES, INDICES, IndexInfo, get_index, index_table
 from .core.steps import Step, Steps
 from .core.validation import CluvalError, CluvalWarning
-from .indices import *  # noqa: F403 - the one-line functions
-from .indices import FUNCTIONS as _FUNCTIONS
+
+# The one-line functions, and no other name of cluval_core.indices (index search lives there).
+globals().update({name: getattr(indices, name) for name in indices.FUNCTIONS})
 
 __all__ = [
     "CluvalError", "CluvalWarning", "Comparison", "compare", "cluster_count", "Noise", "PairCounts", "Entropies",
     "CentroidRatio", "Pairing", "NearestMapping", "Mappings", "Contributions", "Step", "Steps",
     "compare_chunks", "compare_many", "contingency_table", "expected_mutual_information",
-    "FAMILIES", "INDICES", "IndexInfo", "get_index", "index_table", *_FUNCTIONS,
+    "FAMILIES", "INDICES", "IndexInfo", "get_index", "index_table", *indices.FUNCTIONS,
 ]
 
 _moved.install()

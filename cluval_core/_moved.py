@@ -60,7 +60,7 @@ MODULES = {
 
 # names that left the top level -> (their module, their name there)
 NAMES = {
-    "find_indices": ("cluval_core.core.registry", "find_indices"),
+    "find_indices": ("cluval_core.indices", "find_indices"),
     "peer_names": ("cluval_core.indices.peers", "peer_names"),
     "PEERS": ("cluval_core.indices.peers", "PEERS"),
     "PEER_NAMES": ("cluval_core.indices.peers", "PEER_NAMES"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from collections import defaultdict
 from pathlib import Path
 
@@ -143,3 +144,21 @@ def test_the_generic_machinery_knows_no_index():
     generic = {"cluval_core.core.chance", "cluval_core.core.registry", "cluval_core.core.labels",
                "cluval_core.core.steps", "cluval_core.core.noise"}
     assert not {i: sorted(m & generic) for i, m in where.items() if m & generic}
+
+
+# names that used to be top level (deprecated there) and names that never were
+MOVED_AWAY = {"find_indices": "indices", "PEER_NAMES": "indices.peers", "cluster_many": "algorithms.stability"}
+NEVER_TOP_LEVEL = ["cluster", "ALGORITHMS", "FUNCTIONS", "FAMILY_MODULES"]
+
+
+@pytest.mark.parametrize("name", [*MOVED_AWAY, *NEVER_TOP_LEVEL])
+def test_search_peer_names_and_the_clustering_lab_are_not_top_level_names(name):
+    import cluval_core
+
+    assert name not in cluval_core.__all__ and name not in vars(cluval_core)
+    if name in MOVED_AWAY:  # an old top-level name still works but says where it went
+        with pytest.warns(DeprecationWarning, match=rf"use cluval_core\.{re.escape(MOVED_AWAY[name])}\.{name}"):
+            getattr(cluval_core, name)
+    else:
+        with pytest.raises(AttributeError):
+            getattr(cluval_core, name)
