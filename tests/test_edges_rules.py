@@ -306,6 +306,35 @@ def test_the_tie_rules_hold_for_every_index_on_many_small_grids():
         assert all(base[i] == again[i] or (math.isnan(base[i]) and math.isnan(again[i])) for i in base)
 
 
+# ============================================================== a clone without the data
+@pytest.mark.slow
+def test_a_clone_without_data_passes_the_tests_skipping_those_that_need_it(tmp_path):
+    """The repository's files alone, with no data mirror beside them, no CLUVAL_DATA_DIR, an
+    empty cache and not in CI: every test that needs a benchmark set is skipped with its reason
+    (each carries the data mark), and everything else passes."""
+    import os
+    import shutil
+    import subprocess
+
+    root = Path(__file__).resolve().parents[1]
+    listed = subprocess.run(["git", "ls-files", "-z"], cwd=root, capture_output=True, check=True).stdout
+    clone = tmp_path / "away" / "cluval"  # nothing named shared/datasets beside it
+    for name in filter(None, listed.decode().split("\0")):
+        if (root / name).is_file():
+            (clone / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(root / name, clone / name)
+    env = {key: value for key, value in os.environ.items() if key not in {"CI", "CLUVAL_DATA_DIR"}}
+    env["CLUVAL_CACHE_DIR"] = str(tmp_path / "empty cache")
+    # the whole suite but the browser tests (Chromium is another matter) and this test itself
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rs", "-m", "not browser",
+                          "-k", "not test_a_clone_without_data"], cwd=clone, env=env, capture_output=True, text=True,
+                         timeout=1800)
+    summary = run.stdout.strip().splitlines()[-1]
+    assert run.returncode == 0, run.stdout[-4000:]
+    assert " passed" in summary and "failed" not in summary and "error" not in summary, summary
+    assert "benchmark data not found: set CLUVAL_DATA_DIR" in run.stdout, summary
+
+
 # ============================================================== the command line reads as written
 def _cli(capsys, *argv):
     from cluval_core.outputs.cli import main
