@@ -21,6 +21,7 @@ from cluval_core.algorithms.clustering import ALGORITHMS, cluster, interactive_d
 from cluval_core.data import datasets as ds
 from cluval_core.data.synthetic import SYNTHETIC_SETS, make_synthetic
 from cluval_core.outputs import plots
+from cluval_core.outputs.explain import explain
 from cluval_core.outputs.plots import project_2d
 from pages._text import plain
 
@@ -247,3 +248,13 @@ def control_range(X: np.ndarray, algorithm: str, name: str, k: int, chosen: tupl
 def projection(X: np.ndarray, *centroids):
     """2-D coordinates of the points (principal components when d > 2) and of the centroids."""
     return project_2d(X, *centroids)
+
+
+def explanation(model: Model):
+    """Why the comparison's headline indices differ (``cluval_core.outputs.explain``), kept across reruns."""
+    return _explanation(model.key, model.comparison)
+
+
+@st.cache_resource(show_spinner=False, max_entries=32)
+def _explanation(key: str, _c):
+    return explain(_c)

@@ -21,6 +21,7 @@ from cluval_core.outputs.export import (
     score_table,
 )
 from pages import _cache as data
+from pages import _explain as explained
 from pages import _shared as ui
 
 HEADLINE = {"ari": "ARI", "nmi_sum": "NMI", "ami": "AMI", "psi": "PSI", "nvd": "NVD", "ci_partition": "CI (partition)",
@@ -68,7 +69,8 @@ def _table_pairing_mapping(model, c, pairing, key: str) -> None:
         st.markdown("**Contingency table**")
         chart = st.empty()  # the table keeps its place on the first screen; its colouring is chosen below it
         colour_by = contingency_colour_choice(c, key=key)
-        chart.plotly_chart(data.figure(model, "contingency_heatmap", colour_by=colour_by), key=f"{key}_contingency")
+        chart.plotly_chart(data.figure(model, "contingency_heatmap", colour_by=colour_by,
+                                       outline=explained.chosen_outline(model)), key=f"{key}_contingency")
         st.caption("Rows: reference clusters; columns: candidate clusters (sizes in brackets), ordered so the "
                    "Hungarian pairs that share objects lie on the diagonal (outlined), largest first; clusters "
                    "shown as unpaired come last.")

@@ -19,6 +19,7 @@ from cluval_core.data.presets import (
     table_to_text,
 )
 from pages import _cache as data
+from pages import _explain as explained
 from pages import _shared as ui
 from pages import _views as views
 
@@ -184,5 +185,6 @@ c = model.comparison
 st.divider()
 views.headline(c)
 views.table_pairing_mapping(model, key="build")
+explained.why_and_how(model)
 scores = views.index_tables(c, key="build", model=model)
 views.downloads(model, scores, {"table": text, "started from": preset_title(state["preset"])}, key="build")

@@ -3,8 +3,8 @@ side by side; both partitions and every index below."""
 
 import streamlit as st
 
-from cluval_core import INDICES
 from pages import _cache as data
+from pages import _explain as explained
 from pages import _shared as ui
 from pages import _views as views
 
@@ -22,6 +22,7 @@ st.caption(f"**{ui.plain(points.title)}**: {ui.plain(points.description)}  \n"
 
 views.headline(c)
 views.table_pairing_mapping(model, key="compare")
+explained.why_and_how(model)
 
 # ---------------------------------------------------------------------- both partitions
 if c.has_data:
@@ -42,10 +43,6 @@ if c.has_data:
 
 # ---------------------------------------------------------------------- every index
 scores = views.index_tables(c, key="compare", model=model)
-with st.expander("Formula of an index"):
-    index_id = st.selectbox("Index", list(scores), format_func=lambda i: INDICES[i].name, key="formula_index")
-    st.latex(INDICES[index_id].formula)
-    st.caption(f"{INDICES[index_id].reference}. {INDICES[index_id].caveat}")
 
 views.downloads(model, scores, {"data set": points.title, "reference": parts.reference_name,
                                 "candidate": parts.candidate_caption, "noise": sel.noise}, key="compare")

@@ -23,12 +23,13 @@ from plotly.colors import hex_to_rgb, qualitative
 from ...core.registry import INDICES
 from ...core.validation import CluvalError, check_choice
 
-__all__ = ["PALETTE", "UNPAIRED", "ORPHAN", "project_2d", "cluster_colour_index", "partition_scatter",
+__all__ = ["PALETTE", "UNPAIRED", "ORPHAN", "OUTLINE", "project_2d", "cluster_colour_index", "partition_scatter",
            "contingency_heatmap", "mapping_diagram", "condensed_order", "MAX_SHOWN", "LABELLED_SHARE",
            "CONTRIBUTIONS_WRITTEN_UP_TO"]
 
 UNPAIRED = "#808080"  # mid grey: visible on light and dark backgrounds
 ORPHAN = "#e0201b"
+OUTLINE = "#f2a900"  # amber: the cells a claim is about, distinct from the pairs' red outline and both scales
 WEBGL_FROM = 2000  # points; beyond this, scatter plots use WebGL
 MAX_SHOWN = 60  # clusters per side drawn one by one in the table and the mapping diagram; the rest are grouped
 MAX_LABELLED = 40  # clusters per side that get text labels
@@ -267,7 +268,7 @@ def _contribution_text(value: float, reach: float) -> str:
 
 
 def contingency_heatmap(c, *, colour_by: str = "counts", max_shown: int = MAX_SHOWN,
-                        annotate_up_to: int = 30) -> go.Figure:
+                        annotate_up_to: int = 30, outline: tuple = ()) -> go.Figure:
     """The contingency table ordered so the Hungarian pairs lie on the diagonal, largest first.
 
     Row and column titles carry the cluster sizes (the marginals); pairs that share objects
@@ -283,6 +284,10 @@ def contingency_heatmap(c, *, colour_by: str = "counts", max_shown: int = MAX_SH
     up to :data:`CONTRIBUTIONS_WRITTEN_UP_TO` clusters a side, a cell's number is written where it carries
     weight (at least :data:`LABELLED_SHARE` of the largest contribution, in absolute value);
     every cell's is on hover.
+
+    `outline` names cells to outline in :data:`OUTLINE` (an explanation's claim, for example):
+    ``(row, column)`` positions in the comparison's ``row_labels`` and ``col_labels``, None for a
+    whole row or column; a cell of a grouped cluster outlines its "other" row or column.
 
     >>> from cluval_core import compare
     >>> c = compare([0, 0, 1, 1], [0, 0, 1, 1])
@@ -339,6 +344,8 @@ def contingency_heatmap(c, *, colour_by: str = "counts", max_shown: int = MAX_SH
         ys += [p - 0.5, p - 0.5, p + 0.5, p + 0.5, p - 0.5, None]
     fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line=dict(color=ORPHAN, width=2), hoverinfo="skip",
                              showlegend=False))
+    if outline:
+        fig.add_trace(_outline_trace(outline, keep_rows, keep_cols, *t.shape))
     grouped = []
     if len(rest_rows):
         grouped.append(f"{len(rest_rows)} reference")
@@ -362,6 +369,26 @@ def contingency_heatmap(c, *, colour_by: str = "counts", max_shown: int = MAX_SH
         fig.add_annotation(text=note, x=0, xref="paper", xanchor="left", y=0, yref="paper", yanchor="top", yshift=-8,
                            showarrow=False, align="left", font=dict(size=11))
     return fig
+
+
+def _outline_trace(cells, keep_rows, keep_cols, n_rows: int, n_cols: int) -> go.Scatter:
+    """One trace of rectangles around `cells` ((row, column) positions in the comparison; None for a
+    whole row or column) as drawn: kept clusters at their place in the order, grouped ones in the
+    "other" row or column (last)."""
+    row_at = {int(r): p for p, r in enumerate(keep_rows)}
+    col_at = {int(j): p for p, j in enumerate(keep_cols)}
+    boxes = set()
+    for i, j in cells:
+        y = None if i is None else row_at.get(int(i), len(keep_rows))
+        x = None if j is None else col_at.get(int(j), len(keep_cols))
+        boxes.add(((-0.5, n_cols - 0.5) if x is None else (x - 0.45, x + 0.45),
+                   (-0.5, n_rows - 0.5) if y is None else (y - 0.45, y + 0.45)))
+    xs, ys = [], []
+    for (x0, x1), (y0, y1) in sorted(boxes):
+        xs += [x0, x1, x1, x0, x0, None]
+        ys += [y0, y0, y1, y1, y0, None]
+    return go.Scatter(x=xs, y=ys, mode="lines", line=dict(color=OUTLINE, width=3, dash="dot"), hoverinfo="skip",
+                      showlegend=False, name="outlined")
 
 
 def mapping_diagram(c, basis: str = "partition", *, max_shown: int = MAX_SHOWN) -> go.Figure:

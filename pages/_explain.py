@@ -1,0 +1,72 @@
+"""What Compare and Build a table say in words: why the headline values differ (claims from
+``cluval_core.outputs.explain``, each outlined on the table when chosen) and how any index is
+computed with this table's numbers (``Comparison.steps``).
+
+Both choices are in the URL (``claim`` and ``index``), so that a link shows the same lesson.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from cluval_core import INDICES
+from cluval_core.outputs.explain import outline as claim_outline
+from cluval_core.outputs.export import format_value
+from pages import _cache as data
+from pages import _shared as ui
+
+CLAIM, INDEX = "claim", "index"  # widget keys, and the URL's names for them
+DEFAULT_INDEX = "ari"
+
+
+def chosen_outline(model) -> tuple:
+    """The cells of the claim chosen below the table, for the table above it (drawn first).
+
+    The claim's control is drawn after the table, so its value is read here: from the session
+    while the page is open, from the URL on a link's first run.
+    """
+    claims = data.explanation(model).claims
+    chosen = st.session_state.get(CLAIM, st.query_params.get(CLAIM, "1"))
+    number = int(chosen) if isinstance(chosen, str) and chosen.isdigit() else 1
+    return claim_outline(claims[number - 1]) if 1 <= number <= len(claims) else ()
+
+
+def why_and_how(model) -> None:
+    """Why these values differ (left) and how an index is computed (right)."""
+    why, how = st.columns([1, 1], gap="large")
+    with why:
+        why_these_differ(model)
+    with how:
+        computation(model.comparison)
+
+
+def why_these_differ(model) -> None:
+    """The explanation's claims, numbered; the chosen claim's cells are outlined on the table."""
+    explanation = data.explanation(model)
+    st.subheader("Why these values differ")
+    numbers = [str(number) for number in range(1, len(explanation.claims) + 1)]
+    chosen = st.segmented_control(
+        "Outline on the table", numbers, default="1", key=CLAIM, bind="query-params",
+        help="Each statement is computed from this table: the cluster sizes, the cells' shares of each index, the "
+             "Hungarian pairing and the CI mapping. The chosen one's cells or clusters are outlined (dotted amber) "
+             "on the contingency table.") or "1"
+    st.markdown("\n".join(f"{number}. " + (f"**{ui.plain(claim.text)}**" if number == chosen
+                                             else ui.plain(claim.text))
+                          for number, claim in zip(numbers, explanation.claims)))
+    st.caption("ARI counts pairs of objects, NMI, AMI and NVD count objects, PSI and CI count clusters: the "
+               "statements say which clusters and cells weigh for each. The outlined statement is in bold.")
+
+
+def computation(c) -> None:
+    """Any index's computation in steps, with this table's numbers, its formula and its reference."""
+    st.subheader("How an index is computed")
+    ids = [i for i, info in INDICES.items() if c.has_data or not info.needs_data]
+    index_id = st.selectbox("Index", ids, key=INDEX, bind="query-params", index=ids.index(DEFAULT_INDEX),
+                            format_func=lambda i: INDICES[i].name)  # the name is what the URL holds
+    info = INDICES[index_id]
+    st.latex(info.formula)
+    with ui.guarded(f"Computing {info.name} in steps", stop=False):
+        steps = c.steps(index_id)
+        st.markdown("  \n".join(ui.plain(str(step)) for step in steps))
+        st.caption(ui.plain(f"The last step is the value on this page: {format_value(index_id, steps.value)}. "
+                            f"{info.reference}. {info.caveat}"))
