@@ -2,7 +2,9 @@
 ``cluval_core.outputs.explain``, each outlined on the table when chosen) and how any index is
 computed with this table's numbers (``Comparison.steps``).
 
-Both choices are in the URL (``claim`` and ``index``), so that a link shows the same lesson.
+Both choices are in the URL (``claim`` and ``index`` on Compare, ``build_claim`` and ``build_index``
+on Build a table: each page's own names, so that neither inherits the other's), and a link shows
+the same view.
 """
 
 from __future__ import annotations
@@ -15,38 +17,55 @@ from cluval_core.outputs.export import format_value
 from pages import _cache as data
 from pages import _shared as ui
 
-CLAIM, INDEX = "claim", "index"  # widget keys, and the URL's names for them
 DEFAULT_INDEX = "ari"
 
 
-def chosen_outline(model) -> tuple:
+def _keys(page: str) -> tuple[str, str]:
+    """The claim's and the index's widget keys on `page` ("compare" or "build"): the URL's names."""
+    return ("claim", "index") if page == "compare" else (f"{page}_claim", f"{page}_index")
+
+
+def chosen_outline(model, page: str) -> tuple:
     """The cells of the claim chosen below the table, for the table above it (drawn first).
 
     The claim's control is drawn after the table, so its value is read here: from the session
     while the page is open, from the URL on a link's first run.
     """
     claims = data.explanation(model).claims
-    chosen = st.session_state.get(CLAIM, st.query_params.get(CLAIM, "1"))
+    claim = _keys(page)[0]
+    chosen = st.session_state.get(claim, st.query_params.get(claim, "1"))
     number = int(chosen) if isinstance(chosen, str) and chosen.isdigit() else 1
     return claim_outline(claims[number - 1]) if 1 <= number <= len(claims) else ()
 
 
-def why_and_how(model) -> None:
-    """Why these values differ (left) and how an index is computed (right)."""
-    why, how = st.columns([1, 1], gap="large")
-    with why:
-        why_these_differ(model)
-    with how:
-        computation(model.comparison)
+# Side by side where both have room, one above the other on a narrower screen; a formula wider than
+# its column scrolls instead of being cut.
+SIDE_BY_SIDE = """<style>
+.st-key-{key} [data-testid="stHorizontalBlock"] {{ flex-wrap: wrap; }}
+.st-key-{key} [data-testid="stColumn"] {{ min-width: 560px; }}
+.st-key-{key} .katex-display {{ overflow-x: auto; overflow-y: hidden; padding: 0.2em 0; }}
+</style>"""
 
 
-def why_these_differ(model) -> None:
+def why_and_how(model, page: str) -> None:
+    """Why these values differ (left) and how an index is computed (right) on `page`."""
+    claim, index = _keys(page)
+    st.html(SIDE_BY_SIDE.format(key=f"{page}_why_and_how"))
+    with st.container(key=f"{page}_why_and_how"):
+        why, how = st.columns([1, 1], gap="large")
+        with why:
+            why_these_differ(model, claim)
+        with how:
+            computation(model.comparison, index)
+
+
+def why_these_differ(model, key: str) -> None:
     """The explanation's claims, numbered; the chosen claim's cells are outlined on the table."""
     explanation = data.explanation(model)
     st.subheader("Why these values differ")
     numbers = [str(number) for number in range(1, len(explanation.claims) + 1)]
     chosen = st.segmented_control(
-        "Outline on the table", numbers, default="1", key=CLAIM, bind="query-params",
+        "Outline on the table", numbers, default="1", key=key, bind="query-params",
         help="Each statement is computed from this table: the cluster sizes, the cells' shares of each index, the "
              "Hungarian pairing and the CI mapping. The chosen one's cells or clusters are outlined (dotted amber) "
              "on the contingency table.") or "1"
@@ -57,11 +76,11 @@ def why_these_differ(model) -> None:
                "statements say which clusters and cells weigh for each. The outlined statement is in bold.")
 
 
-def computation(c) -> None:
+def computation(c, key: str) -> None:
     """Any index's computation in steps, with this table's numbers, its formula and its reference."""
     st.subheader("How an index is computed")
     ids = [i for i, info in INDICES.items() if c.has_data or not info.needs_data]
-    index_id = st.selectbox("Index", ids, key=INDEX, bind="query-params", index=ids.index(DEFAULT_INDEX),
+    index_id = st.selectbox("Index", ids, key=key, bind="query-params", index=ids.index(DEFAULT_INDEX),
                             format_func=lambda i: INDICES[i].name)  # the name is what the URL holds
     info = INDICES[index_id]
     st.latex(info.formula)

@@ -70,7 +70,7 @@ def _table_pairing_mapping(model, c, pairing, key: str) -> None:
         chart = st.empty()  # the table keeps its place on the first screen; its colouring is chosen below it
         colour_by = contingency_colour_choice(c, key=key)
         chart.plotly_chart(data.figure(model, "contingency_heatmap", colour_by=colour_by,
-                                       outline=explained.chosen_outline(model)), key=f"{key}_contingency")
+                                       outline=explained.chosen_outline(model, key)), key=f"{key}_contingency")
         st.caption("Rows: reference clusters; columns: candidate clusters (sizes in brackets), ordered so the "
                    "Hungarian pairs that share objects lie on the diagonal (outlined), largest first; clusters "
                    "shown as unpaired come last.")

@@ -185,6 +185,6 @@ c = model.comparison
 st.divider()
 views.headline(c)
 views.table_pairing_mapping(model, key="build")
-explained.why_and_how(model)
+explained.why_and_how(model, "build")
 scores = views.index_tables(c, key="build", model=model)
 views.downloads(model, scores, {"table": text, "started from": preset_title(state["preset"])}, key="build")

@@ -22,7 +22,7 @@ st.caption(f"**{ui.plain(points.title)}**: {ui.plain(points.description)}  \n"
 
 views.headline(c)
 views.table_pairing_mapping(model, key="compare")
-explained.why_and_how(model)
+explained.why_and_how(model, "compare")
 
 # ---------------------------------------------------------------------- both partitions
 if c.has_data:
