@@ -34,7 +34,8 @@ COMPARE_BY_NAME = st.Page("compare.py", title="Compare", url_path="compare", vis
 # (tests/test_browser.py checks this).
 navigation = st.navigation([*PAGES, COMPARE_BY_NAME])
 
-from pages import _shared as ui  # noqa: E402 - after the navigation
+from pages import _charts as charts  # noqa: E402 - after the navigation
+from pages import _shared as ui  # noqa: E402
 
 # The sidebar controls of each page that has any; the others are hidden there, keep their
 # values, and nothing is loaded or clustered for them.
@@ -43,4 +44,5 @@ CONTROLS = {COMPARE: ui.ALL_CONTROLS, COMPARE_BY_NAME: ui.ALL_CONTROLS, SOFT: {u
 
 with ui.guarded("Showing the page"):  # the last resort: a short message, never a traceback
     st.session_state["selection"] = ui.sidebar(CONTROLS.get(navigation, set()))
+    charts.format_control()
     navigation.run()

@@ -4,6 +4,7 @@ side by side; both partitions and every index below."""
 import streamlit as st
 
 from pages import _cache as data
+from pages import _charts as charts
 from pages import _explain as explained
 from pages import _shared as ui
 from pages import _views as views
@@ -28,13 +29,13 @@ explained.why_and_how(model, "compare")
 if c.has_data:
     left, right = st.columns(2)
     with left:
-        st.plotly_chart(data.figure(model, "partition_scatter", side="true",
-                                    title=ui.plot_text(f"Reference: {parts.reference_name} (K={c.k_true})")),
-                        key="scatter_reference")
+        charts.chart(data.figure(model, "partition_scatter", side="true",
+                                 title=ui.plot_text(f"Reference: {parts.reference_name} (K={c.k_true})")),
+                     key="scatter_reference")
     with right:
-        st.plotly_chart(data.figure(model, "partition_scatter", side="pred",
-                                    title=ui.plot_text(f"Candidate: {parts.candidate_name} (K={c.k_pred})")),
-                        key="scatter_candidate")
+        charts.chart(data.figure(model, "partition_scatter", side="pred",
+                                 title=ui.plot_text(f"Candidate: {parts.candidate_name} (K={c.k_pred})")),
+                     key="scatter_candidate")
     st.caption("A candidate cluster takes the colour of its Hungarian partner in the reference; candidate clusters "
                "without a partner that shares objects are grey. Centroids are diamonds, hollow grey squares for "
                "clusters shown as unpaired; a red cross marks a cluster the centroid-based CI mapping leaves "

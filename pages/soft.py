@@ -6,6 +6,7 @@ from cluval_core import experiments
 from cluval_core.algorithms.clustering import ALGORITHMS, MAX_SEED
 from cluval_core.outputs.plots import score_bars
 from pages import _cache as data
+from pages import _charts as charts
 from pages import _shared as ui
 from pages import _views as views
 
@@ -63,12 +64,12 @@ st.caption(f"Reference: {ui.plain(sel.reference)} of **{ui.plain(points.title)}*
 left, right = st.columns(2)
 with left:
     st.subheader("Soft table N* = Uᵀ V")
-    st.plotly_chart(data.figure(data.model_of(soft, reference, run["memberships"], "soft"), "contingency_heatmap"),
-                    key="soft_table")
+    charts.chart(data.figure(data.model_of(soft, reference, run["memberships"], "soft"), "contingency_heatmap"),
+                 key="soft_table")
 with right:
     st.subheader("Hardened table")
-    st.plotly_chart(data.figure(data.model_of(hard, reference, run["memberships"], "hard"), "contingency_heatmap"),
-                    key="hard_table")
+    charts.chart(data.figure(data.model_of(hard, reference, run["memberships"], "hard"), "contingency_heatmap"),
+                 key="hard_table")
 
 st.subheader("Soft indices beside their crisp counterparts")
 st.dataframe(frame, hide_index=True, key="soft_scores", height=views.table_height(len(frame)), width="content",
@@ -76,7 +77,7 @@ st.dataframe(frame, hide_index=True, key="soft_scores", height=views.table_heigh
              column_config={"index": st.column_config.TextColumn("index"),
                             **{c: st.column_config.NumberColumn(c.replace("-", "−"), format="%.4f")
                                for c in ["soft", "crisp (hardened)", "soft - crisp"]}})
-st.plotly_chart(score_bars(frame, "id", list(frame["id"]), series=["soft", "crisp (hardened)"]), key="soft_bars")
+charts.chart(score_bars(frame, "id", list(frame["id"]), series=["soft", "crisp (hardened)"]), key="soft_bars")
 st.caption("Soft values are usually lower: memberships spread over several clusters count as partial "
            "disagreement. Lei et al. recommend the max-normalised NMI for soft partitions. AMI is not defined "
            "for soft tables (the hypergeometric model needs whole counts).")
