@@ -427,8 +427,9 @@ def contingency_heatmap(c, *, colour_by: str = "counts", max_shown: int = MAX_SH
                      tickvals=col_ticks, ticktext=[cols[i] for i in col_ticks], range=[-0.5, len(cols) - 0.5])
     fig.update_layout(height=size, margin=dict(l=10, r=10, t=40, b=bottom))
     if note:
-        fig.add_annotation(text=note, x=0, xref="paper", xanchor="left", y=0, yref="paper", yanchor="top", yshift=-8,
-                           showarrow=False, align="left", font=dict(size=10))
+        # right-aligned under the plot: in a narrow figure it runs leftwards under the row titles
+        fig.add_annotation(text=note, x=1, xref="paper", xanchor="right", y=0, yref="paper", yanchor="top", yshift=-8,
+                           showarrow=False, align="right", font=dict(size=10))
     return fig
 
 
@@ -447,7 +448,7 @@ def mapping_diagram(c, basis: str = "partition", *, max_shown: int = MAX_SHOWN, 
     agreeing clusters give horizontal arrows. Beyond `max_shown` clusters a side, the clusters
     where the mappings disagree (orphans, targets of several clusters and the clusters that
     point at them) are drawn first, filled up with the largest pairs; the rest are one
-    "other N" node (with its number of orphans). `basis` is "partition" (Jaccard) or
+    "other N" node (hovering it gives its number of orphans). `basis` is "partition" (Jaccard) or
     "centroid". `height` (pixels) fixes the figure's height; node texts are written when
     there is room for them.
     """
@@ -537,7 +538,7 @@ def _node_positions(labels, keep, rest, in_degree):
              for i in keep]
     if len(rest):
         orphans = int(np.count_nonzero(in_degree[rest] == 0)) if in_degree is not None else 0
-        texts.append(f"other {len(rest)}" + (f" ({orphans} orphan(s))" if orphans else ""))
+        texts.append(f"other {len(rest)}")
         hover.append(f"{len(rest)} other clusters" + ("" if in_degree is None else f", {orphans} orphan(s)"))
     return y, (texts, hover), n_nodes
 
