@@ -477,7 +477,7 @@ def mapping_diagram(c, basis: str = "partition", *, max_shown: int = MAX_SHOWN, 
                                  marker=dict(symbol="arrow", angleref="previous", size=sizes, color="#8c8c8c"),
                                  hoverinfo="skip", showlegend=False))
     columns = [(0, ref_n, ref_text, None, "middle left", "reference"),
-               (1, cand_n, cand_text, forward, "top center", "candidate"),
+               (1, cand_n, cand_text, forward, "top right", "candidate"),  # above its outgoing arrow
                (2, back_n, back_text, backward, "middle right", "reference")]
     for x, n_nodes, texts, mapping, position, side in columns:
         y = _node_y(n_nodes)
