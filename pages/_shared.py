@@ -466,13 +466,19 @@ def _write_url(wanted: dict) -> None:
     """Put the page's selection into the URL (only when it changed: each write reaches the browser).
 
     Only the sidebar's keys are written; any other key is a page's own (Build a table keeps its
-    table there) and is left as it is.
+    table there) and is left as it is. That includes keys bound to a widget
+    (``bind="query-params"``), which ``st.query_params`` may not set: replacing the whole query
+    (``from_dict``) would try to and fail, so only the sidebar's keys are set or removed.
     """
     current = st.query_params.to_dict()
     wanted = {key: str(value) for key, value in wanted.items()}
-    wanted.update({key: value for key, value in current.items() if key not in URL_KEYS and key not in PARAMETER_NAMES})
-    if current != wanted:
-        st.query_params.from_dict(wanted)
+    ours = {key: value for key, value in current.items() if key in URL_KEYS or key in PARAMETER_NAMES}
+    if ours != wanted:
+        for key in ours.keys() - wanted.keys():
+            del st.query_params[key]
+        changed = {key: value for key, value in wanted.items() if current.get(key) != value}
+        if changed:
+            st.query_params.update(changed)
 
 
 def sidebar(controls=ALL_CONTROLS) -> Selection:

@@ -21,6 +21,7 @@ from cluval_core.outputs.export import (
     score_table,
 )
 from pages import _cache as data
+from pages import _charts as charts
 from pages import _explain as explained
 from pages import _shared as ui
 
@@ -35,27 +36,53 @@ def table_height(rows: int) -> int:
     return ROW_HEIGHT * (min(rows, MAX_ROWS_SHOWN) + 1) + 3
 
 
+LOWER_IS_BETTER = "lower is better"  # said under a headline value whose index is a distance
+
+
 def headline(c) -> None:
-    """The headline values in one row of metrics, each with its caveat as help."""
+    """The headline values in one row of metrics, each with its caveat as help; a distance (the
+    registry's ``higher_is_better`` False) says that lower is better."""
     ids = [i for i in HEADLINE if c.has_data or not INDICES[i].needs_data]
     values = c.scores(ids)
-    for column, index_id in zip(st.columns(len(ids)), ids):
-        info = INDICES[index_id]
-        column.metric(HEADLINE[index_id], format_value(index_id, values[index_id]),
-                      help=f"**{info.name}**. {info.caveat}")
+    st.html(HEADLINE_CSS)
+    with st.container(key="headline"):
+        for column, index_id in zip(st.columns(len(ids)), ids):
+            info = INDICES[index_id]
+            column.metric(HEADLINE[index_id], format_value(index_id, values[index_id]),
+                          help=f"**{info.name}**. {info.caveat}")
+            if not info.higher_is_better:
+                column.caption(LOWER_IS_BETTER)
 
 
-# Side by side on a wide screen; on a narrower one a column that would fall below its minimum
-# width moves to the next line instead of squeezing its figure (Streamlit itself stacks
-# columns only below 640 px).
+# The headline's values a little smaller than Streamlit's metrics, and their captions close under
+# them: the row leaves room for the table, the pairing and the mapping on a 1280 x 800 screen.
+HEADLINE_CSS = """<style>
+.st-key-headline [data-testid="stMetricValue"] { font-size: 1.9rem; }
+.st-key-headline [data-testid="stColumn"] [data-testid="stVerticalBlock"] { gap: 0; }
+</style>"""
+
+# Side by side down to a window of about 1100 px with the sidebar open (a 1280 x 800 screen shows
+# all three whole); on a narrower one a column that would fall below its minimum width moves to
+# the next line instead of squeezing its figure (Streamlit itself stacks columns only below 640 px).
 WRAPPING_COLUMNS = """<style>
 .st-key-{key} [data-testid="stHorizontalBlock"] {{ flex-wrap: wrap; }}
-.st-key-{key} [data-testid="stColumn"] {{ min-width: 380px; }}
+.st-key-{key} [data-testid="stColumn"] {{ min-width: 215px; }}
 </style>"""
+FIRST_SCREEN_HEIGHT = 390  # px of the table, the pairing and the mapping: with the headline, within 800 px
+FIRST_SCREEN_CLUSTERS = 16  # clusters a side drawn one by one there; the rest are grouped, the whole table below
+FIRST_SCREEN_WRITTEN = 10  # clusters a side up to which counts are written in the cells there (else on hover)
+PAIR_ROW_HEIGHT = 24  # px per row of the pairing
 
 
 def table_pairing_mapping(model, *, key: str) -> None:
-    """The contingency table, the Hungarian pairing with PSI's steps and the CI mapping, side by side."""
+    """The contingency table, the Hungarian pairing with PSI's steps and the CI mapping, side by side.
+
+    The three fit, with the headline values, on the first screen of a 1280 x 800 window: each is
+    at most :data:`FIRST_SCREEN_HEIGHT` high, beyond :data:`FIRST_SCREEN_CLUSTERS` clusters a side
+    the figures group the rest (saying so; the whole table follows in an expander), and the
+    pairing scrolls. The colouring of the cells and the mapping's basis sit below their figures
+    and are kept in the URL (``colour``, ``mapping``), shared by every page that shows them.
+    """
     c = model.comparison
     pairing = c.hungarian_pairing
     st.html(WRAPPING_COLUMNS.format(key=f"{key}_side_by_side"))
@@ -63,58 +90,83 @@ def table_pairing_mapping(model, *, key: str) -> None:
         _table_pairing_mapping(model, c, pairing, key)
 
 
+PAIRING_COLUMNS = {
+    "reference": st.column_config.Column("ref", width=40, help="reference cluster"),
+    "candidate": st.column_config.Column("cand", width=44, help="candidate cluster"),
+    "overlap": st.column_config.NumberColumn("shared", help="objects in both clusters", width=52),
+    "braun_banquet": st.column_config.NumberColumn(
+        "BB", format="%.4f", width=58, help="Braun–Banquet similarity shared / max(|G|, |P|): what PSI's S adds up"),
+    "jaccard": st.column_config.NumberColumn("Jaccard", format="%.4f", width=58,
+                                             help="shared / (|G| + |P| − shared)"),
+    "reference size": st.column_config.NumberColumn("|G|", width=46, help="reference cluster size"),
+    "candidate size": st.column_config.NumberColumn("|P|", width=46, help="candidate cluster size"),
+}
+
+
 def _table_pairing_mapping(model, c, pairing, key: str) -> None:
-    table, pairs, mapping = st.columns([4, 5, 3.4], gap="medium")
+    table, pairs, mapping = st.columns([4, 3.6, 2.9], gap="small")
+    grouped = max(c.k_true, c.k_pred) > FIRST_SCREEN_CLUSTERS
     with table:
         st.markdown("**Contingency table**")
         chart = st.empty()  # the table keeps its place on the first screen; its colouring is chosen below it
         colour_by = contingency_colour_choice(c, key=key)
-        chart.plotly_chart(data.figure(model, "contingency_heatmap", colour_by=colour_by,
-                                       outline=explained.chosen_outline(model, key)), key=f"{key}_contingency")
+        charts.chart(data.figure(model, "contingency_heatmap", colour_by=colour_by,
+                                 max_shown=FIRST_SCREEN_CLUSTERS, height=FIRST_SCREEN_HEIGHT,
+                                 annotate_up_to=FIRST_SCREEN_WRITTEN, outline=explained.chosen_outline(model, key)),
+                     key=f"{key}_contingency", into=chart)
         st.caption("Rows: reference clusters; columns: candidate clusters (sizes in brackets), ordered so the "
                    "Hungarian pairs that share objects lie on the diagonal (outlined), largest first; clusters "
-                   "shown as unpaired come last.")
+                   "shown as unpaired come last." + (f" The first {FIRST_SCREEN_CLUSTERS - 1} of each side are "
+                                                     "drawn one by one; the whole table is below." if grouped else ""))
         if colour_by != "counts":
             contribution_caption(model, colour_by)
     with pairs:
-        st.markdown("**Hungarian pairing** (PSI's S pairs on Braun–Banquet similarity)")
+        st.markdown("**Hungarian pairing** (PSI's S)", help="PSI pairs the clusters one to one, maximising the "
+                    "sum of their Braun–Banquet similarities (the Hungarian algorithm); largest pairs first.")
         frame = pairing.display_frame()
-        st.dataframe(frame, hide_index=True, key=f"{key}_pairing", height=table_height(len(frame)),
-                     column_config={
-                         "pair": None,  # the rows are in pair order
-                         "reference": st.column_config.Column("ref", width=60, help="reference cluster"),
-                         "candidate": st.column_config.Column("cand", width=60, help="candidate cluster"),
-                         "reference size": st.column_config.NumberColumn("|G|", width=46,
-                                                                           help="reference cluster size"),
-                         "candidate size": st.column_config.NumberColumn("|P|", width=46,
-                                                                           help="candidate cluster size"),
-                         "overlap": st.column_config.NumberColumn("shared", help="objects in both clusters", width=52),
-                         "braun_banquet": st.column_config.NumberColumn(
-                             "BB", format="%.4f", width=58, help="Braun–Banquet similarity shared / max(|G|, |P|)"),
-                         "jaccard": st.column_config.NumberColumn(
-                             "Jaccard", format="%.4f", width=58, help="shared / (|G| + |P| − shared)")})
+        whole = ROW_HEIGHT + PAIR_ROW_HEIGHT * len(frame) + 3  # the header keeps Streamlit's row height
+        st.dataframe(frame, hide_index=True, key=f"{key}_pairing", row_height=PAIR_ROW_HEIGHT,
+                     height=min(whole, FIRST_SCREEN_HEIGHT), column_order=list(PAIRING_COLUMNS),
+                     column_config=PAIRING_COLUMNS)
+        more = whole > FIRST_SCREEN_HEIGHT
         lone_rows, lone_cols = pairing.shown_unpaired
-        if len(lone_rows) or len(lone_cols):
-            st.caption(ui.plain(f"Unpaired (no partner sharing objects): reference {_listed(c.row_labels[lone_rows])}; "
-                                f"candidate {_listed(c.col_labels[lone_cols])}. They add nothing to S."))
+        st.caption(ui.plain(f"{len(frame)} pairs" + (", largest first: scroll the table for the rest" if more else "")
+                            + ". Sizes |G|, |P| in the last columns."
+                            + (f" Unpaired (no partner sharing objects): reference {_listed(c.row_labels[lone_rows])}; "
+                               f"candidate {_listed(c.col_labels[lone_cols])}. They add nothing to S."
+                               if len(lone_rows) or len(lone_cols) else "")))
         st.markdown("**PSI step by step** (Rezaei & Fränti 2016, eqs. 14–18)  \n"
                     + "  \n".join(ui.plain(str(step)) for step in c.steps("psi"))
                     + f"  \nSimplified PSI (E = 1): {format_value('psi_simplified', c.score('psi_simplified'))}")
     with mapping:
-        bases = {"centroid": "centroid-based", "partition": "partition-based"} if c.has_data else {
-            "partition": "partition-based"}
-        basis = st.segmented_control("Centroid Index mapping", list(bases), format_func=bases.get,
-                                     default=next(iter(bases)), key=f"{key}_mapping_basis") or next(iter(bases))
+        bases = ["centroid", "partition"] if c.has_data else ["partition"]
+        heading = st.empty()  # above the diagram, written once the basis below it is known
+        chart = st.empty()
+        # the option's text is its value in the URL (?mapping=partition): no format_func
+        basis = st.segmented_control("Mapping basis", bases, default=bases[0], key="mapping", bind="query-params",
+                                     help="centroid: each cluster's nearest centroid on the other side (needs the "
+                                          "data); partition: its most similar cluster by Jaccard") or bases[0]
         mappings = c.centroid_mapping if basis == "centroid" else c.jaccard_mapping
-        st.markdown(f"**CI = {mappings.ci}**, from {mappings.direction}")
-        st.plotly_chart(data.figure(model, "mapping_diagram", basis=basis), key=f"{key}_mapping_{basis}")
-        st.caption("Each cluster points at its most similar cluster on the other side (" +
-                   ("nearest centroid" if basis == "centroid" else "Jaccard") + "); red targets are orphans. "
-                   "CI = max(orphans of both directions): the number of clusters located differently.")
+        heading.markdown(f"**CI mapping**: CI = {mappings.ci}")
+        charts.chart(data.figure(model, "mapping_diagram", basis=basis, max_shown=FIRST_SCREEN_CLUSTERS,
+                                 height=FIRST_SCREEN_HEIGHT), key=f"{key}_mapping_{basis}", into=chart)
+        st.caption(f"CI from {mappings.direction}. Each cluster points at its most similar cluster on the other "
+                   "side (" + ("nearest centroid" if basis == "centroid" else "Jaccard") + "); a target nobody "
+                   "points at is an orphan (red open cross), hover a node for how many point at it. "
+                   "CI = max(orphans of both directions): the number of clusters located differently."
+                   + (f" Beyond {FIRST_SCREEN_CLUSTERS - 1} clusters a side, those where the mappings disagree "
+                      "come first." if grouped else ""))
+    if grouped:
+        with st.expander(f"The whole contingency table ({c.k_true} × {c.k_pred})"):
+            charts.chart(data.figure(model, "contingency_heatmap", colour_by=colour_by,
+                                     outline=explained.chosen_outline(model, key)), key=f"{key}_contingency_whole")
 
 
 def contingency_colour_choice(c, *, key: str) -> str:
     """The table's colouring: "counts", or an index whose cells' contributions colour it.
+
+    Its widget key is ``colour``, bound to the URL's query parameter of that name (the same on
+    every page that shows the table; `key` names the page's table, not the choice).
 
     Offered for the indices with an anatomy of cells (the registry's ``anatomy``) that this
     comparison can compute, and only while the table is laid out whole in memory (not sparse).
@@ -123,12 +175,12 @@ def contingency_colour_choice(c, *, key: str) -> str:
         return "counts"
     ids = [i for i, info in INDICES.items() if info.anatomy and (c.has_data or not info.needs_data)]
     options = ["counts", *ids]
-    return st.selectbox("Colour the cells by", options, key=f"{key}_colour_by",
-                        format_func=lambda i: "shared objects (counts)" if i == "counts" else
-                        f"contribution to {INDICES[i].name}",
-                        help="A cell's share of an index: the cells, plus at most one constant, add up to its value. "
-                             "It shows which pairs of clusters carry an index (ARI: the large cells; PSI: every pair "
-                             "alike).")
+    # the options are written as they go into the URL (?colour=ari): "counts" or an index id
+    return st.selectbox("Colour the cells by", options, key="colour", bind="query-params",
+                        help="**counts**: the shared objects n_ij. An **index id**: each cell's contribution to that "
+                             "index (the caption below names it; the ids are those of the index tables). A cell's "
+                             "share of an index: the cells, plus at most one constant, add up to its value. It shows "
+                             "which pairs of clusters carry an index (ari: the large cells; psi: every pair alike).")
 
 
 def contribution_caption(model, index_id: str) -> None:

@@ -37,10 +37,11 @@ if c.has_data:
                                  title=ui.plot_text(f"Candidate: {parts.candidate_name} (K={c.k_pred})")),
                      key="scatter_candidate")
     st.caption("A candidate cluster takes the colour of its Hungarian partner in the reference; candidate clusters "
-               "without a partner that shares objects are grey. Centroids are diamonds, hollow grey squares for "
-               "clusters shown as unpaired; a red cross marks a cluster the centroid-based CI mapping leaves "
-               "orphaned (nobody maps to it)." + (" Axes are the first two principal components."
-                                                  if points.X.shape[1] > 2 else ""))
+               "without a partner that shares objects are grey. Centroids are small diamonds, hollow squares for "
+               "clusters shown as unpaired; a thin red cross marks a cluster the centroid-based CI mapping leaves "
+               "orphaned (nobody maps to it): the shapes, named in each legend, tell them apart without colour. "
+               "A label that would cover another is left out; hover names every centroid."
+               + (" Axes are the first two principal components." if points.X.shape[1] > 2 else ""))
 
 # ---------------------------------------------------------------------- every index
 scores = views.index_tables(c, key="compare", model=model)

@@ -260,7 +260,8 @@ def test_overlays_are_drawn_above_webgl_points(server, browser):
         if (gd._fullData.indexOf(centroids) < gd._fullData.indexOf(points)) return null;
         const out = [];
         centroids.marker.symbol.forEach((symbol, i) => {
-            if (symbol === 'x') out.push([xa._offset + xa.c2p(centroids.x[i]), ya._offset + ya.c2p(centroids.y[i])]);
+            if (symbol === 'x-thin-open')
+                out.push([xa._offset + xa.c2p(centroids.x[i]), ya._offset + ya.c2p(centroids.y[i])]);
         });
         return out;
     }""")

@@ -144,7 +144,9 @@ def test_overlays_follow_the_points_in_their_rendering_layer():
     a, b = rng.integers(0, 3, 5000), rng.integers(0, 4, 5000)
     for n, kind in ((5000, "scattergl"), (500, "scatter")):
         fig = partition_scatter(compare(a[:n], b[:n], X=X[:n]), "pred")
-        assert [t.type for t in fig.data] == [kind, kind] and [t.name for t in fig.data] == ["points", "centroids"]
+        drawn = [t for t in fig.data if t.x[0] is not None]  # the rest are legend keys without points
+        assert [t.type for t in drawn] == [kind, kind] and [t.name for t in drawn] == ["points", "centroids"]
+        assert fig.data[:2] == tuple(drawn) and {t.type for t in fig.data} == {kind}
 
 
 def test_large_tables_are_condensed_and_say_so():
@@ -155,13 +157,13 @@ def test_large_tables_are_condensed_and_say_so():
     fig = contingency_heatmap(c)
     z = np.asarray(fig.data[0].z)
     assert z.shape == (MAX_SHOWN, MAX_SHOWN) and z.sum() == c.n  # every object once, the rest grouped
-    assert "other 141 reference and 91 candidate<br>clusters" in fig.layout.annotations[0].text
+    assert "the other 141 reference and 91 candidate<br>summed as 'other'" in fig.layout.annotations[0].text
     assert fig.data[0].zmax == z[:-1, :-1].max()
     assert c.k_true == 200 and c.k_pred == 150
     first = c.hungarian_pairing.display_order[0]
     assert z[0, 0] == c.hungarian_pairing.overlap[first]  # the largest pair comes first
     diagram = mapping_diagram(c)
-    nodes = [t for t in diagram.data if t.mode and "lines" not in t.mode]
+    nodes = [t for t in diagram.data if t.mode and "lines" not in t.mode and t.showlegend is False]
     assert [len(t.y) for t in nodes] == [MAX_SHOWN] * 3
     assert len(fig.to_json()) + len(diagram.to_json()) < 3_000_000
 
@@ -227,3 +229,89 @@ def test_colouring_by_an_index_without_cells_is_refused():
 
     with pytest.raises(CluvalError, match="colour_by must be 'counts' or an index with an anatomy"):
         contingency_heatmap(compare([0, 0, 1], [0, 1, 1]), colour_by="ci_partition")
+
+
+# ---------------------------------------------------------------------- shapes, labels, first screen
+def _split():
+    """Reference 0 split into candidates 0, 1, 2; references 1 and 2 merged into candidate 3.
+    Centroid mapping: reference 0's centroid (0.5, 0) is nearest candidate 1's, so candidates 0
+    and 2 are orphans; candidate 3's centroid (10.5, 0.5) is as near reference 1's as 2's, the
+    tie goes to the first, so reference 2 is an orphan."""
+    X = np.array([[0, 0], [0.2, 0], [0.4, 0], [0.6, 0], [0.8, 0], [1.0, 0], [10, 0], [10, 1], [11, 0], [11, 1]],
+                 dtype=float)
+    a = [0, 0, 0, 0, 0, 0, 1, 1, 2, 2]
+    b = [0, 0, 1, 1, 2, 2, 3, 3, 3, 3]
+    return compare(a, b, X=X)
+
+
+def test_orphans_differ_from_mapped_clusters_in_shape_as_well_as_colour():
+    from cluval_core.outputs.plots.comparison import MAPPED_SYMBOL, ORPHAN_SYMBOL
+
+    c = _split()
+    forward, backward = c.centroid_mapping
+    assert forward.orphans.tolist() == [0, 2] and backward.orphans.tolist() == [2]
+    diagram = mapping_diagram(c, "centroid")
+    nodes = [t for t in diagram.data if t.mode and "lines" not in t.mode and t.showlegend is False]
+    candidates = nodes[1]  # the middle column
+    symbols, colours = list(candidates.marker.symbol), list(candidates.marker.color)
+    order = c.hungarian_pairing.col_order
+    for slot, cluster in enumerate(order):
+        orphan = forward.in_degree[cluster] == 0
+        assert (symbols[slot], colours[slot]) == ((ORPHAN_SYMBOL, ORPHAN) if orphan else (MAPPED_SYMBOL, "#2ca02c"))
+    assert ORPHAN_SYMBOL != MAPPED_SYMBOL and symbols.count(ORPHAN_SYMBOL) == forward.n_orphans > 0
+    legend = {t.name: t.marker.symbol for t in diagram.data if t.showlegend is not False}
+    assert legend == {"mapped to": MAPPED_SYMBOL, "orphan: nobody maps to it": ORPHAN_SYMBOL}
+
+    scatter = partition_scatter(c, "pred")
+    centroids = next(t for t in scatter.data if t.name == "centroids")
+    kinds = {s for s, colour in zip(centroids.marker.symbol, centroids.marker.line.color) if colour == ORPHAN}
+    assert kinds == {"x-thin-open"} and "diamond" in centroids.marker.symbol  # orphans: a cross, the others not
+    assert max(centroids.marker.size) <= 10  # small: the points of a split cluster stay visible
+    assert {t.name for t in scatter.data if t.x[0] is None} >= {"centroid", "orphan centroid (CI)"}
+
+
+def test_centroid_labels_never_cover_each_other():
+    from cluval_core.outputs.plots.comparison import LABEL_BOX, _label_places
+
+    rng = np.random.default_rng(3)
+    centroids = np.r_[rng.normal(0, 0.01, (6, 2)), [[5.0, 5.0]]]  # six stacked, one alone
+    places = _label_places(centroids, centroids, plot=(400, 300))
+    assert 6 in places and places[6] == (0, 12)  # alone: above its centroid
+    assert 1 <= sum(i < 6 for i in places) <= 4  # four places around the stack: the rest are left out
+    low, span = centroids.min(0), np.ptp(centroids, 0)
+    at = {i: (centroids[i] - low) / span * (400, 300) + shift for i, shift in places.items()}
+    for i in at:
+        for j in at:
+            if i < j:
+                assert abs(at[i][0] - at[j][0]) >= LABEL_BOX[0] or abs(at[i][1] - at[j][1]) >= LABEL_BOX[1]
+    scatter = partition_scatter(_split(), "pred")  # four centroids far enough apart: each labelled, once
+    assert sorted(a.text for a in scatter.layout.annotations) == ["0", "1", "2", "3"]
+
+
+def test_a_short_heatmap_thins_its_tick_labels_and_a_short_mapping_shows_the_disagreements_first():
+    from cluval_core.outputs.plots.comparison import TICK_SPACING, _focused_order
+
+    rng = np.random.default_rng(4)
+    a = rng.integers(0, 50, 5000)
+    c = compare(a, np.where(rng.random(5000) < 0.9, a, rng.integers(0, 50, 5000)))
+    tall, short = contingency_heatmap(c), contingency_heatmap(c, height=390)
+    assert short.layout.height == 390 and tall.layout.height == 760  # 760: the default's largest
+    assert len(tall.layout.yaxis.tickvals) == 50  # (760 - 140) px hold 51 labels 12 px apart
+    room = 390 - 40 - 10 - 90  # less the margins and the column titles
+    assert len(short.layout.yaxis.tickvals) == 17 <= room // TICK_SPACING + 1  # every third, and the last
+    assert short.layout.yaxis.tickvals[-1] == 49  # the last row keeps its label
+    grouped = contingency_heatmap(c, max_shown=16, height=390)
+    assert list(grouped.layout.yaxis.ticktext[-1:])[0].startswith("other 35 (n=")
+
+    order = np.arange(10)
+    focus = np.zeros(10, bool)
+    focus[[7, 9]] = True
+    keep, rest = _focused_order(order, focus, 5)
+    assert keep.tolist() == [0, 1, 7, 9] and rest.tolist() == [2, 3, 4, 5, 6, 8]
+    merged = compare(np.repeat(np.arange(30), 10), np.repeat(np.r_[np.arange(28), 0, 0], 10))  # 28, 29 merged into 0
+    forward, backward = merged.jaccard_mapping
+    diagram = mapping_diagram(merged, max_shown=8)
+    reference = [t for t in diagram.data if t.mode and "lines" not in t.mode and t.showlegend is False][0]
+    named = list(reference.text)
+    assert len(named) == 8 and named[-1].startswith("other 23")
+    assert {"28", "29", "0"} <= set(named)  # the merged clusters and their target are drawn, not grouped

@@ -117,8 +117,10 @@ def partition_scatter(c, side: str, *, title: str = "", X2=None, centroids=None,
                       max_points: int = 200_000, compact: bool = False) -> go.Figure:
     """Scatter of one partition, coloured by cluster (candidates by their Hungarian partner).
 
-    Centroids are diamonds; hollow squares mark clusters shown as unpaired, and a large red
-    cross a cluster the Centroid Index mapping leaves orphaned (nobody maps to it). Overlays
+    Centroids are small diamonds with a dark rim; hollow squares mark clusters shown as
+    unpaired, and a thin red cross a cluster the Centroid Index mapping leaves orphaned (nobody
+    maps to it); a legend names them. Labels are placed so that none covers another (a label
+    with no free place is left out; hover names every centroid). Overlays
     are drawn after the points in the same rendering layer (WebGL when there are many
     points), so they stay on top at any n. `X2` and `centroids` give 2-D coordinates
     (default: :func:`project_2d` of the comparison's X and its centroids). A `compact` figure
@@ -155,27 +157,67 @@ def partition_scatter(c, side: str, *, title: str = "", X2=None, centroids=None,
         unpaired = set(c.hungarian_pairing.shown_unpaired[0 if side == "true" else 1].tolist())
         kinds = [("orphan" if i in orphans else "unpaired" if i in unpaired else "paired")
                  for i in range(len(centroids))]
-        style = {"paired": ("diamond", 11, None), "unpaired": ("square-open", 13, UNPAIRED),
-                 "orphan": ("x", 18, ORPHAN)}
-        fills = [style[k][2] or (PALETTE[colour[i]] if colour[i] >= 0 else UNPAIRED) for i, k in enumerate(kinds)]
+        fills = [PALETTE[colour[i]] if colour[i] >= 0 else UNPAIRED for i in range(len(centroids))]
+        style = {kind: CENTROID_STYLE[kind] for kind in kinds}
         text = [f"{_text(labels[i])} ({kinds[i]}, n={_size(sizes[i])})" for i in range(len(centroids))]
+        # small markers with a dark rim, the orphan's an open cross: the points under them stay visible
         fig.add_trace(scatter(
             x=centroids[:, 0], y=centroids[:, 1], mode="markers", name="centroids", text=text,
-            marker=dict(symbol=[style[k][0] for k in kinds], size=[style[k][1] for k in kinds], color=fills,
-                        line=dict(color=[ORPHAN if k == "orphan" else "#f5f5f5" for k in kinds], width=1.5),
-                        opacity=1),
+            marker=dict(symbol=[style[k][0] for k in kinds], size=[style[k][1] for k in kinds],
+                        color=[ORPHAN if k == "orphan" else fills[i] for i, k in enumerate(kinds)],
+                        line=dict(color=[ORPHAN if k == "orphan" else "#222222" for k in kinds],
+                                  width=[2.5 if k == "orphan" else 1.2 for k in kinds]),
+                        opacity=0.9),
             hovertemplate="centroid of %{text}<extra></extra>", showlegend=False))
+        for kind, (symbol, size, legend) in style.items():  # a legend entry for each kind of centroid shown
+            fig.add_trace(scatter(x=[None], y=[None], mode="markers", name=legend, hoverinfo="skip",
+                                  marker=dict(symbol=symbol, size=size + 2, line=dict(width=2, color=ORPHAN if
+                                              kind == "orphan" else "#222222"),
+                                              color=ORPHAN if kind == "orphan" else UNPAIRED)))
         if len(centroids) <= MAX_LABELLED and not compact:  # annotations sit above every trace, WebGL included
-            for i, (x, y) in enumerate(centroids):
-                fig.add_annotation(x=x, y=y, text=_text(labels[i]) + (" (unpaired)" if kinds[i] == "unpaired" else ""),
-                                   showarrow=False, yshift=13, font=dict(size=11))
+            for i, (dx, dy) in _label_places(centroids, X2[idx]).items():
+                fig.add_annotation(x=centroids[i, 0], y=centroids[i, 1], text=_text(labels[i]), showarrow=False,
+                                   xshift=dx, yshift=dy, font=dict(size=10), bgcolor="rgba(255,255,255,0.6)",
+                                   borderpad=0)
+    legend = dict(orientation="h", x=1, xanchor="right", y=1, yanchor="bottom", font=dict(size=11))
     if compact:
-        fig.update_layout(title=title, margin=dict(l=0, r=0, t=30, b=0), height=300)
+        fig.update_layout(title=title, margin=dict(l=0, r=0, t=30, b=0), height=300, showlegend=False)
         return fig
-    fig.update_layout(title=title, margin=dict(l=10, r=10, t=40, b=10), height=420,
+    fig.update_layout(title=title, margin=dict(l=10, r=10, t=60, b=10), height=440, legend=legend,
                       xaxis_title=axis_titles[0], yaxis_title=axis_titles[1])
     fig.update_yaxes(scaleanchor="x", scaleratio=1)
     return fig
+
+
+# centroid markers: symbol, size (pixels) and legend text; an orphan is an open cross in red, so that
+# it differs in shape from a paired centroid for every reader
+CENTROID_STYLE = {"paired": ("diamond", 8, "centroid"), "unpaired": ("square-open", 9, "centroid, unpaired"),
+                  "orphan": ("x-thin-open", 9, "orphan centroid (CI)")}
+LABEL_BOX = (26, 14)  # pixels a centroid's label takes, about, at font size 10
+
+
+def _label_places(centroids: np.ndarray, points: np.ndarray, plot=(420, 330)) -> dict:
+    """Where each centroid's label goes, as a shift in pixels from its centroid: above it, else
+    below, right or left, the first place free of the labels placed so far; a label with no
+    free place is left out (its cluster is named on hover). `plot` is the plot area's size in
+    pixels, about; `points` set the axes' ranges.
+
+    >>> sorted(_label_places(np.array([[0.0, 0.0], [0.0, 0.001]]), np.array([[0.0, 0.0], [1.0, 1.0]])).values())
+    [(0, -12), (0, 12)]
+    """
+    low = np.minimum(points.min(0), centroids.min(0))
+    span = np.maximum(np.maximum(points.max(0), centroids.max(0)) - low, 1e-12)
+    at = (centroids - low) / span * np.array(plot)  # pixels, y upwards
+    width, height = LABEL_BOX
+    placed, places = [], {}
+    for i in np.argsort(-at[:, 1], kind="stable"):  # from the top down
+        for dx, dy in ((0, 12), (0, -12), (width, 0), (-width, 0)):
+            centre = at[i] + (dx, dy)
+            if all(abs(centre[0] - x) >= width or abs(centre[1] - y) >= height for x, y in placed):
+                placed.append(centre)
+                places[int(i)] = (dx, dy)
+                break
+    return places
 
 
 def _discrete_colorscale(colours: list[str]):
@@ -255,6 +297,27 @@ def _condensed_cells(values: np.ndarray, keep_rows, rest_rows, keep_cols, rest_c
     return out
 
 
+COLUMN_ROOM = 0.55  # the heatmap's width for column labels, as a share of the rows' height
+TICK_SPACING = 12  # pixels per tick label at the heatmap's smaller font (10 px): closer labels would overlap
+
+
+def _thinned(n: int, room: float) -> list[int]:
+    """Every `step`-th of `n` tick positions (the first and the last always), one per
+    :data:`TICK_SPACING` pixels of `room`.
+
+    >>> _thinned(5, 100), _thinned(50, 120)[:4]
+    ([0, 1, 2, 3, 4], [0, 5, 10, 15])
+    """
+    step = max(1, int(np.ceil(n * TICK_SPACING / room)))
+    ticks = list(range(0, n, step))
+    if ticks[-1] != n - 1:
+        if n - 1 - ticks[-1] < step:
+            ticks[-1] = n - 1  # the last (often "other") keeps its label without crowding its neighbour
+        else:
+            ticks.append(n - 1)
+    return ticks
+
+
 CONTRIBUTIONS_WRITTEN_UP_TO = 10  # clusters a side up to which contributions are written in their cells
 LABELLED_SHARE = 0.05  # a contribution is written in its cell when it is at least this share of the largest
 
@@ -268,7 +331,7 @@ def _contribution_text(value: float, reach: float) -> str:
 
 
 def contingency_heatmap(c, *, colour_by: str = "counts", max_shown: int = MAX_SHOWN,
-                        annotate_up_to: int = 30, outline: tuple = ()) -> go.Figure:
+                        annotate_up_to: int = 30, height: int | None = None, outline: tuple = ()) -> go.Figure:
     """The contingency table ordered so the Hungarian pairs lie on the diagonal, largest first.
 
     Row and column titles carry the cluster sizes (the marginals); pairs that share objects
@@ -284,6 +347,10 @@ def contingency_heatmap(c, *, colour_by: str = "counts", max_shown: int = MAX_SH
     up to :data:`CONTRIBUTIONS_WRITTEN_UP_TO` clusters a side, a cell's number is written where it carries
     weight (at least :data:`LABELLED_SHARE` of the largest contribution, in absolute value);
     every cell's is on hover.
+
+    `height` (pixels) fixes the figure's height, e.g. to fit a first screen; by default it
+    grows with the table. Tick labels are thinned to one per :data:`TICK_SPACING` pixels, so
+    that none overlap (every cluster is named on hover).
 
     `outline` names cells to outline in :data:`OUTLINE` (an explanation's claim, for example):
     ``(row, column)`` positions in the comparison's ``row_labels`` and ``col_labels``, None for a
@@ -351,23 +418,25 @@ def contingency_heatmap(c, *, colour_by: str = "counts", max_shown: int = MAX_SH
         grouped.append(f"{len(rest_rows)} reference")
     if len(rest_cols):
         grouped.append(f"{len(rest_cols)} candidate")
-    note = (f"{c.k_true} × {c.k_pred} clusters: the first {max_shown - 1} of each side<br>"
-            f"are shown; the other {' and '.join(grouped)}<br>"
-            f"clusters are summed as 'other' (not in the colour scale)"
-            if grouped else None)
-    font = dict(size=10 if max(t.shape) > 20 else 12)
-    row_step, col_step = max(1, int(np.ceil(len(rows) / 40))), max(1, int(np.ceil(len(cols) / 20)))
-    row_ticks = sorted(set(range(0, len(rows), row_step)) | {len(rows) - 1})
-    col_ticks = sorted(set(range(0, len(cols), col_step)) | {len(cols) - 1})
+    note = (f"{c.k_true} × {c.k_pred}: the first {max_shown - 1} a side drawn;<br>"
+            f"the other {' and '.join(grouped)}<br>summed as 'other' (not coloured)" if grouped else None)
+    size = height or max(360, min(760, 22 * max(t.shape) + 180))
+    bottom = 64 if note else 10
+    # the rows share what the column titles (about 90 px with the axis title) and the margins leave; the
+    # plot is rarely wider than COLUMN_ROOM of that (a narrow column, less the row titles and the colour bar)
+    room = max(size - 40 - bottom - 90, TICK_SPACING)
+    font = dict(size=10 if max(t.shape) > 20 or room / len(rows) < 14 else 12)
+    row_ticks = _thinned(len(rows), room)
+    col_ticks = _thinned(len(cols), COLUMN_ROOM * room)
     fig.update_yaxes(title="reference", showgrid=False, zeroline=False, tickfont=font,
                      tickvals=row_ticks, ticktext=[rows[i] for i in row_ticks], range=[len(rows) - 0.5, -0.5])
-    fig.update_xaxes(title="candidate", side="top", showgrid=False, zeroline=False, tickfont=font,
+    fig.update_xaxes(title="candidate", side="top", showgrid=False, zeroline=False, tickfont=font, tickangle=-90,
                      tickvals=col_ticks, ticktext=[cols[i] for i in col_ticks], range=[-0.5, len(cols) - 0.5])
-    size = max(360, min(760, 22 * max(t.shape) + 180))
-    fig.update_layout(height=size, margin=dict(l=10, r=10, t=40, b=64 if note else 10))
+    fig.update_layout(height=size, margin=dict(l=10, r=10, t=40, b=bottom))
     if note:
-        fig.add_annotation(text=note, x=0, xref="paper", xanchor="left", y=0, yref="paper", yanchor="top", yshift=-8,
-                           showarrow=False, align="left", font=dict(size=11))
+        # right-aligned under the plot: in a narrow figure it runs leftwards under the row titles
+        fig.add_annotation(text=note, x=1, xref="paper", xanchor="right", y=0, yref="paper", yanchor="top", yshift=-8,
+                           showarrow=False, align="right", font=dict(size=10))
     return fig
 
 
@@ -391,76 +460,114 @@ def _outline_trace(cells, keep_rows, keep_cols, n_rows: int, n_cols: int) -> go.
                       showlegend=False, name="outlined")
 
 
-def mapping_diagram(c, basis: str = "partition", *, max_shown: int = MAX_SHOWN) -> go.Figure:
+MAPPED, MAPPED_SYMBOL, ORPHAN_SYMBOL = "#2ca02c", "circle", "x-open"  # an orphan differs in shape as well as colour
+
+
+def mapping_diagram(c, basis: str = "partition", *, max_shown: int = MAX_SHOWN, height: int | None = None) -> go.Figure:
     """Both nearest-neighbour mappings in one diagram: reference, candidate, reference again.
 
     Arrows from the left column map every reference cluster to its nearest candidate cluster;
     arrows from the middle column map every candidate cluster to its nearest reference
-    cluster (right column). A target nobody points at is an orphan, drawn in red; node texts
-    carry the in-degree. Clusters are stacked in the pairing's display order (partners at the
-    same height), so agreeing clusters give horizontal arrows. Beyond `max_shown` clusters a
-    side, the rest are one "other" node. `basis` is "partition" (Jaccard) or "centroid".
+    cluster (right column). A target nobody points at is an orphan, drawn as a red hollow
+    cross (a mapped target is a filled green circle: the shapes differ for readers who do not
+    tell red from green); a legend says so. Hovering a node gives its in-degree.
+    Clusters are stacked in the pairing's display order (partners at the same height), so
+    agreeing clusters give horizontal arrows. Beyond `max_shown` clusters a side, the clusters
+    where the mappings disagree (orphans, targets of several clusters and the clusters that
+    point at them) are drawn first, filled up with the largest pairs; the rest are one
+    "other N" node (hovering it gives its number of orphans). `basis` is "partition" (Jaccard) or
+    "centroid". `height` (pixels) fixes the figure's height; node texts are written when
+    there is room for them.
     """
     check_choice("basis", basis, ("partition", "centroid"))
     forward, backward = c.centroid_mapping if basis == "centroid" else c.jaccard_mapping
     pairing = c.hungarian_pairing
-    ref_y, ref_text, ref_n = _node_positions(c.row_labels, pairing.row_order, max_shown, None)
-    cand_y, cand_text, cand_n = _node_positions(c.col_labels, pairing.col_order, max_shown, forward.in_degree)
-    back_y, back_text, back_n = _node_positions(c.row_labels, pairing.row_order, max_shown, backward.in_degree)
-    labelled = max(ref_n, cand_n) <= MAX_LABELLED
+    # the clusters where the two partitions disagree, by either mapping
+    row_focus = (backward.in_degree != 1) | (forward.in_degree[forward.targets] != 1)
+    col_focus = (forward.in_degree != 1) | (backward.in_degree[backward.targets] != 1)
+    row_keep, row_rest = _focused_order(pairing.row_order, row_focus, max_shown)
+    col_keep, col_rest = _focused_order(pairing.col_order, col_focus, max_shown)
+    ref_y, ref_text, ref_n = _node_positions(c.row_labels, row_keep, row_rest, None)
+    cand_y, cand_text, cand_n = _node_positions(c.col_labels, col_keep, col_rest, forward.in_degree)
+    back_y, back_text, back_n = _node_positions(c.row_labels, row_keep, row_rest, backward.in_degree)
+    size = height or max(300, min(900, 22 * max(ref_n, cand_n) + 140))
+    labelled = max(ref_n, cand_n) <= min(MAX_LABELLED, (size - 100) // 12)
     fig = go.Figure()
     for x0, src_y, dst_y, targets in ((0, ref_y, cand_y, forward.targets), (1, cand_y, back_y, backward.targets)):
         arrows = sorted(set(zip(src_y.tolist(), dst_y[targets].tolist())))
         xs, ys, sizes = [], [], []
         for y0, y1 in arrows:  # one trace: a segment per arrow, its head as a marker
-            xs += [x0 + 0.04, x0 + 0.95, None]
+            xs += [x0 + 0.04, x0 + 0.93, None]
             ys += [y0, y1, None]
             sizes += [0, 8, 0]
         fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines+markers", line=dict(color="#8c8c8c", width=1),
                                  marker=dict(symbol="arrow", angleref="previous", size=sizes, color="#8c8c8c"),
                                  hoverinfo="skip", showlegend=False))
     columns = [(0, ref_n, ref_text, None, "middle left", "reference"),
-               (1, cand_n, cand_text, forward, "top center", "candidate"),
+               (1, cand_n, cand_text, forward, "top right", "candidate"),  # above its outgoing arrow
                (2, back_n, back_text, backward, "middle right", "reference")]
     for x, n_nodes, texts, mapping, position, side in columns:
         y = _node_y(n_nodes)
         if mapping is None:
-            colours = ["#1f77b4"] * n_nodes
+            marker = dict(size=9, color="#1f77b4", symbol=MAPPED_SYMBOL)
         else:
             orphan_y = set((cand_y if mapping is forward else back_y)[mapping.orphans].tolist())
-            colours = [ORPHAN if v in orphan_y else "#2ca02c" for v in y.tolist()]
+            orphan = [v in orphan_y for v in y.tolist()]
+            marker = dict(size=[11 if o else 9 for o in orphan], color=[ORPHAN if o else MAPPED for o in orphan],
+                          symbol=[ORPHAN_SYMBOL if o else MAPPED_SYMBOL for o in orphan], line=dict(width=2))
         fig.add_trace(go.Scatter(x=np.full(n_nodes, x), y=y, mode="markers+text" if labelled else "markers",
-                                 text=texts, textposition=position, textfont=dict(size=10),
-                                 marker=dict(size=9, color=colours), name=side,
-                                 hovertemplate=f"{side} %{{text}}<extra></extra>", showlegend=False))
+                                 text=texts[0], textposition=position, textfont=dict(size=10), marker=marker,
+                                 customdata=texts[1], hovertemplate=f"{side} %{{customdata}}<extra></extra>",
+                                 showlegend=False))
+    for name, colour, symbol in (("mapped to", MAPPED, MAPPED_SYMBOL), ("orphan: nobody maps to it", ORPHAN,
+                                                                         ORPHAN_SYMBOL)):
+        fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name=name, hoverinfo="skip",
+                                 marker=dict(size=10, color=colour, symbol=symbol, line=dict(width=2))))
     for x, text in ((0, "reference"), (1, "candidate"), (2, "reference")):
         fig.add_annotation(x=x, y=1.0, yref="paper", yanchor="bottom", text=f"<b>{text}</b>", showarrow=False,
                            font=dict(size=12))
-    fig.update_layout(title=dict(text=f"orphans: {forward.n_orphans} candidate, {backward.n_orphans} reference "
-                                      "cluster(s)", font=dict(size=12), x=0.5, xanchor="center", y=0.995,
-                                 yanchor="top"))
-    fig.update_xaxes(visible=False, range=[-0.7, 2.7])
-    fig.update_yaxes(visible=False, range=[-0.04, 1.06])
-    height = max(300, min(900, 22 * min(max(c.k_true, c.k_pred), max_shown) + 120))
-    fig.update_layout(height=height, margin=dict(l=5, r=5, t=60, b=5))
+    title = f"orphans: {forward.n_orphans} candidate, {backward.n_orphans} reference"
+    fig.update_layout(title=dict(text=title, font=dict(size=12), x=0.5, xanchor="center", y=0.995, yanchor="top"),
+                      legend=dict(orientation="h", x=0.5, xanchor="center", y=0, yanchor="top", font=dict(size=11)))
+    fig.update_xaxes(visible=False, range=[-0.7, 2.7], fixedrange=True)
+    fig.update_yaxes(visible=False, range=[-0.04, 1.06], fixedrange=True)
+    fig.update_layout(height=size, margin=dict(l=5, r=5, t=60, b=30))
     return fig
 
 
-def _node_positions(labels, order, max_shown, in_degree):
+def _focused_order(order, focus, max_shown):
+    """The clusters drawn one by one, in display `order`, and those grouped: every cluster up to
+    `max_shown`, else first the `focus` ones, then the next in order, up to ``max_shown - 1``.
+
+    >>> _focused_order(np.arange(6), np.array([0, 0, 0, 0, 1, 1], bool), 4)
+    (array([0, 4, 5]), array([1, 2, 3]))
+    """
+    if len(order) <= max_shown:
+        return order, order[:0]
+    ranked = np.r_[order[focus[order]], order[~focus[order]]][:max_shown - 1]
+    position = np.empty(len(order), dtype=np.intp)
+    position[order] = np.arange(len(order))
+    keep = ranked[np.argsort(position[ranked], kind="stable")]
+    kept = np.zeros(len(order), dtype=bool)
+    kept[keep] = True
+    return keep, order[~kept[order]]
+
+
+def _node_positions(labels, keep, rest, in_degree):
     """y position (1 at the top) of each cluster's node, the node texts and the number of nodes."""
-    keep, rest = condensed_order(order, max_shown)
     n_nodes = len(keep) + (1 if len(rest) else 0)
-    slot = np.empty(len(order), dtype=np.intp)
+    slot = np.empty(len(keep) + len(rest), dtype=np.intp)
     slot[keep] = np.arange(len(keep))
     slot[rest] = len(keep)
     y = _node_y(n_nodes)[slot]
-    texts = []
-    for i in keep:
-        texts.append(_text(labels[i]) if in_degree is None else f"{_text(labels[i])} (in {in_degree[i]})")
+    texts = [_text(labels[i]) for i in keep]
+    hover = [_text(labels[i]) if in_degree is None else f"{_text(labels[i])}: {in_degree[i]} point(s) at it"
+             for i in keep]
     if len(rest):
-        orphans = "" if in_degree is None else f", {int(np.count_nonzero(in_degree[rest] == 0))} orphan(s)"
-        texts.append(f"other {len(rest)} clusters{orphans}")
-    return y, texts, n_nodes
+        orphans = int(np.count_nonzero(in_degree[rest] == 0)) if in_degree is not None else 0
+        texts.append(f"other {len(rest)}")
+        hover.append(f"{len(rest)} other clusters" + ("" if in_degree is None else f", {orphans} orphan(s)"))
+    return y, (texts, hover), n_nodes
 
 
 def _node_y(n_nodes: int) -> np.ndarray:
