@@ -113,23 +113,24 @@ def _questions(lesson) -> None:
 
 
 LESSONS = all_lessons()
-titles = {key: f"{number}. {lesson.title}" for number, (key, lesson) in enumerate(LESSONS.items(), start=1)}
 
 st.title("Lessons")
 st.caption("One guided lesson per family of indices: the problem, the naive idea and where it fails, the invention, "
            "the formula, a lab, the degenerate case and questions. Every number is computed by cluval as the page "
-           "is drawn; every step has its own address.")
+           "is drawn; every step has its own address (e.g. /lessons?lesson=information&step=3).")
 
-key = st.selectbox("Lesson", list(LESSONS), format_func=titles.get, key=LESSON_KEY, bind="query-params",
-                   on_change=_first_step)
+# A bound widget's URL value is the option as shown, so the options are the URL's words and the
+# titles are their captions.
+key = st.radio("Lesson", list(LESSONS), key=LESSON_KEY, horizontal=True, bind="query-params",
+               captions=[lesson.title for lesson in LESSONS.values()], on_change=_first_step)
 lesson = LESSONS[key]
-number = st.radio("Step", STEPS, format_func=lambda n: f"{n} · {STEP_TITLES[STEP_KINDS[int(n) - 1]]}",
-                  key=STEP_KEY, horizontal=True, bind="query-params")
+number = st.radio("Step", STEPS, key=STEP_KEY, horizontal=True, bind="query-params",
+                  captions=[STEP_TITLES[kind] for kind in STEP_KINDS])
 position = STEPS.index(number)
 step = lesson.step(STEP_KINDS[position])
 
+st.subheader(f"{lesson.title} · {number}. {step.title}")
 st.caption(ui.plain(lesson.summary))
-st.subheader(f"{number}. {step.title}")
 st.markdown(step.text)
 
 try:

@@ -11,7 +11,7 @@ The first lesson reproduces the textbook example of Manning, Raghavan & Schütze
 Introduction to Information Retrieval, section 16.3 (the ``manning_2008`` preset): purity
 ≈ 0.71, NMI ≈ 0.36, RI ≈ 0.68 and the pair-counting F with β = 5 ≈ 0.46.
 
->>> lesson = lessons()["pair_counting"]
+>>> lesson = lessons()["pair-counting"]
 >>> [step.kind for step in lesson.steps]
 ['hook', 'naive', 'invention', 'formula', 'lab', 'degenerate', 'questions']
 >>> question = lesson.questions[0]
@@ -308,7 +308,7 @@ def _pair_counting(presets) -> Lesson:
                          "most pairs right (RI high) while knowing nothing (ARI 0); B keeps every reference pair "
                          "together, which is more than chance."),
     )
-    return Lesson("pair_counting", "Pair counting and ARI",
+    return Lesson("pair-counting", "Pair counting and ARI",
                   "Counting decisions on pairs of objects: the Rand index, the F-measure and the adjusted Rand index, "
                   "on Manning et al.'s textbook example.", steps + (_questions_step(),), questions)
 
@@ -448,7 +448,7 @@ def _set_matching(presets) -> Lesson:
                          "ARI counts pairs, and a cluster of 50 holds few pairs beside two clusters of 1000; PSI "
                          "gives every cluster the same weight, and B leaves one reference cluster unmatched."),
     )
-    return Lesson("set_matching", "Set matching and PSI",
+    return Lesson("set-matching", "Set matching and PSI",
                   "Pairing clusters one to one: pivoted accuracy and the pair sets index, which weighs every cluster "
                   "the same.", steps + (_questions_step(),), questions)
 
@@ -503,7 +503,7 @@ def _centroid_index(presets) -> Lesson:
         _ci_question("one_cluster_ci", "A reference of five clusters; the candidate puts all objects in one "
                                        "cluster. Predict the centroid index.", five, "Five into one"),
     )
-    return Lesson("centroid_index", "The centroid index",
+    return Lesson("centroid-index", "The centroid index",
                   "Counting missing clusters: whether an algorithm found the clusters at all.",
                   steps + (_questions_step(),), questions)
 
