@@ -5,6 +5,8 @@ reload and a link show the same step. Texts, tables, numbers and questions come 
 ``cluval_core.experiments.lessons``; this page only renders them.
 """
 
+from urllib.parse import urlencode
+
 import pandas as pd
 import streamlit as st
 
@@ -79,8 +81,8 @@ def _lab(lesson, step) -> None:
                             column_config={"_index": st.column_config.TextColumn("ref")})
     with ui.guarded("Reading the table"):
         text = table_to_text(edited)
-    st.markdown(f"[Open this table in Build a table ↗](build_table?preset={step.preset}&table={text}) "
-                "to see every index on it.")
+    link = urlencode({"preset": step.preset, "table": text})
+    st.markdown(f"[Open this table in Build a table ↗](build_table?{link}) to see every index on it.")
     with ui.guarded("Comparing the table"):
         if step.chance:
             st.dataframe(against_chance(text, tuple(step.indices)),

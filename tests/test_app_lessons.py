@@ -3,12 +3,14 @@ navigation moves between steps, and a question checks its answer."""
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from apptools import APP
 from cluval_core import Comparison
-from cluval_core.data.presets import preset_tables
+from cluval_core.data.presets import preset_tables, table_to_text
 from cluval_core.experiments.lessons import STEP_KINDS, STEP_TITLES, lesson_comparison, lessons
 from pages import _shared as ui
 
@@ -46,6 +48,9 @@ def test_every_step_of_every_lesson_renders_its_text(at, key):
             for index_id in step.indices:  # each index's value and its steps, from the library
                 assert any(f": {c.score(index_id):.4f}**" in text for text in shown), index_id
                 assert "  \n".join(ui.plain(str(s)) for s in c.steps(index_id)) in shown, index_id
+        if step.kind == "lab":  # a link opens the table in Build a table
+            link = urlencode({"preset": step.preset, "table": table_to_text(preset_tables()[step.preset].table)})
+            assert any(f"](build_table?{link})" in text for text in shown)
         if step.kind == "degenerate":
             frames = [frame.value for frame in at.dataframe]
             for case in step.cases:
