@@ -13,6 +13,7 @@ import streamlit as st
 from cluval_core import INDICES, CluvalError
 from cluval_core.data.presets import preset_tables, table_from_text, table_to_text
 from cluval_core.experiments.lessons import STEP_KINDS, STEP_TITLES, case_values, lab_chance, lab_steps, lessons
+from cluval_core.outputs.export import format_value
 from pages import _shared as ui
 
 LESSON_KEY, STEP_KEY = "lesson", "step"  # the URL's query parameters
@@ -69,7 +70,7 @@ def _show_case(case, ids) -> None:
 
 def _show_steps(text: str, ids) -> None:
     for index_id, name, value, lines in worked(text, tuple(ids)):
-        st.markdown(f"**{ui.plain(name)}: {value:.4f}**")
+        st.markdown(f"**{ui.plain(name)}: {format_value(index_id, value)}**")
         st.latex(INDICES[index_id].formula)
         st.markdown("  \n".join(ui.plain(line) for line in lines))
 

@@ -12,6 +12,7 @@ from apptools import APP
 from cluval_core import Comparison
 from cluval_core.data.presets import preset_tables, table_to_text
 from cluval_core.experiments.lessons import STEP_KINDS, STEP_TITLES, lesson_comparison, lessons
+from cluval_core.outputs.export import format_value
 from pages import _shared as ui
 
 pytestmark = pytest.mark.slow
@@ -46,7 +47,7 @@ def test_every_step_of_every_lesson_renders_its_text(at, key):
             shown = [m.value for m in at.markdown]
             c = lesson_comparison(preset_tables()[step.preset].table)  # clusters named 1.. as on the page
             for index_id in step.indices:  # each index's value and its steps, from the library
-                assert any(f": {c.score(index_id):.4f}**" in text for text in shown), index_id
+                assert any(f": {format_value(index_id, c.score(index_id))}**" in text for text in shown), index_id
                 assert "  \n".join(ui.plain(str(s)) for s in c.steps(index_id)) in shown, index_id
         if step.kind == "lab":  # a link opens the table in Build a table
             link = urlencode({"preset": step.preset, "table": table_to_text(preset_tables()[step.preset].table)})
