@@ -17,6 +17,7 @@ SOFT = st.Page("soft.py", title="Soft partitions", icon=":material/blur_on:")
 MANY = st.Page("many_clusterings.py", title="Many clusterings", icon=":material/stacks:")
 PAGES = [
     COMPARE,
+    st.Page("lessons.py", title="Lessons", icon=":material/school:"),
     st.Page("why_disagree.py", title="Why indices disagree", icon=":material/show_chart:"),
     st.Page("build_table.py", title="Build a table", icon=":material/grid_on:"),
     st.Page("psi_vs_ari.py", title="PSI vs ARI on imbalanced data", icon=":material/balance:"),

@@ -102,3 +102,26 @@ def test_moving_objects_keeps_the_total_and_is_refused_beyond_the_cell():
         move_objects(table, (0, 0), (2, 0), 1)
     with pytest.raises(CluvalError, match="m must be"):
         move_objects(table, (0, 0), (1, 0), 0)
+
+
+def test_manning_2008_is_the_textbooks_table():
+    # Introduction to Information Retrieval, section 16.3: cluster 1 = 5 x + 1 o, cluster 2 = 1 x + 4 o + 1 ◇,
+    # cluster 3 = 2 x + 3 ◇ (rows x, o, ◇); purity 12/17 ≈ 0.71, RI 92/136 ≈ 0.68
+    table = PRESETS["manning_2008"].table
+    assert table.tolist() == [[5, 1, 2], [1, 4, 0], [0, 1, 3]]
+    scores = Comparison.from_table(table).scores(["purity", "ri", "nmi_sum"])
+    assert scores["purity"] == 12 / 17 and scores["ri"] == 92 / 136 and round(scores["nmi_sum"], 2) == 0.36
+
+
+def test_the_teaching_presets_show_what_their_descriptions_say():
+    merged = PRESETS["psi_imbalance_merged"].table
+    assert merged.tolist() == [[1000, 0], [0, 1000], [50, 0]]
+    assert np.array_equal(merged.sum(axis=1), PRESETS["psi_imbalance"].table.sum(axis=1))  # the same reference
+    a, b = (Comparison.from_table(PRESETS[k].table).scores(["ari", "psi"]) for k in ("psi_imbalance",
+                                                                                       "psi_imbalance_merged"))
+    assert b["ari"] > a["ari"] and a["psi"] > b["psi"]  # pair counting barely notices the lost small cluster
+    merge_split = Comparison.from_table(PRESETS["merge_split"].table)
+    assert PRESETS["merge_split"].table.shape == (4, 4) and merge_split.score("ci_partition") == 1
+    independent = Comparison.from_table(PRESETS["independent"].table)
+    assert independent.score("nmi_sum") == 0 and independent.score("ri") == (4500 + 405000) / 499500
+    assert -0.01 < independent.score("ari") < 0

@@ -53,6 +53,15 @@ RAND_1971_Y_PRIME = ("a", "a", "b", "b", "b", "c")  # and in Y'
 PSI_IMBALANCE_THIRD = 50
 PSI_ERROR_WRONG = 200
 PSI_ENLARGED_SIZE = 1500
+# Manning, Raghavan & Schütze (2008), Introduction to Information Retrieval, section 16.3, Fig. 16.4:
+# 17 objects of the classes x (8), o (5) and ◇ (4) in three clusters, cluster 1 = 5 x + 1 o,
+# cluster 2 = 1 x + 4 o + 1 ◇, cluster 3 = 2 x + 3 ◇. Classes 0, 1, 2 are x, o, ◇.
+MANNING_CLASSES = (0,) * 5 + (1,) + (0,) + (1,) * 4 + (2,) + (0,) * 2 + (2,) * 3
+MANNING_CLUSTERS = (1,) * 6 + (2,) * 6 + (3,) * 5
+# Ten clusters on each side and every cell the same count: the candidate says nothing of the reference.
+INDEPENDENT_K, INDEPENDENT_CELL = 10, 10
+# A reference of four clusters of 100; the candidate merges the first two and splits the third.
+MERGE_SPLIT_SIZE = 100
 
 
 def preset_tables() -> dict[str, Preset]:
@@ -77,6 +86,12 @@ def preset_tables() -> dict[str, Preset]:
     np.int64(2050)
     """
     return {
+        "manning_2008": Preset(
+            "Manning et al. (2008): the textbook example",
+            "Introduction to Information Retrieval (Manning, Raghavan & Schütze 2008), section 16.3: 17 objects of "
+            "three classes (rows: x, o, ◇) in three clusters (columns). The book finds purity ≈ 0.71, NMI ≈ 0.36, "
+            "RI ≈ 0.68 and the pair-counting F with β = 5 ≈ 0.46.",
+            _table(MANNING_CLASSES, MANNING_CLUSTERS)),
         "rand_1971": Preset(
             "Rand (1971): the worked example",
             "Rand's illustration (1971, section 2): six points, Y = {(a, b, c), (d, e, f)} against "
@@ -107,7 +122,38 @@ def preset_tables() -> dict[str, Preset]:
             "taking half of the second. NMI and ARI weigh the large clusters most; PSI falls almost linearly as "
             "the cluster grows.",
             _table(*enlarge_cluster(PSI_ENLARGED_SIZE, which="first"))),
+        "psi_imbalance_merged": Preset(
+            "PSI paper's imbalance, small cluster merged",
+            f"The reference of the cluster-size imbalance example (two clusters of 1000, a third of "
+            f"{PSI_IMBALANCE_THIRD}) against a candidate without any error in the two large clusters that merges the "
+            "small one into the first: pair counting hardly notices a lost small cluster, set matching does.",
+            _table(*_small_cluster_merged(PSI_IMBALANCE_THIRD))),
+        "merge_split": Preset(
+            "Two clusters merged, one split",
+            f"Four reference clusters of {MERGE_SPLIT_SIZE}; the candidate merges the first two and splits the "
+            "third in halves. Both have four clusters, yet one reference cluster is missing: the centroid index "
+            "counts it.",
+            _merge_split_table(MERGE_SPLIT_SIZE)),
+        "independent": Preset(
+            "Independent partitions",
+            f"{INDEPENDENT_K} clusters a side and every cell {INDEPENDENT_CELL}: knowing an object's candidate "
+            "cluster tells nothing of its reference cluster. Indices corrected for chance are about 0 here; the "
+            "Rand index is high.",
+            np.full((INDEPENDENT_K, INDEPENDENT_K), INDEPENDENT_CELL, dtype=np.int64)),
     }
+
+
+def _small_cluster_merged(third: int):
+    """The reference of :func:`size_imbalance` and a candidate equal to it but for the third cluster,
+    labelled as the first."""
+    reference, _ = size_imbalance(third)
+    candidate = np.where(reference == reference[-1], reference[0], reference)
+    return reference, candidate
+
+
+def _merge_split_table(size: int) -> np.ndarray:
+    half = size // 2
+    return np.array([[size, 0, 0, 0], [size, 0, 0, 0], [0, half, size - half, 0], [0, 0, 0, size]], dtype=np.int64)
 
 
 def _table(labels_true, labels_pred) -> np.ndarray:

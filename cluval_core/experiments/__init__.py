@@ -10,7 +10,9 @@ and the reproduction of the papers' tables and figures. One module per paper:
 - :mod:`~cluval_core.experiments.lei_soft`: Lei et al. (2017), Fig. 1 and Table IV, and soft
   against crisp comparisons;
 
-and :mod:`~cluval_core.experiments.checks`, the claim-and-verdict machinery they share. The
+and :mod:`~cluval_core.experiments.checks`, the claim-and-verdict machinery they share.
+:mod:`~cluval_core.experiments.lessons` holds the app's guided lessons (texts, example tables and
+questions, every number computed from a comparison). The
 papers' tables live once, as CSV files in ``published/``, read with :func:`published`
 (``published("psi_table6")``) or as the paper module's ``TABLE6``, ``TABLE7``, ``TABLE4``.
 Figures are built by :mod:`cluval_core.plots.experiments`.

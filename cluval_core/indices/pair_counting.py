@@ -249,6 +249,50 @@ def _convention(symbol: str, value, why: str) -> Step:
     return Step(symbol, "", "", value, why)
 
 
+# ---------------------------------------------------------------------- pair-counting F-measure
+def pair_f_beta(pair_counts, beta: float = 1.0) -> Fraction | float:
+    """The pair-counting F-measure F_β = (β² + 1) P R / (β² P + R), not a registry index.
+
+    Each pair of objects is a decision, the reference the truth: a pair the candidate puts
+    together is a true positive when the reference also does (a) and a false positive when it
+    does not (c); a pair the reference holds together that the candidate separates is a false
+    negative (b). So precision P = a / (a + c), recall R = a / (a + b), and β > 1 weighs recall
+    more (Manning, Raghavan & Schütze 2008, Introduction to Information Retrieval, section 16.3).
+
+    Parameters
+    ----------
+    pair_counts : PairCounts
+        ``Comparison.pair_counts`` (a, b, c, d).
+    beta : float
+        The weight of recall, positive.
+
+    Returns
+    -------
+    Fraction or float
+        In [0, 1], 1 when the candidate's pairs are the reference's. Exact (a Fraction) for
+        whole counts and a whole `beta`; NaN when P or R is undefined (no pair together on a side)
+        or both are 0.
+
+    >>> from cluval_core import Comparison
+    >>> pairs = Comparison.from_table([[5, 1, 2], [1, 4, 0], [0, 1, 3]]).pair_counts
+    >>> pair_f_beta(pairs, 5), round(float(pair_f_beta(pairs, 5)), 3)
+    (Fraction(26, 57), 0.456)
+    """
+    if isinstance(beta, bool) or not isinstance(beta, (int, float)) or not math.isfinite(beta) or beta <= 0:
+        raise ValueError(f"beta must be a positive number, got {beta!r}")
+    a, b, c = pair_counts.a, pair_counts.b, pair_counts.c
+    exact = all(isinstance(v, (int, np.integer)) for v in (a, b, c)) and float(beta).is_integer()
+    if a + c == 0 or a + b == 0:
+        return math.nan
+    if exact:
+        precision, recall, weight = Fraction(int(a), int(a + c)), Fraction(int(a), int(a + b)), int(beta) ** 2
+    else:
+        precision, recall, weight = a / (a + c), a / (a + b), beta * beta
+    if precision == 0 and recall == 0:
+        return math.nan
+    return (weight + 1) * precision * recall / (weight * precision + recall)
+
+
 # ---------------------------------------------------------------------- Rand index
 def _rand(c) -> float:
     p = c.pair_counts
