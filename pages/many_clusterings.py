@@ -15,6 +15,7 @@ from cluval_core.data import userdata
 from cluval_core.data.userdata import MAX_BYTES
 from cluval_core.outputs.plots import pairwise_heatmap, stability_curves
 from pages import _cache as data
+from pages import _charts as charts
 from pages import _shared as ui
 from pages import _views as views
 
@@ -378,7 +379,7 @@ def heatmaps(matrices: dict, beside=None) -> None:
             slots = st.columns([1] * len(row) + [1.4] if room else [1] * HEATMAPS_A_ROW, gap="medium")
             for slot, index_id in zip(slots, row):
                 with slot:
-                    st.plotly_chart(pairwise_heatmap(matrices[index_id], index_id), key=f"many_heatmap_{index_id}")
+                    charts.chart(pairwise_heatmap(matrices[index_id], index_id), key=f"many_heatmap_{index_id}")
             if room:
                 with slots[-1], st.container(key="many_beside"):
                     beside()
@@ -404,7 +405,7 @@ else:
     with st.container(key="many_stability"):
         left, right = st.columns([3, 2], gap="medium")
     with left:
-        st.plotly_chart(stability_curves(curve.values, ids, best_k=curve.best_k), key="many_curve")
+        charts.chart(stability_curves(curve.values, ids, best_k=curve.best_k), key="many_curve")
         st.caption(f"{described}. {curve.subsets} subsets of {curve.rate:.0%} of the points (seed {curve.seed}), "
                    "each clustered with k and compared with the whole data's clustering restricted to it (the "
                    "reference); the stability is the mean over the subsets (Rezaei & Fränti 2016, Fig. 25). A star "

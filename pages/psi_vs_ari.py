@@ -7,6 +7,7 @@ from cluval_core import INDICES, experiments
 from cluval_core.experiments import psi_paper
 from cluval_core.outputs.plots import index_curves, index_label, score_bars
 from pages import _cache as data
+from pages import _charts as charts
 from pages import _shared as ui
 from pages import _views as views
 
@@ -123,14 +124,14 @@ with ui.guarded("Comparing with chance", stop=False):
                f"model): exactly 0 for ARI, from {data.TEACHING_CHANCE_SAMPLES} random tables (seed "
                f"{data.CHANCE_SEED}) for PSI. z = (value − expected) / SD by chance: every algorithm here is far "
                "beyond chance on both indices, so chance does not explain their disagreement; cluster sizes do.")
-st.plotly_chart(score_bars(frame, "algorithm", ["ari", "psi", "ci_centroid"]), key="algorithm_bars")
+charts.chart(score_bars(frame, "algorithm", ["ari", "psi", "ci_centroid"]), key="algorithm_bars")
 st.caption(f"{INDICES['ci_centroid'].name} (CI): how many clusters are located differently, a count with its own "
            "axis (0 is best).")
 columns = st.columns(len(labels))
 for column, name in zip(columns, labels):
     with column:
-        st.plotly_chart(data.figure(models[name], "partition_scatter", side="pred", title=ALGORITHM_NAMES[name],
-                                    compact=True), key=f"scatter_{name}")
+        charts.chart(data.figure(models[name], "partition_scatter", side="pred", title=ALGORITHM_NAMES[name],
+                                 compact=True), key=f"scatter_{name}")
 
 # ---------------------------------------------------------------------- 2. shrinking clusters
 st.header("2. The same small error on ever smaller clusters")
@@ -140,8 +141,8 @@ size = st.select_slider("Size of each sparse cluster (shrinking to the right)", 
                         value=sizes[len(sizes) // 2], key="sparse_size")
 left, right = st.columns([3, 2])
 with left:
-    st.plotly_chart(index_curves(curve, "sparse cluster size", IDS, current=size, as_similarity=True),
-                    key="sparse_curve")
+    charts.chart(index_curves(curve, "sparse cluster size", IDS, current=size, as_similarity=True),
+                 key="sparse_curve")
     st.caption("Normalised van Dongen is drawn as 1 − Normalised van Dongen, as in the paper's tables. The axis "
                "runs like the slider: from large sparse clusters on the left to small ones on the right.")
 with right:

@@ -7,6 +7,7 @@ from cluval_core.data import datasets as ds
 from cluval_core.experiments import DIFFERS, EXPERIMENTS, WITHIN
 from cluval_core.outputs.plots import index_label
 from pages import _cache as data
+from pages import _charts as charts
 from pages import _shared as ui
 
 DIFFERS_STYLE = "color: #b3261e; font-weight: 600"
@@ -64,7 +65,7 @@ with right:
     for note in result.notes:
         st.caption(note)
 checks_table(checks)
-st.plotly_chart(result.figure, key="experiment_figure")
+charts.chart(result.figure, key="experiment_figure")
 with st.expander("Computed values (with the published ones where the paper prints them)"):
     st.dataframe(result.values.rename(columns=index_label), hide_index=True, key="experiment_values")
 cols = st.columns(2)

@@ -8,6 +8,7 @@ from cluval_core.data.synthetic import SCENARIOS
 from cluval_core.outputs.export import format_value
 from cluval_core.outputs.plots import curves
 from pages import _cache as data
+from pages import _charts as charts
 from pages import _shared as ui
 from pages import _views as views
 
@@ -89,8 +90,8 @@ with ui.guarded("Drawing the scenario"):
         st.caption("As computed: distances are shown as distances here.")
     with right:
         bands = pd.concat([chance_band(key, i) for i in ids]) if with_bands else None
-        st.plotly_chart(curves.index_curves(curve, scenario.parameter, ids, current=value, as_similarity=True,
-                                            bands=bands), key="scenario_curves")
+        charts.chart(curves.index_curves(curve, scenario.parameter, ids, current=value, as_similarity=True,
+                                         bands=bands), key="scenario_curves")
         if with_bands:
             st.caption(f"Shaded: each index's chance band, its expected value ± 2 SD when both partitions keep their "
                        f"cluster sizes and objects are assigned at random (the permutation model; "
@@ -112,7 +113,7 @@ with ui.guarded("Drawing the scenario"):
         table, pairing = st.columns([4, 5], gap="medium")
     with table:
         st.markdown("**Contingency table** (clusters numbered from 1)")
-        st.plotly_chart(data.figure(model, "contingency_heatmap"), key="scenario_table")
+        charts.chart(data.figure(model, "contingency_heatmap"), key="scenario_table")
     with pairing, st.container(key="scenario_pairing_block"):
         st.markdown("**Hungarian pairing** (PSI pairs clusters on Braun–Banquet similarity)")
         pairs = model.comparison.hungarian_pairing.display_frame()
