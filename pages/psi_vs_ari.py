@@ -138,7 +138,7 @@ st.header("2. The same small error on ever smaller clusters")
 curve = sparse_curve()
 sizes = curve["sparse cluster size"].tolist()
 size = st.select_slider("Size of each sparse cluster (shrinking to the right)", options=sizes,
-                        value=sizes[len(sizes) // 2], key="sparse_size")
+                        value=sizes[len(sizes) // 2], key="sparse_size", bind="query-params")
 left, right = st.columns([3, 2])
 with left:
     charts.chart(index_curves(curve, "sparse cluster size", IDS, current=size, as_similarity=True),

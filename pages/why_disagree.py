@@ -64,17 +64,18 @@ st.caption("The synthetic experiments of Rezaei & Fränti (2016), section 7: the
 with ui.guarded("Drawing the scenario"):
     left, right = st.columns([2, 3], gap="medium")
     with left:
-        key = st.selectbox("Scenario", list(SCENARIOS), format_func=lambda k: SCENARIOS[k].title, key="scenario")
+        key = st.selectbox("Scenario", list(SCENARIOS), format_func=lambda k: SCENARIOS[k].title, key="scenario",
+                           bind="query-params")  # the URL holds the scenario's title
         scenario = SCENARIOS[key]
         st.info(scenario.explanation)
         value = st.select_slider(scenario.parameter, options=list(scenario.values), value=scenario.default,
-                                 key=f"scenario_value_{key}")
+                                 key=f"scenario_value_{key}", bind="query-params")
     with right:
         choices = [i for i, info in INDICES.items() if not info.needs_data]
         st.html(PICKER_LAYOUT)
         ids = st.multiselect("Indices", choices, default=["ari", "nmi_sum", "nvd", "psi", "purity", "ch_greedy"],
                              format_func=lambda i: INDICES[i].name, key="scenario_indices", wrap=True)
-        with_bands = st.toggle("Chance bands", key="scenario_bands",
+        with_bands = st.toggle("Chance bands", key="scenario_bands", bind="query-params",
                                help="Behind each line, the values it would take by chance: expected value ± 2 SD "
                                     "when the same cluster sizes are filled at random. Takes a few seconds per index.")
     if not ids:

@@ -315,3 +315,21 @@ def test_a_short_heatmap_thins_its_tick_labels_and_a_short_mapping_shows_the_dis
     named = list(reference.text)
     assert len(named) == 8 and named[-1].startswith("other 23")
     assert {"28", "29", "0"} <= set(named)  # the merged clusters and their target are drawn, not grouped
+
+
+def test_every_index_has_one_colour_on_every_figure():
+    """Curves and bars draw each index in its INDEX_COLOURS colour; ARI and PSI are distinct; CI's
+    panel (a count) has whole ticks."""
+    from cluval_core.outputs.plots.curves import INDEX_COLOURS, index_curves, score_bars
+
+    assert set(INDEX_COLOURS) == set(INDICES) and INDEX_COLOURS["ari"] != INDEX_COLOURS["psi"]
+    frame = pd.DataFrame({"x": [1, 2, 3], "ari": [0.9, 0.8, 0.7], "psi": [0.6, 0.5, 0.4], "nvd": [0.1, 0.2, 0.3]})
+    curves = index_curves(frame, "x", ["ari", "psi", "nvd"])
+    drawn = {trace.legendgroup: trace.line.color for trace in curves.data if trace.mode == "lines+markers"}
+    assert drawn == {i: INDEX_COLOURS[i] for i in ("ari", "psi", "nvd")}
+    bars_frame = pd.DataFrame({"algorithm": ["a", "b"], "ari": [0.8, 0.9], "psi": [0.2, 0.3], "ci_centroid": [4, 1]})
+    bars = score_bars(bars_frame, "algorithm", ["ari", "psi", "ci_centroid"])
+    assert [trace.marker.color for trace in bars.data] == [INDEX_COLOURS[i] for i in ("ari", "psi", "ci_centroid")]
+    ci_axis = [axis for name, axis in bars.layout.to_plotly_json().items()
+               if name.startswith("yaxis") and axis.get("tickformat") == "d"]
+    assert len(ci_axis) == 1 and ci_axis[0]["dtick"] == 1

@@ -20,7 +20,7 @@ from ...core.registry import INDICES, index_ids
 from .comparison import ORPHAN
 
 __all__ = ["index_curves", "score_bars", "curve_name", "drawn_as_similarity", "panel_of", "PANELS",
-           "LINE_DASHES", "MARKER_SYMBOLS", "BAND_COLOURS"]
+           "LINE_DASHES", "MARKER_SYMBOLS", "BAND_COLOURS", "INDEX_COLOURS"]
 
 LINE_DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
 MARKER_SYMBOLS = ("circle", "square", "diamond", "triangle-up", "x", "cross", "triangle-down", "star",
@@ -38,6 +38,14 @@ SERIES_COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd")
 BAND_COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#e377c2", "#17becf", "#bcbd22", "#8c564b",
                 "#7b9cff", "#ffbb78")
 SERIES_PATTERNS = ("", "/", ".", "x")
+# One colour per index on every page and in both themes (Okabe & Ito's colour-blind-safe palette
+# first, then Tol's): the headline indices fixed, ARI blue and PSI vermilion, the others in turn.
+_FIXED = {"ari": "#0072B2", "psi": "#D55E00", "nmi_sum": "#009E73", "ami": "#CC79A7", "nvd": "#E69F00",
+          "ci_centroid": "#56B4E9", "ci_partition": "#56B4E9", "purity": "#999933", "ch_greedy": "#882255",
+          "vi": "#44AA99", "ri": "#AA4499"}
+_CYCLE = ("#332288", "#88CCEE", "#117733", "#DDCC77", "#CC6677", "#AA4499", "#44AA99", "#999933", "#882255",
+          "#661100", "#6699CC", "#E69F00")
+INDEX_COLOURS = {index_id: _FIXED.get(index_id, _CYCLE[n % len(_CYCLE)]) for n, index_id in enumerate(INDICES)}
 BAR_TEXT_UP_TO = 8  # bars per panel that carry their value as text; beyond that, values are on hover only
 
 
@@ -125,8 +133,8 @@ def index_curves(frame: pd.DataFrame, parameter: str, ids, *, current=None, name
     ``index``, ``expected`` and ``sd``) draws each index's chance band behind its line: the
     expected value ± 2 SD under the permutation model, a translucent band in the line's colour
     (turned round with the line for a distance drawn as 1 − distance). With bands, each line
-    takes its colour from :data:`BAND_COLOURS` rather than the template, so that line and band
-    match.
+    and its band take the index's colour (:data:`INDEX_COLOURS`, the same on every figure); PSI
+    is drawn thicker, the subject of the PSI paper's figures.
     """
     ids = list(ids)
     panels = _panels(ids, as_similarity)
@@ -142,9 +150,8 @@ def index_curves(frame: pd.DataFrame, parameter: str, ids, *, current=None, name
             if turned:
                 values = 1 - values
             name = curve_name(index_id, as_similarity, names)
-            colour = None
+            colour = INDEX_COLOURS[index_id]
             if bands is not None:
-                colour = BAND_COLOURS[position[index_id] % len(BAND_COLOURS)]
                 band = bands[bands["index"] == index_id]
                 low, high = band["expected"] - 2 * band["sd"], band["expected"] + 2 * band["sd"]
                 if turned:
@@ -156,7 +163,8 @@ def index_curves(frame: pd.DataFrame, parameter: str, ids, *, current=None, name
                         legendgroup=index_id, showlegend=False, hoverinfo="skip"), row=row, col=1)
             fig.add_trace(go.Scatter(
                 x=frame[parameter], y=values, mode="lines+markers", name=name,
-                line=dict(dash=style["dash"], width=2, color=colour), marker=dict(symbol=style["symbol"], size=7),
+                line=dict(dash=style["dash"], width=3.5 if index_id == "psi" else 2, color=colour),
+                marker=dict(symbol=style["symbol"], size=7),
                 legendgroup=index_id, legendrank=position[index_id], hovertemplate="%{y:.4f}"), row=row, col=1)
         fig.update_yaxes(title_text=PANELS[panel], row=row, col=1)
     if current is not None:
@@ -212,16 +220,18 @@ def score_bars(frame: pd.DataFrame, group: str, ids, *, names=None, series=None,
             integer = not series and INDICES[key].integer_valued
             text = [(f"{v:.0f}" if integer else f"{v:.2f}") for v in values] if labelled else None
             name = names.get(key, key) if series else curve_name(key, as_similarity, names)
-            # a series keeps one colour across panels; an index appears in one panel only and takes
-            # the template's next colour
+            # a series keeps one colour across panels; an index takes its own colour (INDEX_COLOURS)
             marker = dict(color=SERIES_COLOURS[position % len(SERIES_COLOURS)],
-                          pattern=dict(shape=SERIES_PATTERNS[position % len(SERIES_PATTERNS)])) if series else {}
+                          pattern=dict(shape=SERIES_PATTERNS[position % len(SERIES_PATTERNS)])) if series else \
+                dict(color=INDEX_COLOURS[key])
             fig.add_trace(go.Bar(x=categories, y=values, name=name, legendgroup=name,
                                  showlegend=col == 1 or not series, text=text,
                                  textposition="outside" if labelled else "none", cliponaxis=False, marker=marker,
                                  hovertemplate=f"%{{x}}<br>{name}: %{{y:.4f}}<extra></extra>"), row=1, col=col)
         if panel.startswith("unbounded"):
             fig.update_yaxes(rangemode="tozero", row=1, col=col)
+            if not series and all(INDICES[i].integer_valued for i in members):  # a count: whole ticks
+                fig.update_yaxes(tickformat="d", dtick=1 if max(drawn, default=0) <= 10 else None, row=1, col=col)
         else:
             fig.update_yaxes(range=[1.1 * min([0.0] + drawn), 1.12 if labelled else 1.02], row=1, col=col)
         fig.update_yaxes(title_text=PANELS[panel], title_font=dict(size=12), row=1, col=col)
