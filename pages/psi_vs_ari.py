@@ -63,13 +63,19 @@ CHANCE_COLUMNS = (("value", "{}", "%.3f", "the value computed here"),
                   ("z", "z ({})", "%.0f", "(value − expected) / SD by chance"))
 
 
-def paper_table(frame: pd.DataFrame, key: str, widget_key: str) -> None:
-    """A table in the paper's form: its key column, then ARI, NMI, 1 − NVD, PSI to two decimals."""
+HIGHLIGHT = "background-color: rgba(213, 94, 0, 0.22); font-weight: bold"  # PSI's vermilion, light
+
+
+def paper_table(frame: pd.DataFrame, key: str, widget_key: str, highlight=None) -> None:
+    """A table in the paper's form: its key column, then ARI, NMI, 1 − NVD, PSI to two decimals;
+    the row whose `key` is `highlight` stands out."""
     config = {index_id: st.column_config.NumberColumn(SHORT[index_id], format="%.2f", help=index_label(index_id),
                                                       width=64 if index_id == "1-nvd" else 52)
               for index_id in psi_paper.TABLE_IDS}
     config[key] = st.column_config.Column(key, width=70 if key == "algorithm" else 36)
-    st.dataframe(frame, hide_index=True, key=widget_key, height=views.table_height(len(frame)),
+    shown = frame if highlight is None else frame.style.apply(
+        lambda row: [HIGHLIGHT if row[key] == highlight else ""] * len(row), axis=1)
+    st.dataframe(shown, hide_index=True, key=widget_key, height=views.table_height(len(frame)),
                  column_order=[key, *psi_paper.TABLE_IDS], column_config=config)
 
 
@@ -93,20 +99,39 @@ if unbalance.key != "unbalance":
             "(three dense clusters of 2000, five sparse of 100). Set `CLUVAL_DATA_DIR` to use the real set.")
 with ui.guarded("Clustering Unbalance"):
     frame, table6, labels = four_algorithms(unbalance.X, unbalance.partitions["labels0"])
+decisive = psi_paper.decisive_row(frame)
+models = {name: data.comparison(unbalance.partitions["labels0"], candidate, unbalance.X)
+          for name, candidate in labels.items()}
+bars, why = st.columns([3, 2], gap="medium")
+with bars:
+    charts.chart(score_bars(frame, "algorithm", ["ari", "psi", "ci_centroid"]), key="algorithm_bars")
+    st.caption(f"{ALGORITHM_LEGEND}. {INDICES['ci_centroid'].name} (CI): how many clusters are located "
+               "differently, a count with its own axis (0 is best).")
+with why:
+    explained = st.segmented_control("Why? Explain the result of", list(labels), default=decisive,
+                                     key="explained_algorithm", bind="query-params",
+                                     help="The algorithm whose comparison with the ground truth is explained: "
+                                          f"{ALGORITHM_LEGEND}.") or decisive
+    row = frame.set_index("algorithm").loc[explained]
+    st.markdown(ui.plain(f"{ALGORITHM_NAMES[explained]}: ARI {row['ari']:.2f}, PSI {row['psi']:.2f}, "
+                         f"CI {row['ci_centroid']:.0f}."))
+    claims = data.explanation(models[explained]).claims
+    st.markdown("\n".join(f"- {ui.plain(claim.text)}" for claim in claims[:3]))
+    st.caption("Generated from the comparison (see Compare's 'Why these values differ' for every statement and the "
+               "cells they are about)." + (f" {explained} is highlighted in the tables: ARI calls it perfect, "
+                                           "PSI does not." if explained == decisive else ""))
 st.html(TABLE_ROWS)
 with st.container(key="table6_row"):
     computed, paper = st.columns(2, gap="medium")
 with computed:
     st.markdown("**Computed here** (seed 0)")
-    paper_table(table6, "algorithm", "algorithms_table")
+    paper_table(table6, "algorithm", "algorithms_table", highlight=decisive)
 with paper:
     st.markdown("**Published** (Rezaei & Fränti 2016, Table 6)")
-    paper_table(experiments.published("psi_table6"), "algorithm", "algorithms_paper")
+    paper_table(experiments.published("psi_table6"), "algorithm", "algorithms_paper", highlight=decisive)
 st.caption(f"{ALGORITHM_LEGEND}; {LEGEND}: the paper prints NVD as the similarity 1 − NVD; both tables round to "
            "two decimals. k-means from a random start differs from run to run, so its row need not match the paper's "
            "one run.")
-models = {name: data.comparison(unbalance.partitions["labels0"], candidate, unbalance.X)
-          for name, candidate in labels.items()}
 st.markdown("**Against chance**: what each value would be if the same cluster sizes were filled at random")
 with ui.guarded("Comparing with chance", stop=False):
     chance = {name: data.chance(model, data.TEACHING_CHANCE_SAMPLES, ("ari", "psi")) for name, model in models.items()}
@@ -124,9 +149,6 @@ with ui.guarded("Comparing with chance", stop=False):
                f"model): exactly 0 for ARI, from {data.TEACHING_CHANCE_SAMPLES} random tables (seed "
                f"{data.CHANCE_SEED}) for PSI. z = (value − expected) / SD by chance: every algorithm here is far "
                "beyond chance on both indices, so chance does not explain their disagreement; cluster sizes do.")
-charts.chart(score_bars(frame, "algorithm", ["ari", "psi", "ci_centroid"]), key="algorithm_bars")
-st.caption(f"{INDICES['ci_centroid'].name} (CI): how many clusters are located differently, a count with its own "
-           "axis (0 is best).")
 columns = st.columns(len(labels))
 for column, name in zip(columns, labels):
     with column:

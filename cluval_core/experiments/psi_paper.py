@@ -46,7 +46,7 @@ from .centroid_index_paper import UNBALANCE_KMEANS_CI
 from .checks import Experiment, ExperimentResult, Progress, check, checks_frame, published, report
 
 __all__ = ["TABLE6", "TABLE7", "TABLE_IDS", "PAPER_INDICES", "EXPERIMENTS", "scenario_curve", "scenario_chance",
-           "algorithms_on",
+           "algorithms_on", "decisive_row",
            "sparse_cluster_curve", "remove_smallest_classes", "psi_synthetic", "m2_overlap", "unbalance_table6",
            "yeast_table7", "stability_fig25"]
 
@@ -127,6 +127,25 @@ def algorithms_on(X, truth, k, algorithms, *, seed: int = 0, ids=None, progress:
         rows.append({"algorithm": name, **compare(truth, result.labels, X=X).scores(ids), "seconds": result.seconds})
         report(progress, (i + 1) / len(algorithms), f"{name} done")
     return pd.DataFrame(rows), labels
+
+
+PERFECT_ARI = 0.995  # ARI shown as 1.00 to two decimals
+
+
+def decisive_row(frame: pd.DataFrame, key: str = "algorithm"):
+    """The row that shows PSI's point best: ARI shown as 1.00 (at least :data:`PERFECT_ARI`) while
+    PSI is lowest; else the row with the widest ARI − PSI gap. Returns its `key`, or None for no row.
+
+    >>> decisive_row(pd.DataFrame({"algorithm": ["RS", "SL", "KM"], "ari": [1.0, 0.998, 0.79],
+    ...                            "psi": [1.0, 0.78, 0.23]}))
+    'SL'
+    """
+    if not len(frame):
+        return None
+    perfect = frame[(frame["ari"] >= PERFECT_ARI) & (frame["psi"] < frame["ari"])]
+    if len(perfect):
+        return perfect.loc[perfect["psi"].idxmin(), key]
+    return frame.loc[(frame["ari"] - frame["psi"]).idxmax(), key]
 
 
 def sparse_cluster_curve(sparse_sizes, *, lost: int = 10, seed: int = 0, ids=None) -> pd.DataFrame:
