@@ -12,8 +12,10 @@ from cluval_core import CluvalError, Comparison
 from cluval_core.data.presets import (
     MAX_CLUSTERS,
     MAX_COUNT,
+    default_move,
     empty_table,
     move_objects,
+    object_count,
     preset_tables,
     table_from_text,
     table_to_text,
@@ -148,6 +150,13 @@ with ui.guarded("Reading the table"):
 if state["preset"] != EMPTY and text != table_to_text(presets()[state["preset"]].table):
     side.caption("The table has changed since: this describes the example as it was.")
 
+possible = default_move(table_from_text(text))
+if possible is not None and state.get("move_for") != state["version"]:  # a new table: a move that works on it
+    state["move_for"] = state["version"]
+    (st.session_state["build_from_row"], st.session_state["build_from_column"]), \
+        (st.session_state["build_to_row"], st.session_state["build_to_column"]) = \
+        [tuple(v + 1 for v in cell) for cell in possible]
+    st.session_state["build_m"] = 1
 with side:
     st.markdown("**Move objects** from one cell to another")
     cells = [*st.columns(2), *st.columns(2)]  # from (row, column) above to (row, column)
@@ -160,7 +169,9 @@ with side:
     count_box, button_box = st.columns(2, vertical_alignment="bottom")
     _keep("build_m", MAX_COUNT)
     count_box.number_input("m objects", 1, MAX_COUNT, key="build_m")
-    if button_box.button("Move", key="build_move", type="primary", width="stretch"):
+    if button_box.button("Move", key="build_move", type="primary", width="stretch", disabled=possible is None,
+                         help="Type counts into the table first: there is nothing to move." if possible is None
+                         else None):
         with ui.guarded("Moving objects", stop=False):
             session = st.session_state
             moved = move_objects(table_from_text(text), (session.build_from_row - 1, session.build_from_column - 1),
@@ -179,6 +190,13 @@ if {key: st.query_params.get(key) for key in wanted} != wanted:
     st.query_params.update(wanted)
 
 # ---------------------------------------------------------------------- every index
+held = object_count(table_from_text(text))
+if held < 2:  # the usual start of an empty table, not an error
+    st.divider()
+    st.info(f"The table holds {held} object{'' if held == 1 else 's'}: "
+            "type counts into its cells (double-click a cell, type, press Enter), and every index appears once it "
+            "holds at least two objects.")
+    st.stop()
 with ui.guarded("Comparing the table"):
     model = data.model_of(comparison(text), "build_table", text)
 c = model.comparison

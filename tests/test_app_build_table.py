@@ -110,9 +110,10 @@ def test_a_negative_count_is_an_error_not_a_traceback():
     assert at.query_params["table"] == "2,1,0;0,2,1"  # the link keeps the last table that could be read
 
 
-def test_fewer_than_two_objects_is_an_error_not_a_traceback():
+def test_fewer_than_two_objects_is_a_note_not_an_error():
     at = _app(preset="empty", table="0,1;0,0")
-    assert any(ui.plain("at least 2 objects") in e.value for e in at.error), [e.value for e in at.error]
+    assert not at.error, [e.value for e in at.error]
+    assert any("The table holds 1 object:" in i.value and "at least two objects" in i.value for i in at.info)
     assert not at.metric
 
 
@@ -197,3 +198,15 @@ def test_the_largest_table_a_link_may_hold_is_compared():
     assert not at.error and not at.warning
     assert at.number_input(key="build_rows").value == 50 and at.number_input(key="build_columns").value == 50
     assert _metrics(at)["PSI"] == _expected_metrics(table_from_text(text))["PSI"]
+
+
+def test_an_empty_table_is_a_start_not_an_error_and_the_default_move_works():
+    at = _app(preset="empty")
+    assert not at.error, [e.value for e in at.error]
+    assert any("holds 0 objects" in i.value for i in at.info)
+    assert at.button(key="build_move").disabled  # nothing to move yet
+    _edit(at, {(0, "1"): 4, (1, "2"): 3})
+    assert not at.error and not at.button(key="build_move").disabled
+    at.button(key="build_move").click().run()  # the default move: one object out of the fullest cell
+    assert not at.error, [e.value for e in at.error]
+    assert _shown_table(at) == [[3, 1, 0], [0, 3, 0], [0, 0, 0]]

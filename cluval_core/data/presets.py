@@ -27,7 +27,7 @@ from ..core.validation import CluvalError
 from .synthetic import enlarge_cluster, increasing_error, size_imbalance
 
 __all__ = ["Preset", "preset_tables", "empty_table", "checked_table", "table_to_text", "table_from_text",
-           "move_objects", "MAX_CLUSTERS", "MAX_COUNT", "MAX_OBJECTS"]
+           "move_objects", "default_move", "object_count", "MAX_CLUSTERS", "MAX_COUNT", "MAX_OBJECTS"]
 
 MAX_CLUSTERS = 50  # rows or columns
 MAX_COUNT = 10**9  # objects in one cell
@@ -270,6 +270,32 @@ def table_from_text(text: str) -> np.ndarray:
             raise CluvalError(f"the table's rows differ in length: row {number} has {len(cells[-1])} cells, "
                               f"row 1 has {len(cells[0])}")
     return checked_table([[int(v) for v in row] for row in cells])
+
+
+def object_count(table) -> int:
+    """The number of objects a table holds (its cells' sum).
+
+    >>> object_count([[5, 0], [0, 5]]), object_count([[0, 0]])
+    (10, 0)
+    """
+    return int(checked_table(table).sum())
+
+
+def default_move(table) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """A move of one object that :func:`move_objects` accepts on `table`: from its fullest cell
+    (the first in reading order) to the next cell along its row, or its column when the table
+    has one column; None when the table holds no object or has one cell.
+
+    >>> default_move([[5, 0], [0, 7]]), default_move([[3], [1]]), default_move([[0, 0]])
+    (((1, 1), (1, 0)), ((0, 0), (1, 0)), None)
+    """
+    counts = checked_table(table)
+    if not counts.any() or counts.size == 1:
+        return None
+    row, col = (int(v) for v in np.unravel_index(int(np.argmax(counts)), counts.shape))
+    if counts.shape[1] > 1:
+        return (row, col), (row, (col + 1) % counts.shape[1])
+    return (row, col), ((row + 1) % counts.shape[0], col)
 
 
 def move_objects(table, source: tuple[int, int], target: tuple[int, int], m: int) -> np.ndarray:
