@@ -4,11 +4,14 @@ missing data sets named from the experiment's declaration with the exact fix."""
 from __future__ import annotations
 
 import base64
+import io
 import json
 import re
 
 import numpy as np
+import pandas as pd
 import pytest
+from streamlit.elements.widgets.button import ButtonMixin
 from streamlit.testing.v1 import AppTest
 
 import cluval_core.data.datasets
@@ -120,3 +123,25 @@ def test_a_data_experiment_shows_the_published_values():
     data = _figure(at)["data"]
     published = next(t for t in data if t["name"] == "Pair Sets Index, published")
     assert _array(published["x"]).tolist() == [9, 8, 7] and _array(published["y"]).tolist() == [0.88, 0.74, 0.6]
+
+
+def test_the_csv_downloads_say_where_they_come_from(monkeypatch):
+    offered = {}
+    original = ButtonMixin.download_button
+
+    def record(self, label, data, *args, **kwargs):
+        offered[label] = data
+        return original(self, label, data, *args, **kwargs)
+
+    monkeypatch.setattr(ButtonMixin, "download_button", record)
+    name = next(n for n, e in EXPERIMENTS.items() if not e.datasets)
+    at = _reproduce(name)
+    expected = run_experiment(name)
+    for label, frame in (("Values (CSV)", expected.values), ("Checks (CSV)", expected.checks)):
+        text = offered[label]
+        assert text.startswith("# cluval: ")
+        assert f"# experiment: {name}: {EXPERIMENTS[name].title}" in text
+        assert f"# source: {EXPERIMENTS[name].source}" in text
+        read = pd.read_csv(io.StringIO(text), comment="#")
+        assert list(read.columns) == list(frame.columns) and len(read) == len(frame)
+    assert at.get("download_button")
