@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from cluval_core import FAMILIES
+from cluval_core import FAMILIES, index_table
 from cluval_core.indices import find_indices
 from cluval_core.indices.peers import PEERS, peer_names
 from pages import _shared as ui
@@ -37,16 +37,30 @@ def _other_tools(index_id: str) -> None:
 st.title("Index reference")
 st.markdown("Every index cluval computes, from the one registry that also drives the Compare page and the tests, "
             "and the one-line call that computes it.")
-st.caption("Notation: n_ij objects shared by reference cluster i (size r_i) and candidate cluster j (size c_j), "
-           "N objects, K_a and K_b clusters; a, b, c, d the pairs together in both, only in the reference, only in "
-           "the candidate, apart in both; H entropies in nats. Where clusters tie (in a greedy pairing or a "
-           "nearest-cluster mapping), the cluster whose first object comes first in the data wins: an index that "
+st.caption(r"Notation: $n_{ij}$ objects shared by reference cluster $i$ (size $r_i$) and candidate cluster $j$ "
+           r"(size $c_j$), $N$ objects, $K_a$ and $K_b$ clusters; $a, b, c, d$ the pairs together in both, only in "
+           r"the reference, only in the candidate, apart in both; $H$ entropies in nats. Where clusters tie (in a "
+           "greedy pairing or a nearest-cluster mapping), the cluster whose first object comes first in the data "
+           "wins: an index that "
            "depends on the tie order can change when the same objects are listed in another order.")
 
 query = st.text_input(
     "Search", key="reference_filter",
     placeholder="an id, a name, a family, a property or an author: ari, Rand, centroid, chance, Meila")
 found = find_indices(query)
+OVERVIEW_COLUMNS = ["name", "id", "family", "range", "best", "kind", "chance adjusted", "symmetric", "needs X",
+                    "soft tables", "tie dependent", "exact expectation"]
+overview = index_table()
+overview = overview[overview["id"].isin([info.id for info in found])][OVERVIEW_COLUMNS]
+if len(overview):
+    st.dataframe(overview, hide_index=True, key="reference_overview",
+                 height=min(len(overview), 12) * 35 + 38,
+                 column_config={"name": st.column_config.TextColumn("index", width=240),
+                                "id": st.column_config.TextColumn("id", width=180),
+                                "best": st.column_config.NumberColumn("best", format="%g", width=50),
+                                "kind": st.column_config.TextColumn("kind", help="similarity or distance"),
+                                "needs X": st.column_config.CheckboxColumn("needs X", help="needs the coordinates")})
+    st.caption(f"{len(overview)} of {len(index_table())} indices; each is described in full below.")
 if not found:
     st.info(f"No index matches “{ui.plain(query.strip())}”. Search for an id (ari, nmi_max), a word of a name "
             "(Rand, accuracy), a family (centroid, information), a property (chance, tie) or an author (Meila).")

@@ -8,7 +8,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from apptools import APP
-from cluval_core import FAMILIES, INDICES
+from cluval_core import FAMILIES, INDICES, index_table
+from cluval_core.indices import find_indices
 from cluval_core.indices.peers import PEERS, RELATIONS, peer_names
 from pages import _shared as ui
 
@@ -175,3 +176,15 @@ def test_the_end_of_the_page_has_each_tools_general_conventions(page):
         assert first.startswith(f"**{peer.name}**, {peer.language}: {peer.version}; {peer.checked}")
         assert notes == "\n".join(f"- {note}" for note in peer.conventions)
     _search(page, "")
+
+
+def test_the_overview_table_is_the_registry_filtered_by_the_search():
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.switch_page("index_reference.py").run()
+    overview = next(d for d in at.dataframe if "id" in d.value.columns).value
+    assert overview["id"].tolist() == index_table()["id"].tolist() == list(INDICES)
+    assert dict(zip(overview["id"], overview["symmetric"])) == {i: info.symmetric for i, info in INDICES.items()}
+    _search(at, "centroid")
+    filtered = next(d for d in at.dataframe if "id" in d.value.columns).value
+    assert filtered["id"].tolist() == [i.id for i in find_indices("centroid")]
+    assert any("$n_{ij}$" in c.value for c in at.caption)  # the notation is mathematics, not raw text
