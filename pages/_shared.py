@@ -159,6 +159,7 @@ def reference_k(points: data.Points, reference: str) -> int:
 # ---------------------------------------------------------------------- the selection's state
 _STATE = "_selection_state"  # the selection as chosen; survives pages that do not show a control
 _SHOWN = "_selection_shown"  # widget key -> the value the sidebar last gave it
+_WRITTEN = "_selection_written"  # the sidebar's keys as the app last left them in the URL
 _UNCHANGED = object()
 _LONGEST_URL_VALUE = 200
 _INTEGER = re.compile(r"[0-9]{1,12}")
@@ -231,11 +232,23 @@ def _state_from_url(query: dict, options, problems: list) -> dict:
     return state
 
 
+def _sidebar_part(query: dict) -> dict:
+    """The keys of a query that the sidebar writes (the rest belong to pages and their widgets)."""
+    return {key: value for key, value in query.items() if key in URL_KEYS or key in PARAMETER_NAMES}
+
+
 def _state(options, problems: list) -> dict:
-    """This session's selection: from the URL on its first run, then as the user changes it."""
-    if _STATE not in st.session_state:
-        st.session_state[_STATE] = _state_from_url(st.query_params.to_dict(), options, problems)
-        st.session_state[_SHOWN] = {}
+    """This session's selection: from the URL on its first run, then as the user changes it.
+
+    When the URL's sidebar keys are not the ones the app last wrote, the browser moved in its
+    history (Back, Forward) or the address was edited: the URL is read again, so that Back undoes
+    a sidebar change. The widgets keep their last shown values, so none of them counts as changed.
+    """
+    query = st.query_params.to_dict()
+    written = st.session_state.get(_WRITTEN)
+    if _STATE not in st.session_state or (written is not None and _sidebar_part(query) != written):
+        st.session_state[_STATE] = _state_from_url(query, options, problems)
+        st.session_state.setdefault(_SHOWN, {})
     state = st.session_state[_STATE]
     if state["dataset"] not in options:  # e.g. user data whose upload was replaced
         state["dataset"] = _default_dataset(options)
@@ -472,7 +485,8 @@ def _write_url(wanted: dict) -> None:
     """
     current = st.query_params.to_dict()
     wanted = {key: str(value) for key, value in wanted.items()}
-    ours = {key: value for key, value in current.items() if key in URL_KEYS or key in PARAMETER_NAMES}
+    ours = _sidebar_part(current)
+    st.session_state[_WRITTEN] = wanted
     if ours != wanted:
         for key in ours.keys() - wanted.keys():
             del st.query_params[key]
