@@ -129,7 +129,9 @@ def dataset_options() -> dict[str, str]:
     for key in data.available_benchmarks():
         entry = cat[key]
         options[key] = f"{entry['title']} (n={entry['n']:,}, k={entry['k']})"
-    options[USER_DATA] = "Your data (upload on the 'Your data' page)"
+    points = user_points()
+    options[USER_DATA] = (points.title[:1].upper() + points.title[1:] if points is not None
+                          else "Your data (upload on the 'Your data' page)")  # with the file's name once uploaded
     return options
 
 

@@ -1,5 +1,7 @@
 """Your data: upload a CSV or Parquet file, choose its columns, compare."""
 
+from dataclasses import dataclass
+
 import streamlit as st
 
 from cluval_core.data import userdata
@@ -103,7 +105,26 @@ st.markdown("Upload a CSV file (UTF-8; a header row is recognised, and so are de
             "written (`01` and `1` are different clusters; only an empty field is missing); at most "
             f"{MAX_BYTES >> 20} MB.")
 
+@dataclass(frozen=True)
+class KeptFile:
+    """An uploaded file kept in the session: Streamlit's uploader forgets its file on a page switch."""
+
+    name: str
+    data: bytes
+    file_id: str
+
+    def getvalue(self) -> bytes:
+        return self.data
+
+
+KEPT = "_upload_kept"
 upload = st.file_uploader("CSV or Parquet file", type=["csv", "tsv", "txt", "parquet"], key="upload")
+if upload is not None:
+    st.session_state[KEPT] = KeptFile(upload.name, upload.getvalue(), upload.file_id)
+elif KEPT in st.session_state:  # the page was left and opened again: the file uploaded before
+    upload = st.session_state[KEPT]
+    st.caption(ui.plain(f"The file uploaded before: {upload.name} ({len(upload.data):,} bytes). Upload another file "
+                        "to replace it."))
 if upload is None:
     st.info("No file yet. Example:\n\n```\nx,y,truth,kmeans\n0.1,0.3,cat,1\n0.2,0.1,cat,1\n5.0,4.8,dog,2\n```")
     st.stop()
@@ -113,10 +134,12 @@ with ui.guarded(f"Reading {upload.name}"):
 if st.session_state.get("_upload_file") != upload.file_id:  # a new file: its own header choice
     st.session_state["_upload_file"] = upload.file_id
     st.session_state["upload_header"] = table.header
+if "upload_header" not in st.session_state:  # forgotten while another page was shown
+    st.session_state["upload_header"] = st.session_state.get("_kept_upload_header", table.header)
 if table.delimiter is not None:
-    header = st.checkbox("The first row holds the column names", key="upload_header",
+    header = keep("upload_header", st.checkbox("The first row holds the column names", key="upload_header",
                          help="Decided from the content: a first row of numbers over columns of numbers is data. "
-                              "Change it if the guess is wrong.")
+                              "Change it if the guess is wrong."))
     if header != table.header:
         with ui.guarded(f"Reading {upload.name}"):
             table = read_upload(upload.getvalue(), upload.name, header)
@@ -181,11 +204,19 @@ st.success(f"{len(points.X):,} points in {points.X.shape[1]} dimension(s), parti
            f"{', '.join(ui.plain(name) for name in points.partitions)}.")
 
 
+chosen = (source, tuple(coordinates), tuple(labels), noise)
+
+
 def use_it():
     st.session_state["user_points"] = points
+    st.session_state["_user_points_chosen"] = chosen
     st.session_state["dataset"] = ui.USER_DATA
 
 
 st.button("Use these points in the app", on_click=use_it, type="primary", key="use_upload")
-if ui.user_points() is not None and st.session_state.get("dataset") == ui.USER_DATA:
-    st.info("The sidebar now works on your data: open **Compare** to cluster it and see every index.")
+in_use = ui.user_points()
+if in_use is not None and st.session_state.get("_user_points_chosen") == chosen:
+    st.info("The sidebar works on these points: open **Compare** to cluster them and see every index.")
+elif in_use is not None:
+    st.warning(ui.plain(f"The sidebar still works on {in_use.title}, not on the file and columns chosen here: press "
+                        "'Use these points in the app' to switch."))

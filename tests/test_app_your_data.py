@@ -10,6 +10,7 @@ from streamlit.testing.v1 import AppTest
 from apptools import APP
 from apptools import open_app as _app
 from cluval_core import compare
+from pages import _shared as ui
 
 pytestmark = pytest.mark.slow
 
@@ -265,3 +266,21 @@ def test_hostile_names_in_notes_and_warnings_are_shown_escaped(page):
         assert not any(raw in text for text in texts), raw
     assert any(HOSTILE["bold"] in w and "distinct values in 8 rows" in w for w in _shown_text(page, "warning"))
     assert any(f"'{HOSTILE['latex']}', '{HOSTILE['bold']}'" in i for i in _shown_text(page, "info"))
+
+
+def test_the_upload_is_kept_across_pages_and_a_stale_choice_is_said(page):
+    """Streamlit's uploader forgets its file on a page switch: the page keeps it, the sidebar names
+    it, and the page says when the sidebar works on other points than the ones chosen here."""
+    _upload(page, "animals.csv", ANIMALS)
+    _use_points(page)
+    assert any("The sidebar works on these points" in i.value for i in page.info)
+    page.switch_page("compare.py").run()
+    assert "Your data (animals.csv)" in page.selectbox(key="dataset").options
+    page.switch_page("your_data.py").run()
+    page.file_uploader(key="upload").set_value(None).run()  # what a browser's uploader holds after a page switch
+    assert not page.exception, [e.message for e in page.exception]
+    assert any(ui.plain("The file uploaded before: animals.csv") in c.value for c in page.caption)
+    assert page.success[0].value == "8 points in 2 dimension(s), partitions: labels0, kmeans."
+    page.multiselect(key="upload_labels").set_value(["kmeans"]).run()
+    assert any("still works on your data \\(animals\\.csv\\)" in w.value for w in page.warning), \
+        [w.value for w in page.warning]
