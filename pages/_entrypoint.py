@@ -44,6 +44,6 @@ CONTROLS = {COMPARE: ui.ALL_CONTROLS, COMPARE_BY_NAME: ui.ALL_CONTROLS, SOFT: {u
             MANY: {ui.DATASET}}
 
 with ui.guarded("Showing the page"):  # the last resort: a short message, never a traceback
-    st.session_state["selection"] = ui.sidebar(CONTROLS.get(navigation, set()))
+    st.session_state["selection"] = ui.sidebar(CONTROLS.get(navigation, set()), navigation.url_path)
     charts.format_control()
     navigation.run()

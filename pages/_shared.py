@@ -161,7 +161,7 @@ def reference_k(points: data.Points, reference: str) -> int:
 # ---------------------------------------------------------------------- the selection's state
 _STATE = "_selection_state"  # the selection as chosen; survives pages that do not show a control
 _SHOWN = "_selection_shown"  # widget key -> the value the sidebar last gave it
-_WRITTEN = "_selection_written"  # the sidebar's keys as the app last left them in the URL
+_WRITTEN = "_selection_written"  # (page, the sidebar's keys) as the app last left them in the URL
 _UNCHANGED = object()
 _LONGEST_URL_VALUE = 200
 _INTEGER = re.compile(r"[0-9]{1,12}")
@@ -239,18 +239,27 @@ def _sidebar_part(query: dict) -> dict:
     return {key: value for key, value in query.items() if key in URL_KEYS or key in PARAMETER_NAMES}
 
 
-def _state(options, problems: list) -> dict:
+def _state(options, problems: list, page: str = "") -> dict:
     """This session's selection: from the URL on its first run, then as the user changes it.
 
-    When the URL's sidebar keys are not the ones the app last wrote, the browser moved in its
-    history (Back, Forward) or the address was edited: the URL is read again, so that Back undoes
-    a sidebar change. The widgets keep their last shown values, so none of them counts as changed.
+    When, on the same page, the URL's sidebar keys are not the ones the app last wrote there, the
+    browser moved in its history (Back, Forward) or the address was edited: the values the URL
+    names are read again (the others kept), so that Back undoes a sidebar change. A page switch
+    keeps the selection. The widgets keep their last shown values, so none counts as changed.
     """
     query = st.query_params.to_dict()
-    written = st.session_state.get(_WRITTEN)
-    if _STATE not in st.session_state or (written is not None and _sidebar_part(query) != written):
+    if _STATE not in st.session_state:
         st.session_state[_STATE] = _state_from_url(query, options, problems)
-        st.session_state.setdefault(_SHOWN, {})
+        st.session_state[_SHOWN] = {}
+    written_page, written = st.session_state.get(_WRITTEN, (None, None))
+    if written_page == page and written is not None and _sidebar_part(query) != written:
+        kept = st.session_state[_STATE]
+        fresh = _state_from_url(query, options, problems)
+        for key in URL_KEYS:
+            if key not in query:
+                fresh[key] = kept[key]
+        fresh["params"] = kept["params"]  # a parameter the URL names waits in fresh["pending"]
+        st.session_state[_STATE] = fresh
     state = st.session_state[_STATE]
     if state["dataset"] not in options:  # e.g. user data whose upload was replaced
         state["dataset"] = _default_dataset(options)
@@ -477,7 +486,7 @@ def _noise_control(state: dict, points) -> str:
                                 help=f"{marked}  \n{NOISE_HELP}")
 
 
-def _write_url(wanted: dict) -> None:
+def _write_url(wanted: dict, page: str = "") -> None:
     """Put the page's selection into the URL (only when it changed: each write reaches the browser).
 
     Only the sidebar's keys are written; any other key is a page's own (Build a table keeps its
@@ -488,7 +497,7 @@ def _write_url(wanted: dict) -> None:
     current = st.query_params.to_dict()
     wanted = {key: str(value) for key, value in wanted.items()}
     ours = _sidebar_part(current)
-    st.session_state[_WRITTEN] = wanted
+    st.session_state[_WRITTEN] = (page, wanted)
     if ours != wanted:
         for key in ours.keys() - wanted.keys():
             del st.query_params[key]
@@ -497,7 +506,7 @@ def _write_url(wanted: dict) -> None:
             st.query_params.update(changed)
 
 
-def sidebar(controls=ALL_CONTROLS) -> Selection:
+def sidebar(controls=ALL_CONTROLS, page: str = "") -> Selection:
     """Draw the sidebar's `controls` for the current page and return the selection.
 
     Called from the entrypoint. Only the data a control needs is loaded: a page without
@@ -508,7 +517,7 @@ def sidebar(controls=ALL_CONTROLS) -> Selection:
         st.sidebar.title("cluval")
     options = dataset_options()
     problems = []
-    state = _state(options, problems)
+    state = _state(options, problems, page)
     _take_dataset(state, options)
     url = {}
     if DATASET in controls:
@@ -543,7 +552,7 @@ def sidebar(controls=ALL_CONTROLS) -> Selection:
             noise = _noise_control(state, points)
             url["noise"] = next(c.token for c in NOISE_CHOICES if c.key == noise)
     _report(problems)
-    _write_url(url)
+    _write_url(url, page)
     return Selection(state["dataset"], reference, ref_algorithm, ref_k, ref_seed, algorithm, k, seed,
                      tuple(params.items()), noise, controls)
 
