@@ -37,3 +37,18 @@ def choose(page, label: str, option: str):
     """Pick the first option starting with `option` in the selectbox called `label`."""
     page.get_by_role("combobox", name=label, exact=True).click()
     page.get_by_role("option", name=re.compile(rf"^{re.escape(option)}")).first.click()
+
+
+def record_downloads(monkeypatch) -> dict:
+    """Every download button's data by its label, as the page offers it (filled as the app runs)."""
+    from streamlit.elements.widgets.button import ButtonMixin
+
+    offered = {}
+    original = ButtonMixin.download_button
+
+    def record(self, label, data, *args, **kwargs):
+        offered[label] = data
+        return original(self, label, data, *args, **kwargs)
+
+    monkeypatch.setattr(ButtonMixin, "download_button", record)
+    return offered

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from apptools import APP
+from apptools import APP, record_downloads
 from apptools import open_app as _app
 from cluval_core import compare
 from cluval_core.algorithms.clustering import cluster
@@ -150,16 +150,7 @@ def test_random_swap_reports_its_progress_on_the_page(monkeypatch):
 
 @pytest.mark.data
 def test_downloads_hold_the_values(monkeypatch):
-    from streamlit.elements.widgets.button import ButtonMixin
-
-    offered = {}
-    original = ButtonMixin.download_button
-
-    def record(self, label, data, *args, **kwargs):
-        offered[label] = data
-        return original(self, label, data, *args, **kwargs)
-
-    monkeypatch.setattr(ButtonMixin, "download_button", record)
+    offered = record_downloads(monkeypatch)
     at = _app()
     assert {"Index table (CSV)", "Index values (JSON)", "Contingency table (CSV)"} <= set(offered)
     shown = _shown_scores(at)

@@ -11,11 +11,10 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
-from streamlit.elements.widgets.button import ButtonMixin
 from streamlit.testing.v1 import AppTest
 
 import cluval_core.data.datasets
-from apptools import APP
+from apptools import APP, record_downloads
 from cluval_core import experiments
 from cluval_core.experiments import CHECK_COLUMNS, DIFFERS, EXPERIMENTS, run_experiment
 
@@ -126,14 +125,7 @@ def test_a_data_experiment_shows_the_published_values():
 
 
 def test_the_csv_downloads_say_where_they_come_from(monkeypatch):
-    offered = {}
-    original = ButtonMixin.download_button
-
-    def record(self, label, data, *args, **kwargs):
-        offered[label] = data
-        return original(self, label, data, *args, **kwargs)
-
-    monkeypatch.setattr(ButtonMixin, "download_button", record)
+    offered = record_downloads(monkeypatch)
     name = next(n for n, e in EXPERIMENTS.items() if not e.datasets)
     at = _reproduce(name)
     expected = run_experiment(name)
