@@ -42,5 +42,8 @@ CONTROLS = {COMPARE: ui.ALL_CONTROLS, COMPARE_BY_NAME: ui.ALL_CONTROLS, SOFT: {u
             MANY: {ui.DATASET}}
 
 with ui.guarded("Showing the page"):  # the last resort: a short message, never a traceback
-    st.session_state["selection"] = ui.sidebar(CONTROLS.get(navigation, set()))
-    navigation.run()
+    st.session_state["selection"] = ui.sidebar(CONTROLS.get(navigation, set()), navigation.title)
+    try:
+        navigation.run()
+    finally:  # also when the page stops early: the URL as this run left it, for Back and page switches
+        ui.remember_url(navigation.title)

@@ -80,8 +80,10 @@ def _table_pairing_mapping(model, c, pairing, key: str) -> None:
         st.dataframe(frame, hide_index=True, key=f"{key}_pairing", height=table_height(len(frame)),
                      column_config={
                          "pair": None,  # the rows are in pair order
-                         "reference": st.column_config.Column("ref", width=60, help="reference cluster"),
-                         "candidate": st.column_config.Column("cand", width=60, help="candidate cluster"),
+                         "reference": st.column_config.Column("ref", width=label_width(frame["reference"]),
+                                                              help="reference cluster"),
+                         "candidate": st.column_config.Column("cand", width=label_width(frame["candidate"]),
+                                                              help="candidate cluster"),
                          "reference size": st.column_config.NumberColumn("|G|", width=46,
                                                                            help="reference cluster size"),
                          "candidate size": st.column_config.NumberColumn("|P|", width=46,
@@ -109,6 +111,17 @@ def _table_pairing_mapping(model, c, pairing, key: str) -> None:
         st.caption("Each cluster points at its most similar cluster on the other side (" +
                    ("nearest centroid" if basis == "centroid" else "Jaccard") + "); red targets are orphans. "
                    "CI = max(orphans of both directions): the number of clusters located differently.")
+
+
+LABEL_WIDTHS = (60, 200)  # px of a cluster label column of the pairing: its narrowest and widest
+CHAR_WIDTH = 8  # px per character of a table cell, at the app's font
+
+
+def label_width(labels) -> int:
+    """Pixels that show the longest of `labels` whole, within LABEL_WIDTHS (the user can drag a
+    column wider)."""
+    longest = max((len(str(label)) for label in labels), default=0)
+    return min(max(CHAR_WIDTH * longest + 20, LABEL_WIDTHS[0]), LABEL_WIDTHS[1])
 
 
 def contingency_colour_choice(c, *, key: str) -> str:

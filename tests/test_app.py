@@ -244,7 +244,7 @@ def test_user_strings_are_shown_escaped_never_as_markdown():
     at.multiselect(key="upload_coordinates").set_value([HOSTILE["latex"], HOSTILE["bold"]]).run()
     at.multiselect(key="upload_labels").set_value([HOSTILE["image"], HOSTILE["html"]]).run()
     _assert_nothing_raw(at)
-    assert not at.error and _has(at, "success", "labels0, " + ESCAPED["html"])
+    assert not at.error and _has(at, "success", f"{ESCAPED['image']}, {ESCAPED['html']}")
     at.button(key="use_upload").click().run()
 
     at.switch_page("compare.py").run()

@@ -79,7 +79,7 @@ def test_each_upload_shows_and_uses_its_own_columns(server, page):
     assert _mode(page) == "points with label columns"
     assert _chosen(page, "Coordinate columns") == ["x", "y"]
     assert _chosen(page, "Reference label column(s): the first is the default reference") == ["animal", "kmeans"]
-    _main(page).get_by_text("8 points in 2 dimension(s), partitions: labels0, kmeans.").wait_for()
+    _main(page).get_by_text("8 points in 2 dimension(s), partitions: animal, kmeans.").wait_for()
     _main(page).get_by_text("Label columns: animal (3 labels), kmeans (3 labels).").wait_for()
     _shots(page, "points")
     # the user changes the choice ...
@@ -106,7 +106,7 @@ def test_each_upload_shows_and_uses_its_own_columns(server, page):
     assert _chosen(page, "Coordinate columns") == ["column 1", "column 2"]
     assert _chosen(page, "Reference label column(s): the first is the default reference") == ["column 3"]
     assert not page.get_by_role("checkbox", name="The first row holds the column names").is_checked()
-    _main(page).get_by_text("6 points in 2 dimension(s), partitions: labels0.").wait_for()
+    _main(page).get_by_text("6 points in 2 dimension(s), partitions: column 3.").wait_for()
     _shots(page, "no_header")
 
     # a European export: semicolons and decimal commas
@@ -114,7 +114,7 @@ def test_each_upload_shows_and_uses_its_own_columns(server, page):
     _main(page).get_by_text("Decimal commas read as decimal points in 'lat', 'lon'").wait_for()
     assert _chosen(page, "Coordinate columns") == ["lat", "lon"]
     assert _chosen(page, "Reference label column(s): the first is the default reference") == ["région"]
-    _main(page).get_by_text("4 points in 2 dimension(s), partitions: labels0.").wait_for()
+    _main(page).get_by_text("4 points in 2 dimension(s), partitions: région.").wait_for()
     _shots(page, "decimal_comma")
 
     # the points the app uses are the last file's, with its labels as written
@@ -124,5 +124,5 @@ def test_each_upload_shows_and_uses_its_own_columns(server, page):
     page.wait_for_selector(".js-plotly-plot .main-svg", timeout=90_000)
     _settle(page)
     shown = _main(page).inner_text()
-    assert "4 points from europe.csv; labels0 is column 'région' with 2 clusters" in shown
+    assert "4 points from europe.csv, coordinates 'lat', 'lon'; the reference 'région' has 2 clusters" in shown
     assert page.get_by_text("Traceback").count() == 0

@@ -58,21 +58,27 @@ def _palette() -> list[str]:
 PALETTE = _palette()
 
 
-def project_2d(X: np.ndarray, *others):
+def project_2d(X: np.ndarray, *others, names=None):
     """The points in 2-D: themselves when d <= 2, else their first two principal components.
 
     Returns ``(X2, axis_titles, [each of `others` projected the same way])``; an `others`
-    entry that is None stays None (e.g. centroids of a comparison without data).
+    entry that is None stays None (e.g. centroids of a comparison without data). The axis
+    titles are the coordinates' `names` when given and d <= 2 (else x1, x2 or PC1, PC2).
+
+    >>> project_2d(np.array([[0.0, 1.0], [2.0, 3.0]]), names=("height", "weight"))[1]
+    ('height', 'weight')
     """
     X = np.asarray(X, dtype=float)
+    if names is not None and len(names) != X.shape[1]:
+        raise CluvalError(f"names must name the {X.shape[1]} coordinates of X, got {len(names)}: {list(names)!r}")
     if X.shape[1] == 1:
         def project(A):
             return np.c_[A[:, 0], np.zeros(len(A))]
-        axes = ("x1", "")
+        axes = (str(names[0]) if names is not None else "x1", "")
     elif X.shape[1] == 2:
         def project(A):
             return np.asarray(A, dtype=float)
-        axes = ("x1", "x2")
+        axes = tuple(str(name) for name in names) if names is not None else ("x1", "x2")
     else:
         mean = X.mean(0)
         _, s, vt = np.linalg.svd(X - mean, full_matrices=False)
@@ -113,23 +119,25 @@ def _mappings(c):
 
 
 def partition_scatter(c, side: str, *, title: str = "", X2=None, centroids=None, axis_titles=None,
-                      max_points: int = 200_000, compact: bool = False) -> go.Figure:
+                      coordinate_names=None, max_points: int = 200_000, compact: bool = False) -> go.Figure:
     """Scatter of one partition, coloured by cluster (candidates by their Hungarian partner).
 
     Centroids are diamonds; hollow squares mark clusters shown as unpaired, and a large red
     cross a cluster the Centroid Index mapping leaves orphaned (nobody maps to it). Overlays
     are drawn after the points in the same rendering layer (WebGL when there are many
     points), so they stay on top at any n. `X2` and `centroids` give 2-D coordinates
-    (default: :func:`project_2d` of the comparison's X and its centroids). A `compact` figure
-    is lower, has no cluster labels and lets the points fill a narrow column.
+    (default: :func:`project_2d` of the comparison's X and its centroids, with the axes titled
+    by `coordinate_names`, the names of X's columns, when there are at most two). A `compact`
+    figure is lower, has no cluster labels and lets the points fill a narrow column.
     """
     labels, sizes, codes = _side(c, side)
     if X2 is None:
         if not c.has_data:
             raise CluvalError("partition_scatter draws the objects' points: compare the partitions with X=... "
                               "(or give X2, their 2-D coordinates)")
-        X2, axis_titles, (centroids,) = project_2d(c.data, c.centroids[0 if side == "true" else 1])
-    axis_titles = axis_titles or ("x1", "x2")
+        X2, axis_titles, (centroids,) = project_2d(c.data, c.centroids[0 if side == "true" else 1],
+                                                   names=coordinate_names)
+    axis_titles = [_text(title) for title in axis_titles or ("x1", "x2")]
     colour = cluster_colour_index(c, side)
     n = len(codes)
     idx = np.arange(n) if n <= max_points else np.arange(0, n, int(np.ceil(n / max_points)))
@@ -395,6 +403,7 @@ def mapping_diagram(c, basis: str = "partition", *, max_shown: int = MAX_SHOWN) 
     columns = [(0, ref_n, ref_text, None, "middle left", "reference"),
                (1, cand_n, cand_text, forward, "top center", "candidate"),
                (2, back_n, back_text, backward, "middle right", "reference")]
+    drawn = {}
     for x, n_nodes, texts, mapping, position, side in columns:
         y = _node_y(n_nodes)
         if mapping is None:
@@ -402,25 +411,48 @@ def mapping_diagram(c, basis: str = "partition", *, max_shown: int = MAX_SHOWN) 
         else:
             orphan_y = set((cand_y if mapping is forward else back_y)[mapping.orphans].tolist())
             colours = [ORPHAN if v in orphan_y else "#2ca02c" for v in y.tolist()]
+        drawn[x] = [_shortened(label) + suffix for label, suffix in texts] if labelled else []
+        # the side columns' texts stand in the margins, sized to them; the whole label is on hover
         fig.add_trace(go.Scatter(x=np.full(n_nodes, x), y=y, mode="markers+text" if labelled else "markers",
-                                 text=texts, textposition=position, textfont=dict(size=10),
+                                 text=[_text(text) for text in drawn[x]] or None, textposition=position,
+                                 textfont=dict(size=10), customdata=[_text(label + suffix) for label, suffix in texts],
+                                 cliponaxis=False,
                                  marker=dict(size=9, color=colours), name=side,
-                                 hovertemplate=f"{side} %{{text}}<extra></extra>", showlegend=False))
+                                 hovertemplate=f"{side} %{{customdata}}<extra></extra>", showlegend=False))
     for x, text in ((0, "reference"), (1, "candidate"), (2, "reference")):
         fig.add_annotation(x=x, y=1.0, yref="paper", yanchor="bottom", text=f"<b>{text}</b>", showarrow=False,
                            font=dict(size=12))
     fig.update_layout(title=dict(text=f"orphans: {forward.n_orphans} candidate, {backward.n_orphans} reference "
                                       "cluster(s)", font=dict(size=12), x=0.5, xanchor="center", y=0.995,
                                  yanchor="top"))
-    fig.update_xaxes(visible=False, range=[-0.7, 2.7])
+    fig.update_xaxes(visible=False, range=[-0.08, 2.08])
     fig.update_yaxes(visible=False, range=[-0.04, 1.06])
     height = max(300, min(900, 22 * min(max(c.k_true, c.k_pred), max_shown) + 120))
-    fig.update_layout(height=height, margin=dict(l=5, r=5, t=60, b=5))
+    fig.update_layout(height=height, margin=dict(l=_text_margin(drawn[0]), r=_text_margin(drawn[2]), t=60, b=5))
     return fig
 
 
+LABEL_CHARS = 18  # characters of a cluster's label written beside its node; the whole label is on hover
+CHAR_WIDTH = 6  # px per character of the node texts (10 px font), to size the margins
+
+
+def _shortened(label: str, chars: int = LABEL_CHARS) -> str:
+    """A cluster's label cut to `chars` characters, an ellipsis marking the cut.
+
+    >>> _shortened("Iris-versicolor"), _shortened("a label longer than eighteen characters")
+    ('Iris-versicolor', 'a label longer th…')
+    """
+    return label if len(label) <= chars else label[:chars - 1] + "…"
+
+
+def _text_margin(texts: list[str]) -> int:
+    """Pixels beside the plot for the longest of `texts` (at least 5)."""
+    return max(5, CHAR_WIDTH * max((len(t) for t in texts), default=0) + 14) if texts else 5
+
+
 def _node_positions(labels, order, max_shown, in_degree):
-    """y position (1 at the top) of each cluster's node, the node texts and the number of nodes."""
+    """y position (1 at the top) of each cluster's node, the node texts as (label, what follows it:
+    the in-degree), not yet escaped for plotly, and the number of nodes."""
     keep, rest = condensed_order(order, max_shown)
     n_nodes = len(keep) + (1 if len(rest) else 0)
     slot = np.empty(len(order), dtype=np.intp)
@@ -429,10 +461,10 @@ def _node_positions(labels, order, max_shown, in_degree):
     y = _node_y(n_nodes)[slot]
     texts = []
     for i in keep:
-        texts.append(_text(labels[i]) if in_degree is None else f"{_text(labels[i])} (in {in_degree[i]})")
+        texts.append((str(labels[i]), "" if in_degree is None else f" (in {in_degree[i]})"))
     if len(rest):
         orphans = "" if in_degree is None else f", {int(np.count_nonzero(in_degree[rest] == 0))} orphan(s)"
-        texts.append(f"other {len(rest)} clusters{orphans}")
+        texts.append((f"other {len(rest)} clusters", orphans))
     return y, texts, n_nodes
 
 
