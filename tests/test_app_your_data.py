@@ -297,8 +297,8 @@ def test_the_file_and_its_choices_stay_after_a_page_switch(page):
     page.switch_page("your_data.py").run()
     assert not page.exception, [e.message for e in page.exception]
     assert not any("No file yet" in i.value for i in page.info)
-    assert f"**File: animals.csv** ({len(ANIMALS)} bytes), uploaded before: it stays here while you visit other pages. " \
-           "Upload another file above to replace it." in _markdown(page)
+    assert (f"**File: animals.csv** ({len(ANIMALS)} bytes), uploaded before: it stays here while you visit other "
+            "pages. Upload another file above to replace it.") in _markdown(page)
     assert page.dataframe[0].value.shape == (8, 4)  # the preview of the file
     assert page.radio(key="upload_mode").value == "points with label columns"
     assert page.multiselect(key="upload_coordinates").value == ["x", "y"]
@@ -335,7 +335,8 @@ def test_a_new_upload_not_yet_used_is_said_everywhere(page):
     page.switch_page("compare.py").run()
     assert not page.exception, [e.message for e in page.exception]
     assert page.session_state["selection"].dataset == "your data"
-    assert "**Your data: animals.csv**: 8 points from animals.csv" in _shown_text(page, "caption")[0]  # the file compared
+    # the file compared is named
+    assert "**Your data: animals.csv**: 8 points from animals.csv" in _shown_text(page, "caption")[0]
     assert _shown_text(page.sidebar, "warning") == [
         "The Your data page shows iris.csv, which is not in use: the points here are still animals.csv's. Press "
         "'Use these points in the app' there to use the new file."]

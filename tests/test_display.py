@@ -259,7 +259,8 @@ def test_mapping_diagram_shows_long_labels_whole_with_room_for_them():
     assert sorted(right.text) == [f"{label} (in 1)" for label in labels]
     assert all(t.cliponaxis is False for t in (left, middle, right))  # the margins hold the texts
     layout = mapping_diagram(c).layout
-    assert layout.margin.l == 6 * len("Iris-versicolor") + 14 and layout.margin.r == 6 * len("Iris-versicolor (in 1)") + 14
+    assert layout.margin.l == 6 * len("Iris-versicolor") + 14
+    assert layout.margin.r == 6 * len("Iris-versicolor (in 1)") + 14
     short = mapping_diagram(compare([1, 1, 2, 2], [1, 1, 2, 2])).layout.margin
     assert (short.l, short.r) == (6 * 1 + 14, 6 * len("1 (in 1)") + 14)
 
