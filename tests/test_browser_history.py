@@ -1,0 +1,82 @@
+"""The browser's Back and Forward buttons with the sidebar, in headless Chromium: Back undoes a
+sidebar change (the sidebar, the URL and the values return), Forward redoes it, and a page's own
+URL keys stay behind when the user goes to another page. A synthetic data set: no benchmark data."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+
+from apptools import choose as _choose
+from apptools import metric as _metric
+from apptools import settle as _settle
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+SYNTHETIC = "unbalance_like"
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1600, "height": 1000})
+    yield context.new_page()
+    context.close()
+
+
+def _query(url: str) -> dict:
+    return {key: values[-1] for key, values in parse_qs(urlparse(url).query).items()}
+
+
+def _algorithm(page) -> str:
+    return page.get_by_role("combobox", name="Algorithm", exact=True).input_value()
+
+
+def _wait_for(page, what, expected, timeout_ms: int = 90_000):
+    """Wait until `what(page)` equals `expected` (the app reruns after Back), then settle."""
+    for _ in range(timeout_ms // 250):
+        if what(page) == expected:
+            break
+        page.wait_for_timeout(250)
+    _settle(page)
+    assert what(page) == expected
+
+
+def test_back_and_forward_undo_and_redo_a_sidebar_change(server, page):
+    page.goto(f"{server}/?dataset={SYNTHETIC}", wait_until="domcontentloaded")
+    page.wait_for_selector(".js-plotly-plot .main-svg", timeout=90_000)
+    _settle(page)
+    first_url, first_ari, first_ami = page.url, _metric(page, "ARI"), _metric(page, "AMI")
+    assert _query(first_url)["algorithm"] == "kmeans++" and _algorithm(page).startswith("k-means++")
+
+    _choose(page, "Algorithm", "Agglomerative, Ward")
+    _wait_for(page, lambda p: _query(p.url).get("algorithm"), "ward")
+    ward_url, ward_ari = page.url, _metric(page, "ARI")
+    assert ward_ari != first_ari
+    entries = page.evaluate("history.length")
+
+    page.go_back()
+    _wait_for(page, _algorithm, "k-means++ (best of n_init)")
+    assert page.url == first_url  # the app took the URL and did not write over it
+    assert (_metric(page, "ARI"), _metric(page, "AMI")) == (first_ari, first_ami)  # k-means++'s values
+    assert page.evaluate("history.length") == entries  # no entry swallowed, none added
+
+    page.go_forward()
+    _wait_for(page, _algorithm, "Agglomerative, Ward")
+    assert page.url == ward_url and _metric(page, "ARI") == ward_ari
+    assert page.get_by_text("Traceback").count() == 0
+
+
+def test_a_pages_own_url_keys_do_not_follow_the_user(server, page):
+    page.goto(f"{server}/build_table", wait_until="domcontentloaded")
+    page.get_by_role("heading", name="Build a table").first.wait_for(timeout=90_000)
+    _wait_for(page, lambda p: "table" in _query(p.url), True)
+    assert "preset" in _query(page.url)
+    page.get_by_role("link", name="Compare").first.click()
+    page.wait_for_selector(".js-plotly-plot .main-svg", timeout=90_000)
+    _wait_for(page, lambda p: "dataset" in _query(p.url), True)
+    assert not {"table", "preset"} & set(_query(page.url)), page.url
+    page.get_by_role("link", name="Index reference").click()
+    page.get_by_role("heading", name="Index reference").first.wait_for(timeout=90_000)
+    _settle(page)
+    assert _query(page.url) == {}, page.url  # a page without sidebar controls: nothing of the others
