@@ -81,7 +81,7 @@ def _table_pairing_mapping(model, c, pairing, key: str) -> None:
                      column_config={
                          "pair": None,  # the rows are in pair order
                          "reference": st.column_config.Column("ref", width=label_width(frame["reference"]),
-                                                              help="reference cluster"),
+                                                              help="reference cluster", pinned=True),
                          "candidate": st.column_config.Column("cand", width=label_width(frame["candidate"]),
                                                               help="candidate cluster"),
                          "reference size": st.column_config.NumberColumn("|G|", width=46,
@@ -113,15 +113,15 @@ def _table_pairing_mapping(model, c, pairing, key: str) -> None:
                    "CI = max(orphans of both directions): the number of clusters located differently.")
 
 
-LABEL_WIDTHS = (60, 200)  # px of a cluster label column of the pairing: its narrowest and widest
-CHAR_WIDTH = 8  # px per character of a table cell, at the app's font
+LABEL_WIDTHS = (60, 180)  # px of a cluster label column of the pairing: its narrowest and widest
+CHAR_WIDTH = 7  # px per character of a table cell, at the app's font (and 16 px of padding)
 
 
 def label_width(labels) -> int:
     """Pixels that show the longest of `labels` whole, within LABEL_WIDTHS (the user can drag a
     column wider)."""
     longest = max((len(str(label)) for label in labels), default=0)
-    return min(max(CHAR_WIDTH * longest + 20, LABEL_WIDTHS[0]), LABEL_WIDTHS[1])
+    return min(max(CHAR_WIDTH * longest + 16, LABEL_WIDTHS[0]), LABEL_WIDTHS[1])
 
 
 def contingency_colour_choice(c, *, key: str) -> str:

@@ -384,5 +384,5 @@ def test_the_pairing_widens_its_label_columns_for_long_labels():
     from pages._views import label_width
 
     assert label_width(["1", "12"]) == 60  # the narrowest column
-    assert label_width(["Iris-setosa", "Iris-versicolor"]) == 8 * len("Iris-versicolor") + 20
-    assert label_width(["x" * 80]) == 200  # within reason: the column can be dragged wider
+    assert label_width(["Iris-setosa", "Iris-versicolor"]) == 7 * len("Iris-versicolor") + 16
+    assert label_width(["x" * 80]) == 180  # within reason: the column can be dragged wider
