@@ -132,7 +132,7 @@ def dataset_options() -> dict[str, str]:
         options[key] = f"{entry['title']} (n={entry['n']:,}, k={entry['k']})"
     points = user_points()
     options[USER_DATA] = ("Your data (upload on the 'Your data' page)" if points is None
-                          else f"Your data: {points.file} (n={len(points.X):,})")
+                          else f"Your data: {points.file or 'an upload'} (n={len(points.X):,})")
     return options
 
 
