@@ -31,7 +31,9 @@ class Points:
     """A loaded data set: coordinates, reference partitions and provenance.
 
     `noise` is the label that marks noise in the partitions (0 for benchmark and synthetic
-    sets, whose clusters are 1..k; an uploaded file's own noise label, or None).
+    sets, whose clusters are 1..k; an uploaded file's own noise label, or None). An uploaded
+    file's points keep its name (`file`), their coordinates' names (`coordinate_names`, the
+    columns of X) and `source`, what was chosen on the Your data page to make them.
     """
 
     key: str
@@ -41,6 +43,9 @@ class Points:
     description: str
     citation: str
     noise: object = 0
+    file: str | None = None
+    coordinate_names: tuple = ()
+    source: tuple = ()
 
 
 def _shift_to_one(labels: np.ndarray) -> np.ndarray:
@@ -97,10 +102,25 @@ def run_clustering(X: np.ndarray, algorithm: str, k: int, seed: int, params: tup
 
 @dataclass(frozen=True, eq=False)
 class Model:
-    """A comparison, the app's model, and the key its figures are cached under."""
+    """A comparison, the app's model, the key its figures are cached under and the names of its
+    coordinates (empty when they have none: benchmark and synthetic sets)."""
 
     comparison: Comparison
     key: str
+    coordinate_names: tuple = ()
+
+
+USER_POINTS = "user_points"  # session state: the uploaded points the sidebar's "Your data" uses
+
+
+def coordinate_names(X) -> tuple:
+    """The names of the coordinates `X` when they are the uploaded points' (their columns' names), else ().
+
+    The uploaded points are the only data with named coordinates; they are recognised by
+    identity, so that a page that compares with ``points.X`` gets their names without passing them.
+    """
+    points = st.session_state.get(USER_POINTS)
+    return points.coordinate_names if points is not None and X is not None and X is points.X else ()
 
 
 def fingerprint(*parts) -> str:
@@ -124,7 +144,7 @@ def comparison(labels_true, labels_pred, X=None, policy: str | None = None, nois
     the objects labelled `noise_label`.
     """
     key = fingerprint(labels_true, labels_pred, X, policy, noise_label)
-    return Model(_comparison(key, labels_true, labels_pred, X, policy, noise_label), key)
+    return Model(_comparison(key, labels_true, labels_pred, X, policy, noise_label), key, coordinate_names(X))
 
 
 @st.cache_resource(show_spinner="Comparing the partitions…", max_entries=8)
@@ -148,8 +168,11 @@ def model_of(c: Comparison, *key_parts) -> Model:
 def figure(model: Model, builder: str, **options):
     """A figure of ``cluval_core.outputs.plots`` built from the model once and kept across reruns.
 
-    Do not change the figure that is returned: it is shared by every rerun.
+    Scatter plots of data with named coordinates title their axes with the names. Do not change
+    the figure that is returned: it is shared by every rerun.
     """
+    if builder == "partition_scatter" and model.coordinate_names:
+        options.setdefault("coordinate_names", model.coordinate_names)
     return _figure(model.key, builder, tuple(sorted(options.items())), model.comparison)
 
 

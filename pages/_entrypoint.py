@@ -44,6 +44,9 @@ CONTROLS = {COMPARE: ui.ALL_CONTROLS, COMPARE_BY_NAME: ui.ALL_CONTROLS, SOFT: {u
             MANY: {ui.DATASET}}
 
 with ui.guarded("Showing the page"):  # the last resort: a short message, never a traceback
-    st.session_state["selection"] = ui.sidebar(CONTROLS.get(navigation, set()), navigation.url_path)
+    st.session_state["selection"] = ui.sidebar(CONTROLS.get(navigation, set()), navigation.title)
     charts.format_control()
-    navigation.run()
+    try:
+        navigation.run()
+    finally:  # also when the page stops early: the URL as this run left it, for Back and page switches
+        ui.remember_url(navigation.title)

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 
 import numpy as np
 import streamlit as st
+from streamlit.errors import StreamlitAPIException
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from cluval_core import CluvalError, cluster_count
 from cluval_core.algorithms.clustering import ALGORITHMS, INTERACTIVE_BUDGET, MAX_SEED
@@ -130,13 +132,34 @@ def dataset_options() -> dict[str, str]:
         entry = cat[key]
         options[key] = f"{entry['title']} (n={entry['n']:,}, k={entry['k']})"
     points = user_points()
-    options[USER_DATA] = (points.title[:1].upper() + points.title[1:] if points is not None
-                          else "Your data (upload on the 'Your data' page)")  # with the file's name once uploaded
+    options[USER_DATA] = ("Your data (upload on the 'Your data' page)" if points is None
+                          else f"Your data: {points.file or 'an upload'} (n={len(points.X):,})")
     return options
 
 
+# Session state of the Your data page that the sidebar reads: the file the page shows (kept
+# across page switches: {"name", "data", "file_id"}) and the points made from an upload for the
+# sidebar (data.USER_POINTS, a data.Points whose `source` says which file and columns).
+UPLOADED = "_upload_kept"
+
+
 def user_points() -> data.Points | None:
-    return st.session_state.get("user_points")
+    return st.session_state.get(data.USER_POINTS)
+
+
+def uploaded_file() -> dict | None:
+    """The file the Your data page shows ({"name", "data", "file_id"}), or None."""
+    return st.session_state.get(UPLOADED)
+
+
+def user_points_note() -> str | None:
+    """A warning when the Your data page shows another file than the one the sidebar's points come
+    from (uploaded but not applied), else None."""
+    points, shown = user_points(), uploaded_file()
+    if points is None or shown is None or points.source[:1] == (shown["file_id"],):
+        return None
+    return (f"The Your data page shows {shown['name']}, which is not in use: the points here are still "
+            f"{points.file}'s. Press 'Use these points in the app' there to use the new file.")
 
 
 def current_points(dataset: str) -> data.Points:
@@ -161,7 +184,6 @@ def reference_k(points: data.Points, reference: str) -> int:
 # ---------------------------------------------------------------------- the selection's state
 _STATE = "_selection_state"  # the selection as chosen; survives pages that do not show a control
 _SHOWN = "_selection_shown"  # widget key -> the value the sidebar last gave it
-_WRITTEN = "_selection_written"  # (page, the sidebar's keys) as the app last left them in the URL
 _UNCHANGED = object()
 _LONGEST_URL_VALUE = 200
 _INTEGER = re.compile(r"[0-9]{1,12}")
@@ -234,32 +256,48 @@ def _state_from_url(query: dict, options, problems: list) -> dict:
     return state
 
 
-def _sidebar_part(query: dict) -> dict:
-    """The keys of a query that the sidebar writes (the rest belong to pages and their widgets)."""
+def _ours(query: dict) -> dict:
+    """The sidebar's part of a query: its keys and the algorithms' parameters."""
     return {key: value for key, value in query.items() if key in URL_KEYS or key in PARAMETER_NAMES}
 
 
-def _state(options, problems: list, page: str = "") -> dict:
-    """This session's selection: from the URL on its first run, then as the user changes it.
+def _history_navigation() -> bool:
+    """Whether this run comes from the browser's Back or Forward button (Streamlit says so)."""
+    ctx = get_script_run_ctx()
+    return bool(getattr(ctx, "is_history_navigation", False))
 
-    When, on the same page, the URL's sidebar keys are not the ones the app last wrote there, the
-    browser moved in its history (Back, Forward) or the address was edited: the values the URL
-    names are read again (the others kept), so that Back undoes a sidebar change. A page switch
-    keeps the selection. The widgets keep their last shown values, so none counts as changed.
-    """
-    query = st.query_params.to_dict()
+
+# The fields of the selection each control sets (and the URL keys waiting for the data to be checked).
+_FIELDS = {DATASET: ("dataset",), REFERENCE: ("reference", "ref_algorithm", "ref_k", "ref_seed"),
+           CANDIDATE: ("algorithm", "k", "seed", "params"), NOISE: ("noise",)}
+_PENDING = {REFERENCE: ("reference", "ref_k"), CANDIDATE: ("k", *sorted(PARAMETER_NAMES))}
+
+
+def _take_url(state: dict, query: dict, options, problems: list, controls: frozenset) -> None:
+    """Back or Forward: the selection of the controls this page shows becomes the one the URL names,
+    checked as a link's is (a value missing from the URL is the default); the others keep theirs."""
+    linked = _state_from_url(query, options, problems)
+    if DATASET in controls and linked["dataset"] != state["dataset"]:
+        state.update(k=None, ref_k=None, params={})  # a new data set: k and parameters follow it
+    state["pending"] = {}
+    for control in controls:
+        state.update({field: linked[field] for field in _FIELDS[control]})
+        state["pending"].update({key: linked["pending"][key] for key in _PENDING.get(control, ())
+                                 if key in linked["pending"]})
+
+
+def _state(options, problems: list, controls: frozenset) -> dict:
+    """This session's selection: from the URL on its first run, then as the user changes it, and
+    from the URL again when Back or Forward brings another selection into it."""
     if _STATE not in st.session_state:
-        st.session_state[_STATE] = _state_from_url(query, options, problems)
+        st.session_state[_STATE] = _state_from_url(st.query_params.to_dict(), options, problems)
         st.session_state[_SHOWN] = {}
-    written_page, written = st.session_state.get(_WRITTEN, (None, None))
-    if written_page == page and written is not None and _sidebar_part(query) != written:
-        kept = st.session_state[_STATE]
-        fresh = _state_from_url(query, options, problems)
-        for key in URL_KEYS:
-            if key not in query:
-                fresh[key] = kept[key]
-        fresh["params"] = kept["params"]  # a parameter the URL names waits in fresh["pending"]
-        st.session_state[_STATE] = fresh
+    elif _LAST_URL in st.session_state and _history_navigation():
+        query = st.query_params.to_dict()
+        # an entry without the sidebar's keys is a page switch's first step (or a page without
+        # controls): it names no selection, and the one the user has stays
+        if _ours(query) and _ours(query) != _ours(st.session_state[_LAST_URL][1]):
+            _take_url(st.session_state[_STATE], query, options, problems, controls)
     state = st.session_state[_STATE]
     if state["dataset"] not in options:  # e.g. user data whose upload was replaced
         state["dataset"] = _default_dataset(options)
@@ -302,6 +340,8 @@ def _take_dataset(state: dict, options: dict) -> None:
 def _dataset_control(state: dict, options: dict, benchmarks: list) -> None:
     _seed("dataset", state["dataset"])
     st.sidebar.selectbox("Data set", list(options), format_func=options.get, key="dataset")
+    if state["dataset"] == USER_DATA and (note := user_points_note()) is not None:
+        st.sidebar.warning(plain(note))
     if not benchmarks:
         st.sidebar.info("No benchmark data found, so the synthetic sets are offered. To add S1–S4, Unbalance, "
                         "Aggregate and the others, set `CLUVAL_DATA_DIR` to a folder with the "
@@ -486,28 +526,42 @@ def _noise_control(state: dict, points) -> str:
                                 help=f"{marked}  \n{NOISE_HELP}")
 
 
-def _write_url(wanted: dict, page: str = "") -> None:
+_LAST_URL = "_url_last"  # (page, the URL's query as the last run left it)
+
+
+def remember_url(page: str) -> None:
+    """Called when a run of `page` ends (the entrypoint does): the URL as the run left it, the page's
+    own keys included, so that the next run knows what the browser's URL should hold."""
+    st.session_state[_LAST_URL] = (page, st.query_params.to_dict())
+
+
+def _write_url(wanted: dict, page: str) -> None:
     """Put the page's selection into the URL (only when it changed: each write reaches the browser).
 
-    Only the sidebar's keys are written; any other key is a page's own (Build a table keeps its
-    table there) and is left as it is. That includes keys bound to a widget
-    (``bind="query-params"``), which ``st.query_params`` may not set: replacing the whole query
-    (``from_dict``) would try to and fail, so only the sidebar's keys are set or removed.
+    Only the sidebar's keys are written. Any other key is a page's own (Build a table keeps its
+    table there): it stays while that page is shown, and on a switch to another page the keys
+    the previous page left in the URL are removed, so that they do not follow the user. Keys
+    bound to a widget (``bind="query-params"``) are Streamlit's: it drops those of another page
+    itself, and ``st.query_params`` may neither set nor delete them, so the query is changed key
+    by key, never replaced whole.
     """
     current = st.query_params.to_dict()
+    last_page, last_query = st.session_state.get(_LAST_URL, (page, {}))
+    left_behind = set() if last_page == page else {key for key, value in last_query.items()
+                                                   if current.get(key) == value}
     wanted = {key: str(value) for key, value in wanted.items()}
-    ours = _sidebar_part(current)
-    st.session_state[_WRITTEN] = (page, wanted)
-    if ours != wanted:
-        for key in ours.keys() - wanted.keys():
+    for key in (_ours(current).keys() | left_behind) - wanted.keys():
+        try:
             del st.query_params[key]
-        changed = {key: value for key, value in wanted.items() if current.get(key) != value}
-        if changed:
-            st.query_params.update(changed)
+        except (KeyError, StreamlitAPIException):  # gone, or bound to a widget of this page: the widget's
+            pass
+    changed = {key: value for key, value in wanted.items() if current.get(key) != value}
+    if changed:
+        st.query_params.update(changed)
 
 
 def sidebar(controls=ALL_CONTROLS, page: str = "") -> Selection:
-    """Draw the sidebar's `controls` for the current page and return the selection.
+    """Draw the sidebar's `controls` for the current `page` and return the selection.
 
     Called from the entrypoint. Only the data a control needs is loaded: a page without
     controls loads nothing. Hidden controls keep their value for the pages that show them.
@@ -517,7 +571,7 @@ def sidebar(controls=ALL_CONTROLS, page: str = "") -> Selection:
         st.sidebar.title("cluval")
     options = dataset_options()
     problems = []
-    state = _state(options, problems, page)
+    state = _state(options, problems, controls)
     _take_dataset(state, options)
     url = {}
     if DATASET in controls:

@@ -91,8 +91,8 @@ def table_pairing_mapping(model, *, key: str) -> None:
 
 
 PAIRING_COLUMNS = {
-    "reference": st.column_config.Column("ref", width=40, help="reference cluster"),
-    "candidate": st.column_config.Column("cand", width=44, help="candidate cluster"),
+    "reference": st.column_config.Column("ref", help="reference cluster", pinned=True),
+    "candidate": st.column_config.Column("cand", help="candidate cluster"),
     "overlap": st.column_config.NumberColumn("shared", help="objects in both clusters", width=52),
     "braun_banquet": st.column_config.NumberColumn(
         "BB", format="%.4f", width=58, help="Braun–Banquet similarity shared / max(|G|, |P|): what PSI's S adds up"),
@@ -101,6 +101,15 @@ PAIRING_COLUMNS = {
     "reference size": st.column_config.NumberColumn("|G|", width=46, help="reference cluster size"),
     "candidate size": st.column_config.NumberColumn("|P|", width=46, help="candidate cluster size"),
 }
+
+
+def pairing_columns(frame) -> dict:
+    """The pairing's columns, the label columns as wide as their longest label (within
+    :data:`LABEL_WIDTHS`); the reference stays in view when a long label makes the table scroll."""
+    config = dict(PAIRING_COLUMNS)
+    for column in ("reference", "candidate"):
+        config[column] = {**config[column], "width": label_width(frame[column])}
+    return config
 
 
 def _table_pairing_mapping(model, c, pairing, key: str) -> None:
@@ -127,7 +136,7 @@ def _table_pairing_mapping(model, c, pairing, key: str) -> None:
         whole = ROW_HEIGHT + PAIR_ROW_HEIGHT * len(frame) + 3  # the header keeps Streamlit's row height
         st.dataframe(frame, hide_index=True, key=f"{key}_pairing", row_height=PAIR_ROW_HEIGHT,
                      height=min(whole, FIRST_SCREEN_HEIGHT), column_order=list(PAIRING_COLUMNS),
-                     column_config=PAIRING_COLUMNS)
+                     column_config=pairing_columns(frame))
         more = whole > FIRST_SCREEN_HEIGHT
         lone_rows, lone_cols = pairing.shown_unpaired
         st.caption(ui.plain(f"{len(frame)} pairs" + (", largest first: scroll the table for the rest" if more else "")
@@ -160,6 +169,17 @@ def _table_pairing_mapping(model, c, pairing, key: str) -> None:
         with st.expander(f"The whole contingency table ({c.k_true} × {c.k_pred})"):
             charts.chart(data.figure(model, "contingency_heatmap", colour_by=colour_by,
                                      outline=explained.chosen_outline(model, key)), key=f"{key}_contingency_whole")
+
+
+LABEL_WIDTHS = (60, 180)  # px of a cluster label column of the pairing: its narrowest and widest
+CHAR_WIDTH = 7  # px per character of a table cell, at the app's font (and 16 px of padding)
+
+
+def label_width(labels) -> int:
+    """Pixels that show the longest of `labels` whole, within LABEL_WIDTHS (the user can drag a
+    column wider)."""
+    longest = max((len(str(label)) for label in labels), default=0)
+    return min(max(CHAR_WIDTH * longest + 16, LABEL_WIDTHS[0]), LABEL_WIDTHS[1])
 
 
 def contingency_colour_choice(c, *, key: str) -> str:

@@ -275,7 +275,7 @@ else:
                 state["k_dataset"] = sel.dataset
             if state["k_dataset"] != sel.dataset:  # another data set: k follows its reference again
                 state["k"], state["k_dataset"] = None, sel.dataset
-            natural = min(ui.reference_k(points, "labels0"), largest)
+            natural = min(ui.reference_k(points, next(iter(points.partitions))), largest)
             state["k"] = min(state["k"] or natural, largest)
             with boxes[1]:
                 k = control(st.number_input, "k", "k", min_value=1, max_value=largest, step=1,

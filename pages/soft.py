@@ -33,7 +33,7 @@ st.markdown("A soft clustering gives every object a membership in each cluster. 
 
 sel = ui.selection()
 points = ui.current_points(sel.dataset)
-reference_key = sel.reference if sel.reference in points.partitions else "labels0"
+reference_key = sel.reference if sel.reference in points.partitions else next(iter(points.partitions))
 reference = points.partitions[reference_key]
 soft_keys = [k for k, a in ALGORITHMS.items() if a.soft]
 largest = data.largest_k(points.X)

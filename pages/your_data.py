@@ -1,7 +1,5 @@
 """Your data: upload a CSV or Parquet file, choose its columns, compare."""
 
-from dataclasses import dataclass
-
 import streamlit as st
 
 from cluval_core.data import userdata
@@ -42,14 +40,68 @@ def two_label_arrays(_frame, source: tuple, truth: str, pred: str):
 
 @st.cache_data(show_spinner=False, max_entries=4)
 def user_points_from(_frame, source: tuple, coordinates: tuple, labels: tuple, name: str, noise=None):
+    """The points for the sidebar, named as in the file: its coordinate and label columns; `source`
+    (file id, header, coordinates, labels, noise) says where they come from."""
     X, first, names = userdata.points_and_labels(_frame, list(coordinates), labels[0], noise)
-    partitions = {"labels0": first}
+    partitions = {labels[0]: first}
     for column in labels[1:]:
-        partitions[f"{column}"] = userdata.label_column(_frame, column)[0]
+        partitions[column] = userdata.label_column(_frame, column)[0]
     marked = "" if noise is None else f"; label '{noise}' marks noise"
-    return data.Points(ui.USER_DATA, f"your data ({name})", X, partitions,
-                       f"{len(X):,} points from {name}; labels0 is column '{labels[0]}' with {len(names)} "
-                       f"clusters{marked}", "your upload", noise=noise)
+    return data.Points(ui.USER_DATA, f"Your data: {name}", X, partitions,
+                       f"{len(X):,} points from {name}, coordinates {_listed(coordinates)}; the reference "
+                       f"'{labels[0]}' has {len(names)} clusters{marked}", "your upload", noise=noise, file=name,
+                       coordinate_names=tuple(coordinates), source=(*source, coordinates, labels, noise))
+
+
+def _listed(names) -> str:
+    return ", ".join(f"'{name}'" for name in names)
+
+
+def size_text(size: int) -> str:
+    """A file size in words: 532 bytes, 12.5 kB, 3.1 MB."""
+    if size < 1000:
+        return f"{size} bytes"
+    return f"{size / 1000:.1f} kB" if size < 1_000_000 else f"{size / 1_000_000:.1f} MB"
+
+
+def keep_file(upload) -> None:
+    """Keep an uploaded file for this session: the uploader forgets it when another page is opened."""
+    st.session_state[ui.UPLOADED] = {"name": upload.name, "data": upload.getvalue(), "file_id": upload.file_id}
+
+
+def take_upload() -> None:
+    """The uploader's callback: a new file is kept; removing it (its ×) forgets it."""
+    upload = st.session_state.get("upload")
+    if upload is None:
+        st.session_state.pop(ui.UPLOADED, None)
+    else:
+        keep_file(upload)
+
+
+def in_use(source: tuple | None) -> None:
+    """Say which points the sidebar's "Your data" holds, and whether the sidebar uses them,
+    beside what this page shows (`source`: the points these choices make, or None)."""
+    points, dataset = ui.user_points(), ui.selection().dataset
+    if points is None:
+        return
+    used = dataset == ui.USER_DATA
+    if source is not None and points.source == source:
+        if used:
+            st.success(ui.plain(f"The sidebar works on these points ({points.file}): open Compare to cluster them "
+                                "and see every index."))
+        else:
+            st.info(ui.plain(f"These points ({points.file}) are the sidebar's 'Your data', but the sidebar now works "
+                             f"on {ui.dataset_options().get(dataset, dataset)}: choose 'Your data' there, or press "
+                             "the button again."))
+        return
+    shown = ui.uploaded_file()
+    what = (f"the columns chosen above are not in use (it holds {points.file} with coordinates "
+            f"{_listed(points.coordinate_names)} and the reference '{next(iter(points.partitions))}')"
+            if shown is not None and points.source[:1] == (shown["file_id"],)
+            else f"it holds {points.file}, uploaded before" + (f", not {shown['name']}" if shown else ""))
+    where = "The sidebar works on its 'Your data'" if used else "The sidebar's 'Your data' is kept"
+    action = " Press 'Use these points in the app' to use the file shown here." if source is not None else ""
+    st.warning(ui.plain(f"{where}, but {what}.{action}"))
 
 
 def reset_choices(suggestion) -> None:
@@ -105,46 +157,37 @@ st.markdown("Upload a CSV file (UTF-8; a header row is recognised, and so are de
             "written (`01` and `1` are different clusters; only an empty field is missing); at most "
             f"{MAX_BYTES >> 20} MB.")
 
-@dataclass(frozen=True)
-class KeptFile:
-    """An uploaded file kept in the session: Streamlit's uploader forgets its file on a page switch."""
-
-    name: str
-    data: bytes
-    file_id: str
-
-    def getvalue(self) -> bytes:
-        return self.data
-
-
-KEPT = "_upload_kept"
-upload = st.file_uploader("CSV or Parquet file", type=["csv", "tsv", "txt", "parquet"], key="upload")
-if upload is not None:
-    st.session_state[KEPT] = KeptFile(upload.name, upload.getvalue(), upload.file_id)
-elif KEPT in st.session_state:  # the page was left and opened again: the file uploaded before
-    upload = st.session_state[KEPT]
-    st.caption(ui.plain(f"The file uploaded before: {upload.name} ({len(upload.data):,} bytes). Upload another file "
-                        "to replace it."))
-if upload is None:
+upload = st.file_uploader("CSV or Parquet file", type=["csv", "tsv", "txt", "parquet"], key="upload",
+                          on_change=take_upload)
+if upload is not None and (ui.uploaded_file() or {}).get("file_id") != upload.file_id:
+    keep_file(upload)
+file = ui.uploaded_file()
+if file is None:
+    in_use(None)
     st.info("No file yet. Example:\n\n```\nx,y,truth,kmeans\n0.1,0.3,cat,1\n0.2,0.1,cat,1\n5.0,4.8,dog,2\n```")
     st.stop()
+name, file_id = file["name"], file["file_id"]
+st.markdown(f"**File: {ui.plain(name)}** ({size_text(len(file['data']))})" +
+            ("" if upload is not None else ", uploaded before: it stays here while you visit other pages. Upload "
+                                           "another file above to replace it."))
 
-with ui.guarded(f"Reading {upload.name}"):
-    table = read_upload(upload.getvalue(), upload.name)
-if st.session_state.get("_upload_file") != upload.file_id:  # a new file: its own header choice
-    st.session_state["_upload_file"] = upload.file_id
-    st.session_state["upload_header"] = table.header
-if "upload_header" not in st.session_state:  # forgotten while another page was shown
+with ui.guarded(f"Reading {name}"):
+    table = read_upload(file["data"], name)
+if st.session_state.get("_upload_file") != file_id:  # a new file: its own header choice
+    st.session_state["_upload_file"] = file_id
+    st.session_state["upload_header"] = st.session_state["_kept_upload_header"] = table.header
+elif "upload_header" not in st.session_state:  # back from another page, which forgot the box
     st.session_state["upload_header"] = st.session_state.get("_kept_upload_header", table.header)
 if table.delimiter is not None:
-    header = keep("upload_header", st.checkbox("The first row holds the column names", key="upload_header",
-                         help="Decided from the content: a first row of numbers over columns of numbers is data. "
-                              "Change it if the guess is wrong."))
+    header = keep("upload_header", st.checkbox(
+        "The first row holds the column names", key="upload_header",
+        help="Decided from the content: a first row of numbers over columns of numbers is data. Change it if the "
+             "guess is wrong."))
     if header != table.header:
-        with ui.guarded(f"Reading {upload.name}"):
-            table = read_upload(upload.getvalue(), upload.name, header)
+        with ui.guarded(f"Reading {name}"):
+            table = read_upload(file["data"], name, header)
 frame = table.frame
-source = (upload.file_id, table.header)
+source = (file_id, table.header)
 with ui.guarded("Examining the columns"):
     summaries, suggestion = summaries_of(frame, source)
 if st.session_state.get("_upload_source") != source:  # a new file or header: its own column choices
@@ -165,7 +208,8 @@ st.caption(f"{len(frame):,} rows, {frame.shape[1]} columns. Rows are numbered fr
                     (", ".join(f"{c} ({summaries[c].distinct:,} labels)" for c in label_like) or "none") + "."))
 
 columns = list(frame.columns)
-mode = st.radio("The file holds", [POINTS, LABELS], horizontal=True, key="upload_mode")
+restore("upload_mode", [POINTS, LABELS])
+mode = keep("upload_mode", st.radio("The file holds", [POINTS, LABELS], horizontal=True, key="upload_mode"))
 if mode == "two label columns":
     left, right = st.columns(2)
     restore("upload_truth", columns)
@@ -177,11 +221,12 @@ if mode == "two label columns":
     with ui.guarded("Comparing the two columns"):
         a, b = two_label_arrays(frame, source, truth, pred)
         model = data.comparison(a, b, None, ui.NOISE_OPTIONS[ui.selection().noise], noise)
+    in_use(None)
     st.subheader(f"{ui.plain(truth)} vs {ui.plain(pred)}")
     views.headline(model.comparison)
     views.table_pairing_mapping(model, key="upload")
     scores = views.index_tables(model.comparison, key="upload")
-    views.downloads(model, scores, {"data set": upload.name, "reference": f"column {truth}",
+    views.downloads(model, scores, {"data set": name, "reference": f"column {truth}",
                                     "candidate": f"column {pred}",
                                     "noise": "none" if noise is None else f"label {noise}: {ui.selection().noise}"},
                     key="upload")
@@ -195,28 +240,20 @@ labels = keep("upload_labels", st.multiselect("Reference label column(s): the fi
                                               key="upload_labels"))
 if not coordinates or not labels:
     st.warning("Choose at least one coordinate column and one label column.")
+    in_use(None)
     st.stop()
 noise = noise_choice(frame, source, labels)
 warn_continuous(summaries, labels)
 with ui.guarded("Preparing your data"):
-    points = user_points_from(frame, source, tuple(coordinates), tuple(labels), upload.name, noise)
+    points = user_points_from(frame, source, tuple(coordinates), tuple(labels), name, noise)
 st.success(f"{len(points.X):,} points in {points.X.shape[1]} dimension(s), partitions: "
            f"{', '.join(ui.plain(name) for name in points.partitions)}.")
 
 
-chosen = (source, tuple(coordinates), tuple(labels), noise)
-
-
 def use_it():
-    st.session_state["user_points"] = points
-    st.session_state["_user_points_chosen"] = chosen
+    st.session_state[data.USER_POINTS] = points
     st.session_state["dataset"] = ui.USER_DATA
 
 
 st.button("Use these points in the app", on_click=use_it, type="primary", key="use_upload")
-in_use = ui.user_points()
-if in_use is not None and st.session_state.get("_user_points_chosen") == chosen:
-    st.info("The sidebar works on these points: open **Compare** to cluster them and see every index.")
-elif in_use is not None:
-    st.warning(ui.plain(f"The sidebar still works on {in_use.title}, not on the file and columns chosen here: press "
-                        "'Use these points in the app' to switch."))
+in_use(points.source)

@@ -235,13 +235,13 @@ def test_user_strings_are_shown_escaped_never_as_markdown():
     at.multiselect(key="upload_coordinates").set_value([HOSTILE["latex"], HOSTILE["bold"]]).run()
     at.multiselect(key="upload_labels").set_value([HOSTILE["image"], HOSTILE["html"]]).run()
     _assert_nothing_raw(at)
-    assert not at.error and _has(at, "success", "labels0, " + ESCAPED["html"])
+    assert not at.error and _has(at, "success", f"{ESCAPED['image']}, {ESCAPED['html']}")
     at.button(key="use_upload").click().run()
 
     at.switch_page("compare.py").run()
     at.selectbox(key="reference").set_value(HOSTILE["html"]).run()
     _assert_nothing_raw(at)
-    assert _has(at, "caption", f"your data \\({ESCAPED_FILE}\\)", f"column '{ESCAPED['image']}'",
+    assert _has(at, "caption", f"Your data\\: {ESCAPED_FILE}", f"the reference '{ESCAPED['image']}'",
                 f"Reference: ground truth \\({ESCAPED['html']}\\)")
     layouts = [json.loads(chart.proto.spec)["layout"] for chart in at.get("plotly_chart")]
     titles = [layout["title"]["text"] for layout in layouts if "text" in layout.get("title", {})]
@@ -252,7 +252,7 @@ def test_user_strings_are_shown_escaped_never_as_markdown():
 
     at.switch_page("soft.py").run()
     _assert_nothing_raw(at)
-    assert _has(at, "caption", f"Reference: {ESCAPED['html']} of **your data \\({ESCAPED_FILE}\\)**")
+    assert _has(at, "caption", f"Reference: {ESCAPED['html']} of **Your data\\: {ESCAPED_FILE}**")
 
 
 @pytest.mark.parametrize("page, module, function", [

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -10,7 +11,6 @@ from streamlit.testing.v1 import AppTest
 from apptools import APP
 from apptools import open_app as _app
 from cluval_core import compare
-from pages import _shared as ui
 
 pytestmark = pytest.mark.slow
 
@@ -68,17 +68,20 @@ def test_points_file_opens_with_its_coordinates_and_keeps_the_label_names(page):
     assert page.multiselect(key="upload_coordinates").value == ["x", "y"]
     assert page.multiselect(key="upload_labels").value == ["animal", "kmeans"]
     assert not page.error and not page.warning
-    assert page.success[0].value == "8 points in 2 dimension(s), partitions: labels0, kmeans."
+    assert page.success[0].value == "8 points in 2 dimension(s), partitions: animal, kmeans."
     points = _use_points(page)
-    assert points.partitions["labels0"].tolist() == ["cat"] * 3 + ["dog"] * 3 + ["bird"] * 2
+    assert list(points.partitions) == ["animal", "kmeans"]  # the label columns' own names
+    assert points.partitions["animal"].tolist() == ["cat"] * 3 + ["dog"] * 3 + ["bird"] * 2
     assert points.partitions["kmeans"].tolist() == ["1", "1", "1", "2", "2", "3", "3", "3"]
     assert points.noise is None and points.X[3].tolist() == [5.0, 4.8]
-    assert points.description == "8 points from animals.csv; labels0 is column 'animal' with 3 clusters"
+    assert points.description == ("8 points from animals.csv, coordinates 'x', 'y'; the reference 'animal' has 3 "
+                                  "clusters")
+    assert (points.file, points.coordinate_names, points.title) == ("animals.csv", ("x", "y"), "Your data: animals.csv")
 
     page.switch_page("compare.py").run()
     assert not page.exception, [e.message for e in page.exception]
     assert page.number_input(key="k").value == 3
-    assert page.selectbox(key="reference").options[:2] == ["ground truth labels0 (k=3)", "ground truth kmeans (k=3)"]
+    assert page.selectbox(key="reference").options[:2] == ["ground truth animal (k=3)", "ground truth kmeans (k=3)"]
 
 
 def test_a_noise_label_is_kept_as_written_and_dropped_on_request(page):
@@ -89,8 +92,8 @@ def test_a_noise_label_is_kept_as_written_and_dropped_on_request(page):
     page.selectbox(key="upload_noise").set_value("-1").run()
     assert not page.exception and not page.error
     points = _use_points(page)
-    assert points.partitions["labels0"].tolist() == ["a", "a", "b", "b", "-1", "-1"] and points.noise == "-1"
-    assert points.description.endswith("labels0 is column 'truth' with 2 clusters; label '-1' marks noise")
+    assert points.partitions["truth"].tolist() == ["a", "a", "b", "b", "-1", "-1"] and points.noise == "-1"
+    assert points.description.endswith("the reference 'truth' has 2 clusters; label '-1' marks noise")
     page.switch_page("compare.py").run()
     page.selectbox(key="noise").set_value("drop reference noise").run()
     assert not page.exception and not page.error
@@ -182,9 +185,9 @@ def test_widgets_reset_for_each_new_file(page):
     assert page.radio(key="upload_mode").value == "points with label columns"
     assert page.multiselect(key="upload_coordinates").value == ["lat", "lon"]
     assert page.multiselect(key="upload_labels").value == ["region", "zone"]
-    assert page.success[0].value == "10 points in 2 dimension(s), partitions: labels0, zone."
+    assert page.success[0].value == "10 points in 2 dimension(s), partitions: region, zone."
     points = _use_points(page)
-    assert points.partitions["labels0"].tolist() == ["north"] * 5 + ["south"] * 5
+    assert points.partitions["region"].tolist() == ["north"] * 5 + ["south"] * 5
     assert points.X[1].tolist() == [0.31, 0.17]
 
     _upload(page, "c.csv", LABELS_ONLY)  # a label-only file after a points file
@@ -200,7 +203,7 @@ def test_choices_survive_a_switch_to_the_other_mode_and_back(page):
     page.radio(key="upload_mode").set_value("points with label columns").run()
     assert page.multiselect(key="upload_coordinates").value == ["y", "x"]
     assert page.multiselect(key="upload_labels").value == ["kmeans"]
-    assert page.success[0].value == "8 points in 2 dimension(s), partitions: labels0."
+    assert page.success[0].value == "8 points in 2 dimension(s), partitions: kmeans."
 
 
 # ---------------------------------------------------------------------- files without header, decimal commas
@@ -213,7 +216,7 @@ def test_a_file_without_header(page):
     assert page.dataframe[0].value.loc[1].tolist() == ["0.1", "0.3", "cat"]  # the first line is data row 1
     assert page.multiselect(key="upload_coordinates").value == ["column 1", "column 2"]
     assert page.success[0].value.startswith("5 points in 2 dimension(s)")
-    assert _use_points(page).partitions["labels0"].tolist() == ["cat", "cat", "dog", "dog", "bird"]
+    assert _use_points(page).partitions["column 3"].tolist() == ["cat", "cat", "dog", "dog", "bird"]
 
     page.checkbox(key="upload_header").check().run()  # the user says the first row is a header
     assert not page.exception
@@ -230,7 +233,7 @@ def test_a_file_with_decimal_commas(page):
     assert page.multiselect(key="upload_coordinates").value == ["x", "y"]
     points = _use_points(page)
     assert points.X.tolist() == [[1.5, 2.25], [1.25, 2.5], [7.5, 8.0], [7.0, 8.25]]
-    assert points.partitions["labels0"].tolist() == ["chat", "chat", "chien", "chien"]
+    assert points.partitions["espèce"].tolist() == ["chat", "chat", "chien", "chien"]
 
 
 # ---------------------------------------------------------------------- row numbers
@@ -268,19 +271,118 @@ def test_hostile_names_in_notes_and_warnings_are_shown_escaped(page):
     assert any(f"'{HOSTILE['latex']}', '{HOSTILE['bold']}'" in i for i in _shown_text(page, "info"))
 
 
-def test_the_upload_is_kept_across_pages_and_a_stale_choice_is_said(page):
-    """Streamlit's uploader forgets its file on a page switch: the page keeps it, the sidebar names
-    it, and the page says when the sidebar works on other points than the ones chosen here."""
+# ---------------------------------------------------------------------- the file kept, and which file is in use
+LONG_LABELS = (b"sepal length,petal width,species,found\n" + b"".join(
+    f"{5 + i * 0.1:.1f},{0.2 + (i // 4) * 0.9:.1f},{['Iris-setosa', 'Iris-versicolor', 'Iris-virginica'][i // 4]},"
+    f"{1 + (i // 4 + (i == 11)) % 3}\n".encode() for i in range(12)))
+
+
+def _forget_page_widgets(at):
+    """What a real browser does on a page switch: it forgets the widgets of the page left (AppTest keeps them)."""
+    for key in ("upload", "upload_header", "upload_mode", "upload_coordinates", "upload_labels", "upload_truth",
+                "upload_pred", "upload_noise", "use_upload"):
+        if key in at.session_state:
+            del at.session_state[key]
+
+
+def _markdown(at) -> list[str]:
+    return _shown_text(at, "markdown")
+
+
+def test_the_file_and_its_choices_stay_after_a_page_switch(page):
+    _upload(page, "animals.csv", ANIMALS)
+    page.multiselect(key="upload_labels").set_value(["kmeans", "animal"]).run()
+    page.switch_page("index_reference.py").run()
+    _forget_page_widgets(page)
+    page.switch_page("your_data.py").run()
+    assert not page.exception, [e.message for e in page.exception]
+    assert not any("No file yet" in i.value for i in page.info)
+    assert (f"**File: animals.csv** ({len(ANIMALS)} bytes), uploaded before: it stays here while you visit other "
+            "pages. Upload another file above to replace it.") in _markdown(page)
+    assert page.dataframe[0].value.shape == (8, 4)  # the preview of the file
+    assert page.radio(key="upload_mode").value == "points with label columns"
+    assert page.multiselect(key="upload_coordinates").value == ["x", "y"]
+    assert page.multiselect(key="upload_labels").value == ["kmeans", "animal"]  # as the user left them
+    assert page.success[0].value == "8 points in 2 dimension(s), partitions: kmeans, animal."
+
+
+def test_a_label_only_file_stays_in_its_mode_after_a_page_switch(page):
+    _upload(page, "labels.csv", LABELS_ONLY)
+    page.switch_page("index_reference.py").run()
+    _forget_page_widgets(page)
+    page.switch_page("your_data.py").run()
+    assert page.radio(key="upload_mode").value == "two label columns"
+    assert (page.selectbox(key="upload_truth").value, page.selectbox(key="upload_pred").value) == ("truth", "found")
+    assert page.subheader[0].value == "truth vs found"
+
+
+def test_removing_the_file_forgets_it(page):
+    _upload(page, "animals.csv", ANIMALS)
+    page.file_uploader(key="upload").set_value(None).run()
+    assert "No file yet" in page.info[0].value
+
+
+def test_a_new_upload_not_yet_used_is_said_everywhere(page):
     _upload(page, "animals.csv", ANIMALS)
     _use_points(page)
-    assert any("The sidebar works on these points" in i.value for i in page.info)
+    assert _shown_text(page, "success")[-1] == ("The sidebar works on these points (animals.csv): open Compare to "
+                                                "cluster them and see every index.")
+    _upload(page, "iris.csv", LONG_LABELS)
+    shown = _shown_text(page, "warning")
+    assert shown == ["The sidebar works on its 'Your data', but it holds animals.csv, uploaded before, not iris.csv. "
+                     "Press 'Use these points in the app' to use the file shown here."]
+
     page.switch_page("compare.py").run()
-    assert "Your data (animals.csv)" in page.selectbox(key="dataset").options
-    page.switch_page("your_data.py").run()
-    page.file_uploader(key="upload").set_value(None).run()  # what a browser's uploader holds after a page switch
     assert not page.exception, [e.message for e in page.exception]
-    assert any(ui.plain("The file uploaded before: animals.csv") in c.value for c in page.caption)
-    assert page.success[0].value == "8 points in 2 dimension(s), partitions: labels0, kmeans."
-    page.multiselect(key="upload_labels").set_value(["kmeans"]).run()
-    assert any("still works on your data \\(animals\\.csv\\)" in w.value for w in page.warning), \
-        [w.value for w in page.warning]
+    assert page.session_state["selection"].dataset == "your data"
+    # the file compared is named
+    assert "**Your data: animals.csv**: 8 points from animals.csv" in _shown_text(page, "caption")[0]
+    assert _shown_text(page.sidebar, "warning") == [
+        "The Your data page shows iris.csv, which is not in use: the points here are still animals.csv's. Press "
+        "'Use these points in the app' there to use the new file."]
+    assert page.selectbox(key="dataset").format_func("your data") == "Your data: animals.csv (n=8)"
+
+    page.switch_page("your_data.py").run()
+    _use_points(page)
+    assert _shown_text(page, "success")[-1].startswith("The sidebar works on these points (iris.csv)")
+    page.switch_page("compare.py").run()
+    assert "**Your data: iris.csv**: 12 points from iris.csv" in _shown_text(page, "caption")[0]
+    assert not page.sidebar.warning
+    assert page.selectbox(key="dataset").format_func("your data") == "Your data: iris.csv (n=12)"
+
+
+def test_other_columns_of_the_same_file_are_not_in_use_until_used(page):
+    _upload(page, "animals.csv", ANIMALS)
+    _use_points(page)
+    page.multiselect(key="upload_coordinates").set_value(["x"]).run()
+    assert _shown_text(page, "warning") == [
+        "The sidebar works on its 'Your data', but the columns chosen above are not in use (it holds animals.csv "
+        "with coordinates 'x', 'y' and the reference 'animal'). Press 'Use these points in the app' to use the file "
+        "shown here."]
+
+
+def test_the_uploaded_names_reach_the_comparison(page):
+    _upload(page, "iris.csv", LONG_LABELS)
+    assert page.multiselect(key="upload_coordinates").value == ["sepal length", "petal width"]
+    points = _use_points(page)
+    assert list(points.partitions) == ["species", "found"]
+    page.switch_page("compare.py").run()
+    assert not page.exception, [e.message for e in page.exception]
+    assert page.selectbox(key="reference").value == "species"
+    assert page.selectbox(key="reference").format_func("species") == "ground truth species (k=3)"
+    assert "Reference: ground truth (species)" in _shown_text(page, "caption")[0]
+    charts = [json.loads(chart.proto.spec) for chart in page.get("plotly_chart")]
+    scatters = [c["layout"] for c in charts if c["layout"].get("title", {}).get("text", "").startswith("Reference")]
+    assert len(scatters) == 1
+    assert (scatters[0]["xaxis"]["title"]["text"], scatters[0]["yaxis"]["title"]["text"]) == \
+        ("sepal length", "petal width")
+    pairing = next(frame.value for frame in page.dataframe if "braun_banquet" in frame.value.columns)
+    assert set(pairing["reference"]) == {"Iris-setosa", "Iris-versicolor", "Iris-virginica"}
+
+
+def test_the_pairing_widens_its_label_columns_for_long_labels():
+    from pages._views import label_width
+
+    assert label_width(["1", "12"]) == 60  # the narrowest column
+    assert label_width(["Iris-setosa", "Iris-versicolor"]) == 7 * len("Iris-versicolor") + 16
+    assert label_width(["x" * 80]) == 180  # within reason: the column can be dragged wider

@@ -167,7 +167,7 @@ def test_every_page_and_a_hostile_upload_contact_only_the_local_server(server, p
     _settle(page)
     _multiselect(page, "Coordinate columns", HOSTILE[2:])  # the numeric columns
     _multiselect(page, "Reference label column(s): the first is the default reference", HOSTILE[:2])
-    assert f"partitions: labels0, {HOSTILE[1]}." in _main_text(page)
+    assert f"partitions: {HOSTILE[0]}, {HOSTILE[1]}." in _main_text(page)
     page.get_by_role("button", name="Use these points in the app").click()
     _settle(page)
     page.screenshot(path=str(ARTIFACTS / "your_data_hostile_points.png"), full_page=True)
@@ -179,7 +179,7 @@ def test_every_page_and_a_hostile_upload_contact_only_the_local_server(server, p
     page.get_by_text(f"Reference: ground truth ({HOSTILE[1]})").first.wait_for(timeout=90_000)
     _settle(page)
     shown = _main_text(page)
-    assert f"your data ({HOSTILE_FILE})" in shown and f"labels0 is column '{HOSTILE[0]}'" in shown
+    assert f"Your data: {HOSTILE_FILE}" in shown and f"the reference '{HOSTILE[0]}'" in shown
     titles = page.locator(".js-plotly-plot .gtitle").all_text_contents()
     assert any(t.startswith(f"Reference: ground truth ({HOSTILE[1]})") for t in titles), titles
     assert page.get_by_text("Traceback").count() == 0 and _links_to(page, "evil.example") == []

@@ -1,6 +1,6 @@
-"""Back and Forward in a real browser (headless Chromium): a sidebar change is one history entry,
-Back undoes it (the sidebar, the URL and the values are the previous selection's) and Forward
-redoes it."""
+"""The browser's Back and Forward buttons with the sidebar, in headless Chromium: Back undoes a
+sidebar change (the sidebar, the URL and the values return), Forward redoes it, and a page's own
+URL keys stay behind when the user goes to another page. A synthetic data set: no benchmark data."""
 
 from __future__ import annotations
 
@@ -8,11 +8,20 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from apptools import choose, metric, settle
-
-LONG = 240_000  # ms: the first chart parses plotly's 4.7 MB script, slow on a busy 2-core machine
+from apptools import choose as _choose
+from apptools import metric as _metric
+from apptools import settle as _settle
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+SYNTHETIC = "unbalance_like"
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1600, "height": 1000})
+    yield context.new_page()
+    context.close()
 
 
 def _query(url: str) -> dict:
@@ -20,28 +29,54 @@ def _query(url: str) -> dict:
 
 
 def _algorithm(page) -> str:
-    return page.locator(".st-key-algorithm input").input_value()
+    return page.get_by_role("combobox", name="Algorithm", exact=True).input_value()
 
 
-def test_back_undoes_a_sidebar_change_and_forward_redoes_it(server, browser):
-    context = browser.new_context(viewport={"width": 1600, "height": 1000})
-    page = context.new_page()
-    page.goto(f"{server}/?dataset=unbalance_like")
-    page.wait_for_selector(".js-plotly-plot .main-svg", timeout=LONG)
-    settle(page, timeout=LONG)
-    before = (_algorithm(page), metric(page, "ARI"), _query(page.url)["algorithm"])
-    choose(page, "Algorithm", "k-means (random start")
-    settle(page, timeout=LONG)
-    after = (_algorithm(page), metric(page, "ARI"), _query(page.url)["algorithm"])
-    assert after[2] == "kmeans" and after[0].startswith("k-means (random") and before[2] == "kmeans++"
-    assert after[1] != before[1]  # the two clusterings differ, so the values tell them apart
+def _wait_for(page, what, expected, timeout_ms: int = 90_000):
+    """Wait until `what(page)` equals `expected` (the app reruns after Back), then settle."""
+    for _ in range(timeout_ms // 250):
+        if what(page) == expected:
+            break
+        page.wait_for_timeout(250)
+    _settle(page)
+    assert what(page) == expected
+
+
+def test_back_and_forward_undo_and_redo_a_sidebar_change(server, page):
+    page.goto(f"{server}/?dataset={SYNTHETIC}", wait_until="domcontentloaded")
+    page.wait_for_selector(".js-plotly-plot .main-svg", timeout=90_000)
+    _settle(page)
+    first_url, first_ari, first_ami = page.url, _metric(page, "ARI"), _metric(page, "AMI")
+    assert _query(first_url)["algorithm"] == "kmeans++" and _algorithm(page).startswith("k-means++")
+
+    _choose(page, "Algorithm", "Agglomerative, Ward")
+    _wait_for(page, lambda p: _query(p.url).get("algorithm"), "ward")
+    ward_url, ward_ari = page.url, _metric(page, "ARI")
+    assert ward_ari != first_ari
+    entries = page.evaluate("history.length")
 
     page.go_back()
-    settle(page, timeout=LONG)
-    assert _query(page.url)["algorithm"] == "kmeans++"
-    assert (_algorithm(page), metric(page, "ARI")) == before[:2]
+    _wait_for(page, _algorithm, "k-means++ (best of n_init)")
+    assert page.url == first_url  # the app took the URL and did not write over it
+    assert (_metric(page, "ARI"), _metric(page, "AMI")) == (first_ari, first_ami)  # k-means++'s values
+    assert page.evaluate("history.length") == entries  # no entry swallowed, none added
+
     page.go_forward()
-    settle(page, timeout=LONG)
-    assert _query(page.url)["algorithm"] == "kmeans"
-    assert (_algorithm(page), metric(page, "ARI")) == after[:2]
-    context.close()
+    _wait_for(page, _algorithm, "Agglomerative, Ward")
+    assert page.url == ward_url and _metric(page, "ARI") == ward_ari
+    assert page.get_by_text("Traceback").count() == 0
+
+
+def test_a_pages_own_url_keys_do_not_follow_the_user(server, page):
+    page.goto(f"{server}/build_table", wait_until="domcontentloaded")
+    page.get_by_role("heading", name="Build a table").first.wait_for(timeout=90_000)
+    _wait_for(page, lambda p: "table" in _query(p.url), True)
+    assert "preset" in _query(page.url)
+    page.get_by_role("link", name="Compare").first.click()
+    page.wait_for_selector(".js-plotly-plot .main-svg", timeout=90_000)
+    _wait_for(page, lambda p: "dataset" in _query(p.url), True)
+    assert not {"table", "preset"} & set(_query(page.url)), page.url
+    page.get_by_role("link", name="Index reference").click()
+    page.get_by_role("heading", name="Index reference").first.wait_for(timeout=90_000)
+    _settle(page)
+    assert _query(page.url) == {}, page.url  # a page without sidebar controls: nothing of the others

@@ -79,7 +79,7 @@ def test_each_upload_shows_and_uses_its_own_columns(server, page):
     assert _mode(page) == "points with label columns"
     assert _chosen(page, "Coordinate columns") == ["x", "y"]
     assert _chosen(page, "Reference label column(s): the first is the default reference") == ["animal", "kmeans"]
-    _main(page).get_by_text("8 points in 2 dimension(s), partitions: labels0, kmeans.").wait_for()
+    _main(page).get_by_text("8 points in 2 dimension(s), partitions: animal, kmeans.").wait_for()
     _main(page).get_by_text("Label columns: animal (3 labels), kmeans (3 labels).").wait_for()
     _shots(page, "points")
     # the user changes the choice ...
@@ -106,7 +106,7 @@ def test_each_upload_shows_and_uses_its_own_columns(server, page):
     assert _chosen(page, "Coordinate columns") == ["column 1", "column 2"]
     assert _chosen(page, "Reference label column(s): the first is the default reference") == ["column 3"]
     assert not page.get_by_role("checkbox", name="The first row holds the column names").is_checked()
-    _main(page).get_by_text("6 points in 2 dimension(s), partitions: labels0.").wait_for()
+    _main(page).get_by_text("6 points in 2 dimension(s), partitions: column 3.").wait_for()
     _shots(page, "no_header")
 
     # a European export: semicolons and decimal commas
@@ -114,7 +114,7 @@ def test_each_upload_shows_and_uses_its_own_columns(server, page):
     _main(page).get_by_text("Decimal commas read as decimal points in 'lat', 'lon'").wait_for()
     assert _chosen(page, "Coordinate columns") == ["lat", "lon"]
     assert _chosen(page, "Reference label column(s): the first is the default reference") == ["région"]
-    _main(page).get_by_text("4 points in 2 dimension(s), partitions: labels0.").wait_for()
+    _main(page).get_by_text("4 points in 2 dimension(s), partitions: région.").wait_for()
     _shots(page, "decimal_comma")
 
     # the points the app uses are the last file's, with its labels as written
@@ -124,5 +124,66 @@ def test_each_upload_shows_and_uses_its_own_columns(server, page):
     page.wait_for_selector(".js-plotly-plot .main-svg", timeout=90_000)
     _settle(page)
     shown = _main(page).inner_text()
-    assert "4 points from europe.csv; labels0 is column 'région' with 2 clusters" in shown
+    assert "4 points from europe.csv, coordinates 'lat', 'lon'; the reference 'région' has 2 clusters" in shown
     assert page.get_by_text("Traceback").count() == 0
+
+
+# named coordinates and long string labels, as in the UCI iris file
+IRIS = (b"sepal length,petal width,species,found\n" + b"".join(
+    f"{5 + i * 0.1:.1f},{0.2 + (i // 4) * 0.9:.1f},{['Iris-setosa', 'Iris-versicolor', 'Iris-virginica'][i // 4]},"
+    f"{1 + (i // 4 + (i == 11)) % 3}\n".encode() for i in range(12)))
+
+
+def _go(page, link: str):
+    page.get_by_role("link", name=link).first.click()
+    _settle(page, timeout=180_000)
+
+
+def test_the_upload_stays_after_a_page_switch_and_compare_names_its_file(server, page):
+    page.goto(server + "/your_data", wait_until="domcontentloaded")
+    page.get_by_role("heading", name="Your data").first.wait_for(timeout=90_000)
+    _settle(page, timeout=180_000)
+    _main(page).get_by_text("No file yet").wait_for()
+    _upload(page, "animals.csv", POINTS, "8 rows, 4 columns")
+    page.get_by_role("button", name="Use these points in the app").click()
+    _main(page).get_by_text("The sidebar works on these points (animals.csv)").wait_for(timeout=60_000)
+
+    _go(page, "Compare")
+    page.wait_for_selector(".js-plotly-plot .main-svg", timeout=90_000)
+    _main(page).get_by_text("Your data: animals.csv").first.wait_for(timeout=60_000)
+    _settle(page)
+    assert "x" in page.locator(".js-plotly-plot .xtitle").all_text_contents()
+
+    _go(page, "Your data")  # the uploader is empty again in the browser; the page still shows the file
+    _main(page).get_by_text("File: animals.csv").wait_for(timeout=60_000)
+    _main(page).get_by_text("uploaded before: it stays here while you visit other pages").wait_for()
+    _main(page).get_by_text("8 rows, 4 columns. Rows are numbered from 1").wait_for()
+    assert _main(page).get_by_text("No file yet").count() == 0
+    assert _chosen(page, "Coordinate columns") == ["x", "y"]
+    assert _chosen(page, "Reference label column(s): the first is the default reference") == ["animal", "kmeans"]
+    _main(page).get_by_text("The sidebar works on these points (animals.csv)").wait_for()
+
+    # a new file, not used yet: the page says the sidebar still holds the first one, Compare says it too
+    _upload(page, "iris.csv", IRIS, "12 rows, 4 columns")
+    _main(page).get_by_text("it holds animals.csv, uploaded before, not iris.csv").wait_for(timeout=60_000)
+    _go(page, "Compare")
+    page.wait_for_selector(".js-plotly-plot .main-svg", timeout=90_000)
+    sidebar = page.get_by_test_id("stSidebar")
+    sidebar.get_by_text("The Your data page shows iris.csv, which is not in use").wait_for(timeout=60_000)
+    _main(page).get_by_text("Your data: animals.csv").first.wait_for()
+
+    _go(page, "Your data")
+    _main(page).get_by_text("File: iris.csv").wait_for(timeout=60_000)
+    page.get_by_role("button", name="Use these points in the app").click()
+    _main(page).get_by_text("The sidebar works on these points (iris.csv)").wait_for(timeout=60_000)
+    _go(page, "Compare")
+    page.wait_for_selector(".js-plotly-plot .main-svg", timeout=90_000)
+    _main(page).get_by_text("Your data: iris.csv").first.wait_for(timeout=60_000)
+    _settle(page)
+    assert sidebar.get_by_text("not in use").count() == 0
+    assert {"sepal length", "petal width"} <= set(page.locator(".js-plotly-plot .xtitle, .js-plotly-plot .ytitle")
+                                                   .all_text_contents())
+    nodes = page.locator(".js-plotly-plot .textpoint").all_text_contents()
+    assert "Iris-versicolor" in nodes and "Iris-versicolor (in 1)" in nodes  # whole in the mapping diagram
+    assert page.get_by_text("Traceback").count() == 0
+    _shots(page, "compare_iris")

@@ -348,3 +348,49 @@ def test_the_reports_figures_make_room_for_their_tick_labels():
         layout = fig.layout.to_plotly_json()
         axes = [key for key in layout if key.startswith(("xaxis", "yaxis"))]
         assert axes and all(layout[key].get("automargin") is True for key in axes)
+# ---------------------------------------------------------------------- the user's names in the figures
+def test_scatter_axes_carry_the_coordinates_names():
+    X = np.array([[0, 0], [0, 1], [5, 5], [5, 6]], dtype=float)
+    c = compare([0, 0, 1, 1], [0, 0, 1, 1], X=X)
+    fig = partition_scatter(c, "true", coordinate_names=("sepal length", "<b>width</b>"))
+    assert (fig.layout.xaxis.title.text, fig.layout.yaxis.title.text) == ("sepal length", "&lt;b&gt;width&lt;/b&gt;")
+    assert partition_scatter(c, "true").layout.xaxis.title.text == "x1"  # no names: positions
+    three = compare([0, 0, 1, 1], [0, 0, 1, 1], X=np.c_[X, [1.0, 2.0, 0.0, 4.0]])
+    fig = partition_scatter(three, "true", coordinate_names=("a", "b", "c"))
+    assert fig.layout.xaxis.title.text.startswith("PC1 (")  # more than two: principal components
+    with pytest.raises(ValueError, match="names must name the 2 coordinates of X, got 1"):
+        partition_scatter(c, "true", coordinate_names=("a",))
+
+
+LONG = "a label much longer than any diagram has room for"
+
+
+def _nodes(diagram):
+    return [t for t in diagram.data if t.mode and "lines" not in t.mode and t.showlegend is False]
+
+
+def test_mapping_diagram_shows_long_labels_whole_with_room_for_them():
+    labels = ["Iris-setosa", "Iris-versicolor", "Iris-virginica"]
+    truth = np.repeat(labels, 4)
+    c = compare(truth, np.repeat(["1", "2", "3"], 4))
+    left, middle, right = _nodes(mapping_diagram(c))
+    assert sorted(left.text) == labels  # whole: up to 18 characters are written
+    assert sorted(right.text) == labels
+    assert sorted(right.customdata) == [f"{label}: 1 point(s) at it" for label in labels]  # the in-degree on hover
+    assert all(t.cliponaxis is False for t in (left, middle, right))  # the margins hold the texts
+    layout = mapping_diagram(c).layout
+    assert layout.margin.l == 6 * len("Iris-versicolor") + 14
+    assert layout.margin.r == 6 * len("Iris-versicolor") + 14
+    short = mapping_diagram(compare([1, 1, 2, 2], [1, 1, 2, 2])).layout.margin
+    assert (short.l, short.r) == (6 * 1 + 14, 6 * 1 + 14)
+
+
+def test_mapping_diagram_cuts_a_very_long_label_and_shows_it_whole_on_hover():
+    c = compare([LONG, LONG, "<b>x</b>", "<b>x</b>"], [1, 1, 2, 2])
+    left, middle, right = _nodes(mapping_diagram(c))
+    assert sorted(left.text) == ["&lt;b&gt;x&lt;/b&gt;", "a label much long…"]
+    assert sorted(left.customdata) == ["&lt;b&gt;x&lt;/b&gt;", LONG]
+    assert sorted(right.text) == ["&lt;b&gt;x&lt;/b&gt;", "a label much long…"]
+    assert sorted(right.customdata) == ["&lt;b&gt;x&lt;/b&gt;: 1 point(s) at it", f"{LONG}: 1 point(s) at it"]
+    assert "%{customdata}" in left.hovertemplate
+    assert mapping_diagram(c).layout.margin.l == 6 * 18 + 14  # the cut label sets the room

@@ -59,21 +59,27 @@ def _palette() -> list[str]:
 PALETTE = _palette()
 
 
-def project_2d(X: np.ndarray, *others):
+def project_2d(X: np.ndarray, *others, names=None):
     """The points in 2-D: themselves when d <= 2, else their first two principal components.
 
     Returns ``(X2, axis_titles, [each of `others` projected the same way])``; an `others`
-    entry that is None stays None (e.g. centroids of a comparison without data).
+    entry that is None stays None (e.g. centroids of a comparison without data). The axis
+    titles are the coordinates' `names` when given and d <= 2 (else x1, x2 or PC1, PC2).
+
+    >>> project_2d(np.array([[0.0, 1.0], [2.0, 3.0]]), names=("height", "weight"))[1]
+    ('height', 'weight')
     """
     X = np.asarray(X, dtype=float)
+    if names is not None and len(names) != X.shape[1]:
+        raise CluvalError(f"names must name the {X.shape[1]} coordinates of X, got {len(names)}: {list(names)!r}")
     if X.shape[1] == 1:
         def project(A):
             return np.c_[A[:, 0], np.zeros(len(A))]
-        axes = ("x1", "")
+        axes = (str(names[0]) if names is not None else "x1", "")
     elif X.shape[1] == 2:
         def project(A):
             return np.asarray(A, dtype=float)
-        axes = ("x1", "x2")
+        axes = tuple(str(name) for name in names) if names is not None else ("x1", "x2")
     else:
         mean = X.mean(0)
         _, s, vt = np.linalg.svd(X - mean, full_matrices=False)
@@ -114,7 +120,7 @@ def _mappings(c):
 
 
 def partition_scatter(c, side: str, *, title: str = "", X2=None, centroids=None, axis_titles=None,
-                      max_points: int = 200_000, compact: bool = False) -> go.Figure:
+                      coordinate_names=None, max_points: int = 200_000, compact: bool = False) -> go.Figure:
     """Scatter of one partition, coloured by cluster (candidates by their Hungarian partner).
 
     Centroids are small diamonds with a dark rim; hollow squares mark clusters shown as
@@ -123,16 +129,18 @@ def partition_scatter(c, side: str, *, title: str = "", X2=None, centroids=None,
     with no free place is left out; hover names every centroid). Overlays
     are drawn after the points in the same rendering layer (WebGL when there are many
     points), so they stay on top at any n. `X2` and `centroids` give 2-D coordinates
-    (default: :func:`project_2d` of the comparison's X and its centroids). A `compact` figure
-    is lower, has no cluster labels and lets the points fill a narrow column.
+    (default: :func:`project_2d` of the comparison's X and its centroids, with the axes titled
+    by `coordinate_names`, the names of X's columns, when there are at most two). A `compact`
+    figure is lower, has no cluster labels and lets the points fill a narrow column.
     """
     labels, sizes, codes = _side(c, side)
     if X2 is None:
         if not c.has_data:
             raise CluvalError("partition_scatter draws the objects' points: compare the partitions with X=... "
                               "(or give X2, their 2-D coordinates)")
-        X2, axis_titles, (centroids,) = project_2d(c.data, c.centroids[0 if side == "true" else 1])
-    axis_titles = axis_titles or ("x1", "x2")
+        X2, axis_titles, (centroids,) = project_2d(c.data, c.centroids[0 if side == "true" else 1],
+                                                   names=coordinate_names)
+    axis_titles = [_text(title) for title in axis_titles or ("x1", "x2")]
     colour = cluster_colour_index(c, side)
     n = len(codes)
     idx = np.arange(n) if n <= max_points else np.arange(0, n, int(np.ceil(n / max_points)))
@@ -517,8 +525,8 @@ def mapping_diagram(c, basis: str = "partition", *, max_shown: int = MAX_SHOWN, 
                           symbol=[ORPHAN_SYMBOL if o else MAPPED_SYMBOL for o in orphan], line=dict(width=2))
         fig.add_trace(go.Scatter(x=np.full(n_nodes, x), y=y, mode="markers+text" if labelled else "markers",
                                  text=texts[0], textposition=position, textfont=dict(size=10), marker=marker,
-                                 customdata=texts[1], hovertemplate=f"{side} %{{customdata}}<extra></extra>",
-                                 showlegend=False))
+                                 cliponaxis=False, customdata=texts[1],
+                                 hovertemplate=f"{side} %{{customdata}}<extra></extra>", showlegend=False))
     for name, colour, symbol in (("mapped to", MAPPED, MAPPED_SYMBOL), ("orphan: nobody maps to it", ORPHAN,
                                                                          ORPHAN_SYMBOL)):
         fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name=name, hoverinfo="skip",
@@ -529,10 +537,30 @@ def mapping_diagram(c, basis: str = "partition", *, max_shown: int = MAX_SHOWN, 
     title = f"orphans: {forward.n_orphans} candidate, {backward.n_orphans} reference"
     fig.update_layout(title=dict(text=title, font=dict(size=12), x=0.5, xanchor="center", y=0.995, yanchor="top"),
                       legend=dict(orientation="h", x=0.5, xanchor="center", y=0, yanchor="top", font=dict(size=11)))
-    fig.update_xaxes(visible=False, range=[-0.7, 2.7], fixedrange=True)
+    fig.update_xaxes(visible=False, range=[-0.08, 2.08], fixedrange=True)
     fig.update_yaxes(visible=False, range=[-0.04, 1.06], fixedrange=True)
-    fig.update_layout(height=size, margin=dict(l=5, r=5, t=60, b=30))
+    # the side columns' texts stand in the margins, sized to them; the whole label is on hover
+    margins = (_text_margin(ref_text[0]), _text_margin(back_text[0])) if labelled else (5, 5)
+    fig.update_layout(height=size, margin=dict(l=margins[0], r=margins[1], t=60, b=30))
     return fig
+
+
+LABEL_CHARS = 18  # characters of a cluster's label written beside its node; the whole label is on hover
+CHAR_WIDTH = 6  # px per character of the node texts (10 px font), to size the margins
+
+
+def _shortened(label: str, chars: int = LABEL_CHARS) -> str:
+    """A cluster's label cut to `chars` characters, an ellipsis marking the cut.
+
+    >>> _shortened("Iris-versicolor"), _shortened("a label longer than eighteen characters")
+    ('Iris-versicolor', 'a label longer th…')
+    """
+    return label if len(label) <= chars else label[:chars - 1] + "…"
+
+
+def _text_margin(texts: list[str]) -> int:
+    """Pixels beside the plot for the longest of `texts` (plotly's escaped texts; at least 5)."""
+    return max(5, CHAR_WIDTH * max((len(html.unescape(t)) for t in texts), default=0) + 14)
 
 
 def _focused_order(order, focus, max_shown):
@@ -560,7 +588,7 @@ def _node_positions(labels, keep, rest, in_degree):
     slot[keep] = np.arange(len(keep))
     slot[rest] = len(keep)
     y = _node_y(n_nodes)[slot]
-    texts = [_text(labels[i]) for i in keep]
+    texts = [_text(_shortened(str(labels[i]))) for i in keep]
     hover = [_text(labels[i]) if in_degree is None else f"{_text(labels[i])}: {in_degree[i]} point(s) at it"
              for i in keep]
     if len(rest):
