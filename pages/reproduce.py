@@ -5,6 +5,7 @@ import streamlit as st
 from cluval_core import experiments
 from cluval_core.data import datasets as ds
 from cluval_core.experiments import DIFFERS, EXPERIMENTS, WITHIN
+from cluval_core.outputs.export import csv_with_provenance, provenance
 from cluval_core.outputs.plots import index_label
 from pages import _cache as data
 from pages import _shared as ui
@@ -67,8 +68,11 @@ checks_table(checks)
 st.plotly_chart(result.figure, key="experiment_figure")
 with st.expander("Computed values (with the published ones where the paper prints them)"):
     st.dataframe(result.values.rename(columns=index_label), hide_index=True, key="experiment_values")
+facts = provenance(**experiment.facts())  # what experiment, which paper and table or figure, data, version, date
 cols = st.columns(2)
-cols[0].download_button("Values (CSV)", result.values.to_csv(index=False), f"{name}.csv", "text/csv",
-                        key="download_values")
-cols[1].download_button("Checks (CSV)", checks.to_csv(index=False), f"{name}_checks.csv", "text/csv",
-                        key="download_checks")
+cols[0].download_button("Values (CSV)", csv_with_provenance(result.values, facts, index=False), f"{name}.csv",
+                        "text/csv", key="download_values")
+cols[1].download_button("Checks (CSV)", csv_with_provenance(checks, facts, index=False), f"{name}_checks.csv",
+                        "text/csv", key="download_checks")
+st.caption("Each file starts with `# key: value` lines saying where it comes from; "
+           "`pandas.read_csv(path, comment=\"#\")` skips them.")

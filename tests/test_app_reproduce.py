@@ -4,16 +4,18 @@ missing data sets named from the experiment's declaration with the exact fix."""
 from __future__ import annotations
 
 import base64
+import io
 import json
 import re
 
 import numpy as np
+import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
 import cluval_core.data.datasets
 from apptools import APP
-from cluval_core import experiments
+from cluval_core import __version__, experiments
 from cluval_core.experiments import CHECK_COLUMNS, DIFFERS, EXPERIMENTS, run_experiment
 
 pytestmark = pytest.mark.slow
@@ -120,3 +122,42 @@ def test_a_data_experiment_shows_the_published_values():
     data = _figure(at)["data"]
     published = next(t for t in data if t["name"] == "Pair Sets Index, published")
     assert _array(published["x"]).tolist() == [9, 8, 7] and _array(published["y"]).tolist() == [0.88, 0.74, 0.6]
+
+
+def test_downloads_say_which_experiment_paper_and_table_they_come_from(monkeypatch):
+    from streamlit.elements.widgets.button import ButtonMixin
+
+    offered = {}
+    original = ButtonMixin.download_button
+
+    def record(self, label, data, *args, **kwargs):
+        offered[label] = data
+        return original(self, label, data, *args, **kwargs)
+
+    monkeypatch.setattr(ButtonMixin, "download_button", record)
+    at = _reproduce("rand_table1")
+    assert {"Values (CSV)", "Checks (CSV)"} <= set(offered)
+    expected = run_experiment("rand_table1")
+    for label, frame in (("Values (CSV)", expected.values), ("Checks (CSV)", expected.checks)):
+        text = offered[label]
+        header = dict(line[2:].split(": ", 1) for line in text.splitlines() if line.startswith("# "))
+        assert header["cluval"] == __version__ and header["date"][:4].isdigit()
+        assert header["experiment"] == "rand_table1"
+        assert header["paper"] == "Rand 1971"
+        assert header["reproduces"] == "Rand (1971), Table 1"
+        assert header["data sets"] == "none loaded: the experiment generates its partitions"
+        assert header["form"] == f"reduced: {EXPERIMENTS['rand_table1'].reduced}"
+        read = pd.read_csv(io.StringIO(text), comment="#", keep_default_na=False)
+        assert list(read.columns) == list(frame.columns) and len(read) == len(frame)
+    checks = pd.read_csv(io.StringIO(offered["Checks (CSV)"]), comment="#", keep_default_na=False, dtype=str)
+    assert checks.values.tolist() == expected.checks.astype(str).values.tolist()
+    values = pd.read_csv(io.StringIO(offered["Values (CSV)"]), comment="#")
+    numeric = expected.values.select_dtypes("number").columns
+    assert np.allclose(values[numeric].to_numpy(float), expected.values[numeric].to_numpy(float), equal_nan=True)
+    assert not at.error
+
+
+def test_a_data_experiments_downloads_name_its_data_sets():
+    facts = EXPERIMENTS["lei_soft"].facts()
+    assert facts["data sets"] == "Iris (iris), Wine (wine)"
+    assert facts["paper"] == "Lei et al. 2017" and facts["reproduces"] == "Lei et al. (2017), Fig. 1 and Table IV"
