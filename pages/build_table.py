@@ -15,8 +15,10 @@ from cluval_core.data.presets import (
     empty_table,
     move_objects,
     preset_tables,
+    suggested_move,
     table_from_text,
     table_to_text,
+    too_few_objects,
 )
 from pages import _cache as data
 from pages import _shared as ui
@@ -27,6 +29,7 @@ EMPTY = "empty"
 DEFAULT_PRESET = "rand_1971"
 DEFAULT_SHAPE = (3, 3)
 URL_TABLE, URL_PRESET = "table", "preset"
+MOVE_KEYS = ("build_from_row", "build_from_column", "build_to_row", "build_to_column", "build_m")
 
 
 @st.cache_data(show_spinner=False)
@@ -78,6 +81,7 @@ def _start_over(state: dict, table) -> None:
 
 def _preset_chosen() -> None:
     state = st.session_state[STATE]
+    state["move_suggested"] = True  # a new table: the Move controls suggest a move on it
     state["preset"] = st.session_state["build_preset"]
     if state["preset"] == EMPTY:
         _start_over(state, empty_table(state["rows"], state["columns"]))
@@ -87,16 +91,54 @@ def _preset_chosen() -> None:
 
 def _shape_chosen() -> None:
     state = st.session_state[STATE]
+    state["move_suggested"] = True
     state["rows"], state["columns"] = int(st.session_state["build_rows"]), int(st.session_state["build_columns"])
     _start_over(state, empty_table(state["rows"], state["columns"]))
 
 
-def _keep(key: str, largest: int) -> None:
-    """Widget `key` keeps what it holds (1 at first), within 1..largest (the table may have shrunk)."""
-    if key not in st.session_state:
-        st.session_state[key] = 1
-    elif st.session_state[key] > largest:
-        st.session_state[key] = largest
+def _move_chosen() -> None:
+    """The user set a Move control: from now on the controls keep what they hold."""
+    st.session_state[STATE]["move_suggested"] = False
+
+
+def _move_problem(table) -> str | None:
+    """Why the Move controls' move cannot be made on `table` (the library's reason), or None."""
+    session = st.session_state
+    try:
+        move_objects(table, (session.build_from_row - 1, session.build_from_column - 1),
+                     (session.build_to_row - 1, session.build_to_column - 1), int(session.build_m))
+    except CluvalError as exc:
+        return str(exc)
+    return None
+
+
+def _move_controls(state: dict, table) -> str | None:
+    """Set the Move controls before they are drawn, and say why no move can be made (or None).
+
+    Until the user sets one of them, the controls hold the library's suggested move (one
+    object from the first non-empty cell to the next cell), renewed whenever the table changes
+    so that it no longer holds; a control the user set keeps its value (within the table).
+    """
+    session = st.session_state
+    suggestion = suggested_move(table)
+    rows, columns = table.shape
+    for key, largest in zip(MOVE_KEYS, (rows, columns, rows, columns, MAX_COUNT)):
+        if key in session and session[key] > largest:  # the table has shrunk
+            session[key] = largest
+    unset = any(key not in session for key in MOVE_KEYS)
+    if suggestion is not None and (unset or (state.get("move_suggested", True) and _move_problem(table))):
+        (from_row, from_column), (to_row, to_column) = suggestion
+        for key, value in zip(MOVE_KEYS, (from_row + 1, from_column + 1, to_row + 1, to_column + 1, 1)):
+            session[key] = value
+        state["move_suggested"] = True
+    elif unset:
+        for key in MOVE_KEYS:
+            session.setdefault(key, 1)
+        state["move_suggested"] = True
+    if suggestion is None:
+        return ("a table of one cell has no other cell to move objects to" if table.shape == (1, 1)
+                else "the table holds no objects yet: fill in a cell first")
+    return _move_problem(table)
 
 
 if STATE not in st.session_state:
@@ -135,40 +177,41 @@ with editor:
     st.caption(f"Rows: reference clusters 1–{len(row_names)}; columns: candidate clusters 1–{len(column_names)}. "
                f"Whole counts from 0 to {MAX_COUNT:,}; an emptied cell counts as 0. Empty rows and columns are left "
                "out of the comparison (clusters without objects).")
+with ui.guarded("Reading the table"):
+    text = table_to_text(edited)
+current = table_from_text(text)
+filling = too_few_objects(current)  # an empty table is where one starts, not an error
 with side:
     if state["preset"] == EMPTY:
         st.info("An empty table: double-click a cell, type its count and press Enter. The indices appear once "
                 "the table holds at least two objects.")
     else:
         st.info(presets()[state["preset"]].description)
-
-with ui.guarded("Reading the table"):
-    text = table_to_text(edited)
 if state["preset"] != EMPTY and text != table_to_text(presets()[state["preset"]].table):
     side.caption("The table has changed since: this describes the example as it was.")
 
 with side:
     st.markdown("**Move objects** from one cell to another")
+    unavailable = _move_controls(state, current)
     cells = [*st.columns(2), *st.columns(2)]  # from (row, column) above to (row, column)
-    for box, (key, label, largest) in zip(cells, [("build_from_row", "from row", len(row_names)),
-                                                  ("build_from_column", "from column", len(column_names)),
-                                                  ("build_to_row", "to row", len(row_names)),
-                                                  ("build_to_column", "to column", len(column_names))]):
-        _keep(key, largest)
-        box.number_input(label, 1, largest, key=key)
+    for box, key, label, largest in zip(cells, MOVE_KEYS, ("from row", "from column", "to row", "to column"),
+                                        (len(row_names), len(column_names), len(row_names), len(column_names))):
+        box.number_input(label, 1, largest, key=key, on_change=_move_chosen)
     count_box, button_box = st.columns(2, vertical_alignment="bottom")
-    _keep("build_m", MAX_COUNT)
-    count_box.number_input("m objects", 1, MAX_COUNT, key="build_m")
-    if button_box.button("Move", key="build_move", type="primary", width="stretch"):
+    count_box.number_input("m objects", 1, MAX_COUNT, key="build_m", on_change=_move_chosen)
+    if button_box.button("Move", key="build_move", type="primary", width="stretch", disabled=bool(unavailable),
+                         help=f"No move: {unavailable}." if unavailable else None):
         with ui.guarded("Moving objects", stop=False):
             session = st.session_state
-            moved = move_objects(table_from_text(text), (session.build_from_row - 1, session.build_from_column - 1),
+            moved = move_objects(current, (session.build_from_row - 1, session.build_from_column - 1),
                                  (session.build_to_row - 1, session.build_to_column - 1), int(session.build_m))
             _start_over(state, moved)
             state["moved"] = (f"Moved {session.build_m:,} objects from cell ({session.build_from_row}, "
                               f"{session.build_from_column}) to cell ({session.build_to_row}, "
                               f"{session.build_to_column}).")
             st.rerun()
+    if unavailable:
+        st.caption(ui.plain(f"No move: {unavailable}."))
     if state.get("moved"):
         st.success(state.pop("moved"))
 
@@ -178,6 +221,11 @@ if {key: st.query_params.get(key) for key in wanted} != wanted:
     st.query_params.update(wanted)
 
 # ---------------------------------------------------------------------- every index
+if filling:
+    st.divider()
+    st.info("The indices appear here once the table holds at least two objects: type a count into a cell above "
+            "(double-click it, then press Enter).")
+    st.stop()
 with ui.guarded("Comparing the table"):
     model = data.model_of(comparison(text), "build_table", text)
 c = model.comparison

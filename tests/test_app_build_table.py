@@ -11,12 +11,13 @@ from streamlit.testing.v1 import AppTest
 
 from apptools import APP
 from cluval_core import Comparison
-from cluval_core.data.presets import preset_tables, table_from_text, table_to_text
+from cluval_core.data.presets import move_objects, preset_tables, table_from_text, table_to_text
 from cluval_core.outputs.export import format_value
 from pages import _shared as ui
 
 PAGE = "build_table.py"
 PRESETS = preset_tables()
+MOVE_KEYS = ("build_from_row", "build_from_column", "build_to_row", "build_to_column", "build_m")
 pytestmark = pytest.mark.slow
 
 
@@ -49,13 +50,33 @@ def _edit(at, edits: dict) -> None:
     assert not at.exception, [e.message for e in at.exception]
 
 
+def _set_move(at, source, target, m) -> None:
+    """Set the Move controls to m objects from cell source to cell target ((row, column) from 1)."""
+    for key, value in zip(MOVE_KEYS, (*source, *target, m)):
+        at.number_input(key=key).set_value(value)
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+
+
 def _move(at, source, target, m) -> None:
     """Move m objects from cell source to cell target ((row, column) from 1, as the page shows them)."""
-    for key, value in zip(("build_from_row", "build_from_column", "build_to_row", "build_to_column", "build_m"),
-                          (*source, *target, m)):
-        at.number_input(key=key).set_value(value)
+    _set_move(at, source, target, m)
     at.button(key="build_move").click().run()
     assert not at.exception, [e.message for e in at.exception]
+
+
+def _move_controls(at) -> tuple:
+    """The Move controls as shown: ((from row, from column), (to row, to column), m)."""
+    values = [at.number_input(key=key).value for key in MOVE_KEYS]
+    return (values[0], values[1]), (values[2], values[3]), values[4]
+
+
+def _no_move_reason(at) -> str | None:
+    """Why the Move button is disabled (its caption), or None when it is enabled."""
+    button = at.button(key="build_move")
+    reasons = [c.value for c in at.caption if c.value.startswith(ui.plain("No move: "))]
+    assert bool(button.disabled) == bool(reasons), (button.disabled, reasons)
+    return reasons[0] if reasons else None
 
 
 def _index_rows(at) -> pd.DataFrame:
@@ -110,10 +131,72 @@ def test_a_negative_count_is_an_error_not_a_traceback():
     assert at.query_params["table"] == "2,1,0;0,2,1"  # the link keeps the last table that could be read
 
 
-def test_fewer_than_two_objects_is_an_error_not_a_traceback():
+FILLING = "The indices appear here once the table holds at least two objects"
+
+
+def test_fewer_than_two_objects_is_a_table_being_filled_not_an_error():
     at = _app(preset="empty", table="0,1;0,0")
-    assert any(ui.plain("at least 2 objects") in e.value for e in at.error), [e.value for e in at.error]
-    assert not at.metric
+    assert not at.error and not at.metric
+    assert any(FILLING in info.value for info in at.info), [info.value for info in at.info]
+    # one object can still move: from its cell (1, 2) to the next cell (2, 1)
+    assert _move_controls(at) == ((1, 2), (2, 1), 1) and _no_move_reason(at) is None
+
+
+def test_an_empty_table_is_the_starting_state_with_a_friendly_note():
+    at = _app()
+    at.selectbox(key="build_preset").set_value("empty").run()
+    assert not at.exception and not at.error and not at.metric and not at.get("plotly_chart")
+    assert _shown_table(at) == [[0] * 3] * 2  # Rand's example's shape, emptied
+    assert any(FILLING in info.value for info in at.info), [info.value for info in at.info]
+    assert any("An empty table: double-click a cell" in info.value for info in at.info)
+    # no objects, no move: the button is disabled and says why
+    assert _no_move_reason(at) == ui.plain("No move: the table holds no objects yet: fill in a cell first.")
+    _edit(at, {(1, "3"): 1})  # one object: still filling in
+    assert not at.error and not at.metric and any(FILLING in info.value for info in at.info)
+    assert _move_controls(at) == ((2, 3), (1, 1), 1) and _no_move_reason(at) is None  # around to the start
+    _edit(at, {(1, "3"): 1, (0, "1"): 5})  # now 6 objects: the indices appear, the library's values
+    table = [[5, 0, 0], [0, 0, 1]]
+    assert not at.error and not any(FILLING in info.value for info in at.info)
+    assert {name: _metrics(at)[name] for name in ("ARI", "PSI")} == _expected_metrics(table)
+    assert _move_controls(at) == ((2, 3), (1, 1), 1)  # the suggestion still holds: it stays
+
+
+def test_a_one_cell_table_has_no_move_and_says_so():
+    at = _app()
+    at.selectbox(key="build_preset").set_value("empty").run()
+    at.number_input(key="build_rows").set_value(1).run()
+    at.number_input(key="build_columns").set_value(1).run()
+    _edit(at, {(0, "1"): 5})
+    assert at.query_params["table"] == "5" and not at.error
+    assert _no_move_reason(at) == ui.plain("No move: a table of one cell has no other cell to move objects to.")
+
+
+@pytest.mark.parametrize("key", list(PRESETS))
+def test_the_default_move_is_a_valid_move(key):
+    at = _app()
+    at.selectbox(key="build_preset").set_value(key).run()
+    source, target, m = _move_controls(at)
+    assert _no_move_reason(at) is None and source != target and m == 1
+    table = PRESETS[key].table
+    assert table[source[0] - 1, source[1] - 1] >= 1  # it leaves a cell that holds an object
+    expected = move_objects(table, (source[0] - 1, source[1] - 1), (target[0] - 1, target[1] - 1), 1)
+    at.button(key="build_move").click().run()
+    assert not at.exception and not at.error
+    assert _shown_table(at) == expected.tolist()
+    assert any(f"Moved 1 objects from cell {source}".replace(" ", "") in s.value.replace(" ", "")
+               for s in at.success)
+
+
+def test_the_default_move_of_rands_example():
+    at = _app()  # [[2, 1, 0], [0, 2, 1]]: one object from cell (1, 1) to cell (1, 2)
+    assert _move_controls(at) == ((1, 1), (1, 2), 1)
+    at.button(key="build_move").click().run()
+    assert _shown_table(at) == [[1, 2, 0], [0, 2, 1]]
+    assert {name: _metrics(at)[name] for name in ("ARI", "PSI")} == _expected_metrics([[1, 2, 0], [0, 2, 1]])
+    at.button(key="build_move").click().run()  # cell (1, 1) still holds one: the same move again
+    assert _shown_table(at) == [[0, 3, 0], [0, 2, 1]]
+    # cell (1, 1) is empty now: the controls, never set by hand, suggest the next valid move
+    assert _move_controls(at) == ((1, 2), (1, 3), 1) and _no_move_reason(at) is None
 
 
 def test_an_empty_table_of_k_by_k_prime():
@@ -133,9 +216,11 @@ def test_moving_objects_changes_the_table_and_is_refused_beyond_the_cell():
     assert _shown_table(at) == [[2, 0, 0], [0, 3, 1]]
     assert any("Moved 1 objects" in s.value for s in at.success)
     assert {name: _metrics(at)[name] for name in ("ARI", "PSI")} == _expected_metrics([[2, 0, 0], [0, 3, 1]])
-    _move(at, (1, 1), (1, 3), 3)
-    assert any(ui.plain("holds 2 objects: cannot move 3") in e.value for e in at.error), [e.value for e in at.error]
-    assert _shown_table(at) == [[2, 0, 0], [0, 3, 1]]  # refused: nothing moved
+    _set_move(at, (1, 1), (1, 3), 3)
+    # refused before it is tried: the button is disabled with the library's reason, nothing moved
+    assert _no_move_reason(at) == ui.plain("No move: cell (row 1, column 1) holds 2 objects: cannot move 3 from it.")
+    assert not at.error and _move_controls(at) == ((1, 1), (1, 3), 3)  # the user's choice is kept
+    assert _shown_table(at) == [[2, 0, 0], [0, 3, 1]]
     assert at.query_params["table"] == "2,0,0;0,3,1"
 
 

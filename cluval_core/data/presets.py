@@ -23,11 +23,11 @@ from typing import NamedTuple
 import numpy as np
 
 from ..core.labels import compare
-from ..core.validation import CluvalError
+from ..core.validation import CluvalError, fewer_than_two
 from .synthetic import enlarge_cluster, increasing_error, size_imbalance
 
 __all__ = ["Preset", "preset_tables", "empty_table", "checked_table", "table_to_text", "table_from_text",
-           "move_objects", "MAX_CLUSTERS", "MAX_COUNT", "MAX_OBJECTS"]
+           "move_objects", "suggested_move", "too_few_objects", "MAX_CLUSTERS", "MAX_COUNT", "MAX_OBJECTS"]
 
 MAX_CLUSTERS = 50  # rows or columns
 MAX_COUNT = 10**9  # objects in one cell
@@ -259,3 +259,38 @@ def move_objects(table, source: tuple[int, int], target: tuple[int, int], m: int
     moved[source[0], source[1]] -= m
     moved[target[0], target[1]] += m
     return moved
+
+
+def too_few_objects(table) -> bool:
+    """Whether `table` holds fewer objects than a comparison needs (two): a table being filled in.
+
+    >>> too_few_objects(empty_table(3, 3)), too_few_objects([[1, 0], [0, 0]]), too_few_objects([[1, 0], [0, 1]])
+    (True, True, False)
+    """
+    return fewer_than_two(int(checked_table(table).sum()))
+
+
+def suggested_move(table) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """A move of one object that :func:`move_objects` accepts on `table`, as (from cell, to cell)
+    counted from 0, or None when the table allows none (no objects, or a single cell).
+
+    The object leaves the first non-empty cell, row by row, for the next cell that can take it
+    (the cell to its right, else the first of the next row, around to the start).
+
+    >>> suggested_move([[0, 3], [2, 0]])
+    ((0, 1), (1, 0))
+    >>> suggested_move([[0, 0], [0, 4]])
+    ((1, 1), (0, 0))
+    >>> suggested_move(empty_table(2, 2)) is None, suggested_move([[7]]) is None
+    (True, True)
+    """
+    counts = checked_table(table)
+    filled = np.flatnonzero(counts.ravel())
+    if not len(filled):
+        return None
+    start = int(filled[0])
+    for step in range(1, counts.size):
+        target = (start + step) % counts.size
+        if counts.flat[target] < MAX_COUNT:
+            return divmod(start, counts.shape[1]), divmod(target, counts.shape[1])
+    return None
