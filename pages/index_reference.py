@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from cluval_core import FAMILIES
+from cluval_core import FAMILIES, index_table
 from cluval_core.indices import find_indices
 from cluval_core.indices.peers import PEERS, peer_names
 from pages import _shared as ui
@@ -34,14 +34,46 @@ def _other_tools(index_id: str) -> None:
         }, hide_index=True)
 
 
+OVERVIEW_COLUMNS = {  # registry column -> heading, with what the column means
+    "name": ("index", None), "id": ("id", "The id that Comparison.score and compare take"),
+    "family": ("family", None), "range": ("range", "The values the index can take"),
+    "higher is better": ("higher is better", "Unticked: a distance, lower is better (0 = identical)"),
+    "chance adjusted": ("chance-adjusted", "Corrected for chance: about 0 for random partitions"),
+    "symmetric": ("symmetric", "The same value when reference and candidate swap places"),
+    "needs X": ("needs coordinates", "Needs the data's coordinates X, not only the two labelings"),
+}
+OVERVIEW_ROW_HEIGHT = 28  # px: every index visible without scrolling inside the table
+
+
+def overview() -> None:
+    """Every index in one table, the registry's facts side by side (sortable by any column)."""
+    table = index_table()[list(OVERVIEW_COLUMNS)]
+    config = {}
+    for column, (heading, meaning) in OVERVIEW_COLUMNS.items():
+        if table[column].dtype == bool:
+            config[column] = st.column_config.CheckboxColumn(heading, help=meaning)
+        else:
+            config[column] = st.column_config.TextColumn(heading, help=meaning)
+    st.dataframe(table, hide_index=True, key="reference_overview", column_config=config,
+                 row_height=OVERVIEW_ROW_HEIGHT, height=OVERVIEW_ROW_HEIGHT * (len(table) + 1) + 3)
+
+
 st.title("Index reference")
 st.markdown("Every index cluval computes, from the one registry that also drives the Compare page and the tests, "
             "and the one-line call that computes it.")
-st.caption("Notation: n_ij objects shared by reference cluster i (size r_i) and candidate cluster j (size c_j), "
-           "N objects, K_a and K_b clusters; a, b, c, d the pairs together in both, only in the reference, only in "
-           "the candidate, apart in both; H entropies in nats. Where clusters tie (in a greedy pairing or a "
-           "nearest-cluster mapping), the cluster whose first object comes first in the data wins: an index that "
-           "depends on the tie order can change when the same objects are listed in another order.")
+st.subheader("Overview")
+st.caption("Click a column's heading to sort by it. The formula, properties, caveat and calls in other tools of "
+           "each index follow below, by family.")
+overview()
+st.subheader("Notation")
+st.markdown(
+    "$n_{ij}$ objects shared by reference cluster $i$ (size $r_i$) and candidate cluster $j$ (size $c_j$); "
+    "$N = \\sum_{ij} n_{ij}$ objects; $K_a$ and $K_b$ clusters in the reference and in the candidate; "
+    "$a$, $b$, $c$, $d$ the pairs of objects together in both, only in the reference, only in the candidate, "
+    "apart in both ($a + b + c + d = \\binom{N}{2}$); $H$ entropies in nats.")
+st.caption("Where clusters tie (in a greedy pairing or a nearest-cluster mapping), the cluster whose first object "
+           "comes first in the data wins: an index that depends on the tie order can change when the same objects "
+           "are listed in another order.")
 
 query = st.text_input(
     "Search", key="reference_filter",
@@ -59,7 +91,7 @@ for family, title in FAMILIES.items():
         with st.expander(f"{info.name} (`{info.id}`)", expanded=bool(query.strip())):
             st.latex(info.formula)
             if info.symbols:
-                st.markdown(f"**Symbols.** {ui.plain(info.symbols)}")
+                st.markdown(f"**Symbols.** {info.symbols}")  # the registry's Markdown, mathematics in $...$
             facts = [info.kind.capitalize(), f"range [{_bound(info.range[0])}, {_bound(info.range[1])}]",
                      f"best {_bound(info.best)} ({'higher' if info.higher_is_better else 'lower'} is better)",
                      "corrected for chance" if info.chance_adjusted else "not corrected for chance",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -66,7 +67,7 @@ def test_each_entry_shows_every_fact_of_its_registry_entry(page):
             shown = re.search(rf"(?<!not ){re.escape(phrase)}", line) is not None
             assert shown == present, (index_id, phrase)
         assert ui.plain(info.caveat) in text
-        assert (ui.plain(info.symbols) in text) if info.symbols else "Symbols." not in text
+        assert (f"**Symbols.** {info.symbols}" in text) if info.symbols else "Symbols." not in text
         assert [c.value for c in expander.caption] == [f"Reference: {ui.plain(info.reference)}"]
 
 
@@ -77,7 +78,7 @@ def test_psi_defines_e_where_it_is_used(page):
     formula = psi.get("latex")[0].value
     assert "E = " in formula and r"\max(K_a,K_b) - E" in formula
     text = " ".join(e.value for e in psi.markdown)
-    assert "E is the S expected by chance" in text and "largest reference cluster paired with the largest" in text
+    assert "$E$ is the $S$ expected by chance" in text and "largest reference cluster paired with the largest" in text
 
 
 @pytest.mark.parametrize("query, expected", [
@@ -168,10 +169,53 @@ def test_an_index_no_other_tool_has_names_them_all_and_shows_no_table(page):
 
 def test_the_end_of_the_page_has_each_tools_general_conventions(page):
     _search(page, "no such index")  # shown whatever the search finds
-    assert [s.value for s in page.subheader] == ["The other tools"]
+    assert [s.value for s in page.subheader] == ["Overview", "Notation", "The other tools"]
     assert [tab.label for tab in page.tabs] == [peer.name for peer in PEERS.values()]
     for tab, peer in zip(page.tabs, PEERS.values(), strict=True):
         first, notes = (m.value for m in tab.markdown)
         assert first.startswith(f"**{peer.name}**, {peer.language}: {peer.version}; {peer.checked}")
         assert notes == "\n".join(f"- {note}" for note in peer.conventions)
     _search(page, "")
+
+
+def test_the_overview_lists_every_index_with_its_registry_facts(page):
+    _search(page, "rand")  # the overview shows every index whatever the search finds
+    table = page.dataframe[0]  # the first table of the page
+    overview = table.value
+    assert list(overview.columns) == ["name", "id", "family", "range", "higher is better", "chance adjusted",
+                                      "symmetric", "needs X"]
+    config = json.loads(table.proto.columns)
+    headings = [config[column].get("label", column) for column in overview.columns]
+    assert headings == ["index", "id", "family", "range", "higher is better", "chance-adjusted", "symmetric",
+                        "needs coordinates"]
+    assert overview["id"].tolist() == list(INDICES)
+    for row in overview.to_dict(orient="records"):
+        info = INDICES[row["id"]]
+        assert (row["name"], row["family"]) == (info.name, FAMILIES[info.family])
+        assert (row["higher is better"], row["chance adjusted"], row["symmetric"], row["needs X"]) == (
+            info.higher_is_better, info.chance_adjusted, info.symmetric, info.needs_data), row["id"]
+    ranges = dict(zip(overview["id"], overview["range"]))
+    assert ranges["ari"] == "[-1, 1]" and ranges["vi"] == "[0, ∞]" and ranges["psi"] == "[0, 1]"
+    better = dict(zip(overview["id"], overview["higher is better"]))
+    assert better["psi"] and not better["nvd"] and not better["ci_partition"]  # distances: lower is better
+    needs = dict(zip(overview["id"], overview["needs X"]))
+    assert needs["ci_centroid"] and not needs["ci_partition"]
+    assert [s.value for s in page.subheader][:2] == ["Overview", "Notation"]
+
+
+def test_the_notation_is_mathematics(page):
+    _search(page, "")
+    notation = next(m.value for m in page.markdown if "objects shared by reference cluster" in m.value)
+    for symbol in ("$n_{ij}$", "$r_i$", "$c_j$", "$K_a$", "$K_b$", r"$a + b + c + d = \binom{N}{2}$"):
+        assert symbol in notation
+    assert "n_ij" not in notation  # no raw text notation left
+
+
+@pytest.mark.parametrize("index_id", [i for i, info in INDICES.items() if info.symbols])
+def test_symbols_write_their_mathematics_as_latex(index_id):
+    """The registry's notes on symbols put every symbol between dollar signs, as LaTeX the page renders:
+    no subscript written as plain text (n_ij), no Unicode stand-in for LaTeX (Σ, −, ₁, ², ′)."""
+    symbols = INDICES[index_id].symbols
+    assert symbols.count("$") % 2 == 0, symbols
+    prose = "".join(symbols.split("$")[::2])  # the text outside the mathematics
+    assert not re.search(r"\b[A-Za-z]{1,2}_[A-Za-z0-9]|[Σ−₁₂₃²′→≥Ωσ]|\\[a-z]+", prose), (index_id, prose)
