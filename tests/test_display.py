@@ -20,6 +20,7 @@ from cluval_core.outputs.export import (
     html_report,
     json_with_provenance,
     provenance,
+    report_figures,
 )
 from cluval_core.outputs.plots import (
     MAX_SHOWN,
@@ -227,3 +228,17 @@ def test_colouring_by_an_index_without_cells_is_refused():
 
     with pytest.raises(CluvalError, match="colour_by must be 'counts' or an index with an anatomy"):
         contingency_heatmap(compare([0, 0, 1], [0, 1, 1]), colour_by="ci_partition")
+
+
+def test_the_reports_figures_make_room_for_their_tick_labels():
+    """Outside the app nothing widens a figure's margins: every axis of the report's figures has
+    automargin, so row labels and ticks are not clipped."""
+    rng = np.random.default_rng(0)
+    c = compare(rng.integers(0, 3, 60), rng.integers(0, 4, 60), X=rng.normal(size=(60, 2)))
+    figures = report_figures(c)
+    assert [name for name, _ in figures] == ["Contingency table", "Centroid Index mapping (partition-based)",
+                                             "Centroid Index mapping (centroid-based)", "Reference", "Candidate"]
+    for _, fig in figures:
+        layout = fig.layout.to_plotly_json()
+        axes = [key for key in layout if key.startswith(("xaxis", "yaxis"))]
+        assert axes and all(layout[key].get("automargin") is True for key in axes)

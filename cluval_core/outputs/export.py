@@ -29,7 +29,7 @@ from ..core.validation import CluvalError
 from .plots import contingency_heatmap, mapping_diagram, partition_scatter
 
 __all__ = ["json_safe", "to_json", "format_value", "score_table", "contingency_frame", "provenance",
-           "csv_with_provenance", "json_with_provenance", "html_report"]
+           "csv_with_provenance", "json_with_provenance", "html_report", "report_figures"]
 
 
 def _key(key):
@@ -228,11 +228,11 @@ def json_with_provenance(values, facts: dict) -> str:
     return to_json({"provenance": facts, "values": values})
 
 
-def html_report(c, facts: dict, *, title: str = "cluval comparison", ids=None) -> str:
-    """One self-contained HTML file of a comparison: provenance, headline values, the
-    contingency table, the Hungarian pairing with PSI's steps, the Centroid Index mappings,
-    both partitions when the data is known, and every index. Plotly's script is embedded
-    once, so the file opens offline.
+def report_figures(c) -> list:
+    """The report's figures, (title, figure): the table, the mappings and, with data, both partitions.
+
+    Outside the app nothing widens a figure's margins for its tick labels, so every axis makes
+    room itself (``automargin``) and no row label or tick is clipped.
     """
     figures = [("Contingency table", contingency_heatmap(c)),
                ("Centroid Index mapping (partition-based)", mapping_diagram(c, "partition"))]
@@ -240,6 +240,19 @@ def html_report(c, facts: dict, *, title: str = "cluval comparison", ids=None) -
         figures.append(("Centroid Index mapping (centroid-based)", mapping_diagram(c, "centroid")))
         figures.append(("Reference", partition_scatter(c, "true")))
         figures.append(("Candidate", partition_scatter(c, "pred")))
+    for _, fig in figures:
+        fig.update_xaxes(automargin=True)
+        fig.update_yaxes(automargin=True)
+    return figures
+
+
+def html_report(c, facts: dict, *, title: str = "cluval comparison", ids=None) -> str:
+    """One self-contained HTML file of a comparison: provenance, headline values, the
+    contingency table, the Hungarian pairing with PSI's steps, the Centroid Index mappings,
+    both partitions when the data is known, and every index. Plotly's script is embedded
+    once, so the file opens offline.
+    """
+    figures = report_figures(c)
     scores = c.scores(ids)
     table = score_table(scores)
     table["value"] = [format_value(i, v, 6) for i, v in scores.items()]
