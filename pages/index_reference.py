@@ -37,23 +37,22 @@ def _other_tools(index_id: str) -> None:
 OVERVIEW_COLUMNS = {  # registry column -> heading, with what the column means
     "name": ("index", None), "id": ("id", "The id that Comparison.score and compare take"),
     "family": ("family", None), "range": ("range", "The values the index can take"),
-    "higher is better": ("higher is better", "Unticked: a distance, lower is better (0 = identical)"),
+    "higher is better": ("higher is better", "No: a distance, lower is better (0 = identical)"),
     "chance adjusted": ("chance-adjusted", "Corrected for chance: about 0 for random partitions"),
     "symmetric": ("symmetric", "The same value when reference and candidate swap places"),
     "needs X": ("needs coordinates", "Needs the data's coordinates X, not only the two labelings"),
 }
+OVERVIEW_WIDTHS = {"name": 290, "id": 190, "family": 270}  # px: the longest name, id and family read whole
 OVERVIEW_ROW_HEIGHT = 28  # px: every index visible without scrolling inside the table
 
 
 def overview() -> None:
     """Every index in one table, the registry's facts side by side (sortable by any column)."""
     table = index_table()[list(OVERVIEW_COLUMNS)]
-    config = {}
-    for column, (heading, meaning) in OVERVIEW_COLUMNS.items():
-        if table[column].dtype == bool:
-            config[column] = st.column_config.CheckboxColumn(heading, help=meaning)
-        else:
-            config[column] = st.column_config.TextColumn(heading, help=meaning)
+    for column in table.select_dtypes(bool).columns:  # words read better than greyed-out check boxes
+        table[column] = table[column].map({True: "yes", False: "no"})
+    config = {column: st.column_config.TextColumn(heading, help=meaning, width=OVERVIEW_WIDTHS.get(column))
+              for column, (heading, meaning) in OVERVIEW_COLUMNS.items()}
     st.dataframe(table, hide_index=True, key="reference_overview", column_config=config,
                  row_height=OVERVIEW_ROW_HEIGHT, height=OVERVIEW_ROW_HEIGHT * (len(table) + 1) + 3)
 

@@ -192,14 +192,15 @@ def test_the_overview_lists_every_index_with_its_registry_facts(page):
     for row in overview.to_dict(orient="records"):
         info = INDICES[row["id"]]
         assert (row["name"], row["family"]) == (info.name, FAMILIES[info.family])
-        assert (row["higher is better"], row["chance adjusted"], row["symmetric"], row["needs X"]) == (
-            info.higher_is_better, info.chance_adjusted, info.symmetric, info.needs_data), row["id"]
+        facts = (info.higher_is_better, info.chance_adjusted, info.symmetric, info.needs_data)
+        assert (row["higher is better"], row["chance adjusted"], row["symmetric"], row["needs X"]) == tuple(
+            "yes" if fact else "no" for fact in facts), row["id"]
     ranges = dict(zip(overview["id"], overview["range"]))
     assert ranges["ari"] == "[-1, 1]" and ranges["vi"] == "[0, ∞]" and ranges["psi"] == "[0, 1]"
     better = dict(zip(overview["id"], overview["higher is better"]))
-    assert better["psi"] and not better["nvd"] and not better["ci_partition"]  # distances: lower is better
+    assert (better["psi"], better["nvd"], better["ci_partition"]) == ("yes", "no", "no")  # distances: lower is better
     needs = dict(zip(overview["id"], overview["needs X"]))
-    assert needs["ci_centroid"] and not needs["ci_partition"]
+    assert (needs["ci_centroid"], needs["ci_partition"]) == ("yes", "no")
     assert [s.value for s in page.subheader][:2] == ["Overview", "Notation"]
 
 
