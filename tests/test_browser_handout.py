@@ -19,6 +19,16 @@ LONG = 120_000  # ms: parsing plotly's 4.7 MB script is slow on a busy 2-core ma
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
+@pytest.fixture(autouse=True)
+def _as_in_the_app(monkeypatch):
+    """Figures built as in the app: importing Streamlit makes its plotly template the default, and that
+    template leaves an axis's room for its tick labels (automargin) unset."""
+    import plotly.io as pio
+    import streamlit  # noqa: F401 - registers the "streamlit" template
+
+    monkeypatch.setattr(pio.templates, "default", "streamlit")
+
+
 def _pages(pdf: bytes) -> int:
     """The number of pages of a PDF written by Chromium (one /Type /Page object each)."""
     return len(re.findall(rb"/Type\s*/Page(?![a-z])", pdf))
