@@ -15,6 +15,7 @@ from cluval_core.outputs.export import (
     contingency_frame,
     csv_with_provenance,
     format_value,
+    handout_html,
     html_report,
     json_with_provenance,
     provenance,
@@ -296,15 +297,21 @@ def chance_caption(chance, samples: int, missing: str | None) -> str:
 
 
 def downloads(model, scores: dict, facts: dict, *, key: str) -> None:
-    """The values, the table and a one-file HTML report, each saying where it comes from."""
+    """The values, the table, a one-file HTML report and a one-page handout, each saying where it comes from."""
     c = model.comparison
     facts = provenance(**facts)
-    columns = st.columns(4)
-    columns[0].download_button("Index table (CSV)", csv_with_provenance(score_table(scores), facts, index=False),
-                               "cluval_indices.csv", "text/csv", key=f"{key}_download_csv")
-    columns[1].download_button("Index values (JSON)", json_with_provenance(scores, facts), "cluval_indices.json",
-                               "application/json", key=f"{key}_download_json")
-    columns[2].download_button("Contingency table (CSV)", csv_with_provenance(contingency_frame(c), facts),
-                               "cluval_contingency.csv", "text/csv", key=f"{key}_download_table")
-    columns[3].download_button("Report (HTML)", lambda: html_report(c, facts), "cluval_report.html", "text/html",
-                               key=f"{key}_download_html", help="One file with every figure and table; opens offline.")
+    row = st.container(horizontal=True, key=f"{key}_downloads")  # each label whole; it wraps when narrow
+    row.download_button("Index table (CSV)", csv_with_provenance(score_table(scores), facts, index=False),
+                        "cluval_indices.csv", "text/csv", key=f"{key}_download_csv", width="content")
+    row.download_button("Index values (JSON)", json_with_provenance(scores, facts), "cluval_indices.json",
+                        "application/json", key=f"{key}_download_json", width="content")
+    row.download_button("Contingency table (CSV)", csv_with_provenance(contingency_frame(c), facts),
+                        "cluval_contingency.csv", "text/csv", key=f"{key}_download_table", width="content")
+    row.download_button("Report (HTML)", lambda: html_report(c, facts), "cluval_report.html", "text/html",
+                        key=f"{key}_download_html", help="One file with every figure and table; opens offline.",
+                        width="content")
+    row.download_button("Handout (HTML, one page)", lambda: handout_html(c, facts, ids=list(HEADLINE)),
+                        "cluval_handout.html", "text/html", key=f"{key}_download_handout", width="content",
+                        help="This view on one printable page: provenance, headline values, the table, the "
+                             "pairing with PSI's steps, the CI mapping and room for notes.")
+    st.caption("Print: open the handout in a browser and print it (Ctrl+P or ⌘P); it fills one A4 or Letter page.")

@@ -73,7 +73,7 @@ for family, title in FAMILIES.items():
         with st.expander(f"{info.name} (`{info.id}`)", expanded=bool(query.strip())):
             st.latex(info.formula)
             if info.symbols:
-                st.markdown(f"**Symbols.** {ui.plain(info.symbols)}")
+                st.markdown(f"**Symbols.** {info.symbols}")  # the registry's Markdown, mathematics in $...$
             facts = [info.kind.capitalize(), f"range [{_bound(info.range[0])}, {_bound(info.range[1])}]",
                      f"best {_bound(info.best)} ({'higher' if info.higher_is_better else 'lower'} is better)",
                      "corrected for chance" if info.chance_adjusted else "not corrected for chance",

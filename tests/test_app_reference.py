@@ -67,7 +67,7 @@ def test_each_entry_shows_every_fact_of_its_registry_entry(page):
             shown = re.search(rf"(?<!not ){re.escape(phrase)}", line) is not None
             assert shown == present, (index_id, phrase)
         assert ui.plain(info.caveat) in text
-        assert (ui.plain(info.symbols) in text) if info.symbols else "Symbols." not in text
+        assert (f"**Symbols.** {info.symbols}" in text) if info.symbols else "Symbols." not in text
         assert [c.value for c in expander.caption] == [f"Reference: {ui.plain(info.reference)}"]
 
 
@@ -78,7 +78,7 @@ def test_psi_defines_e_where_it_is_used(page):
     formula = psi.get("latex")[0].value
     assert "E = " in formula and r"\max(K_a,K_b) - E" in formula
     text = " ".join(e.value for e in psi.markdown)
-    assert "E is the S expected by chance" in text and "largest reference cluster paired with the largest" in text
+    assert "$E$ is the $S$ expected by chance" in text and "largest reference cluster paired with the largest" in text
 
 
 @pytest.mark.parametrize("query, expected", [
@@ -188,3 +188,11 @@ def test_the_overview_table_is_the_registry_filtered_by_the_search():
     filtered = next(d for d in at.dataframe if "id" in d.value.columns).value
     assert filtered["id"].tolist() == [i.id for i in find_indices("centroid")]
     assert any("$n_{ij}$" in c.value for c in at.caption)  # the notation is mathematics, not raw text
+@pytest.mark.parametrize("index_id", [i for i, info in INDICES.items() if info.symbols])
+def test_symbols_write_their_mathematics_as_latex(index_id):
+    """The registry's notes on symbols put every symbol between dollar signs, as LaTeX the page renders:
+    no subscript written as plain text (n_ij), no Unicode stand-in for LaTeX (Σ, −, ₁, ², ′)."""
+    symbols = INDICES[index_id].symbols
+    assert symbols.count("$") % 2 == 0, symbols
+    prose = "".join(symbols.split("$")[::2])  # the text outside the mathematics
+    assert not re.search(r"\b[A-Za-z]{1,2}_[A-Za-z0-9]|[Σ−₁₂₃²′→≥Ωσ]|\\[a-z]+", prose), (index_id, prose)

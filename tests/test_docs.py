@@ -72,6 +72,14 @@ def test_each_family_page_lists_its_indices(site, family):
 
 
 @pytest.mark.slow
+def test_the_registrys_symbols_are_typeset_as_mathematics(site):
+    page = (site / "families" / "set_matching.html").read_text(encoding="utf-8")
+    assert r'<span class="math notranslate nohighlight">\(r_{(1)} \ge r_{(2)} \ge \dots\)</span>' in page
+    for family in FAMILIES:  # no dollar sign of the registry's Markdown is left as text
+        assert "$" not in _text(site / "families" / f"{family}.html"), family
+
+
+@pytest.mark.slow
 def test_every_index_is_in_the_generated_pages(site):
     overview = _text(site / "indices.html")
     families = " ".join(_text(site / "families" / f"{family}.html") for family in FAMILIES)

@@ -97,7 +97,8 @@ class IndexInfo:
         ``X=X`` when ``needs_data``); ``call`` writes that call out.
     formula, symbols : str
         The definition in LaTeX, and what its symbols mean beyond the common notation
-        (n_ij, r_i, c_j, N, K_a, K_b, pair counts a, b, c, d, entropies H), in Markdown.
+        (n_ij, r_i, c_j, N, K_a, K_b, pair counts a, b, c, d, entropies H), in Markdown:
+        text with its mathematics in LaTeX between dollar signs (``$n_{ij} / c_j$``).
     reference, caveat : str
         Where it is defined, and when it misleads.
     compute : callable
@@ -283,14 +284,29 @@ def find_indices(query: str) -> list[IndexInfo]:
             if all(w in reference or any(word.startswith(w) for word in words) for w in wanted)]
 
 
+def _bound(value: float) -> str:
+    """A bound of a range as people write it: ``∞`` and ``−∞`` for the infinite ones."""
+    if math.isinf(value):
+        return "∞" if value > 0 else "−∞"
+    return f"{value:g}"
+
+
 def index_table() -> pd.DataFrame:
-    """The registry as a pandas DataFrame (one row per index, without its code)."""
+    """The registry as a pandas DataFrame (one row per index, without its code).
+
+    >>> table = index_table().set_index("id")
+    >>> table.loc["ari", "range"], bool(table.loc["ari", "higher is better"])
+    ('[-1, 1]', True)
+    >>> table.loc["vi", "range"], bool(table.loc["vi", "higher is better"])
+    ('[0, ∞]', False)
+    """
     rows = []
     for info in INDICES.values():
         rows.append({
             "id": info.id, "name": info.name, "family": FAMILIES[info.family],
-            "range": f"[{info.range[0]:g}, {info.range[1]:g}]", "best": info.best,
-            "kind": info.kind, "chance adjusted": info.chance_adjusted, "symmetric": info.symmetric,
+            "range": f"[{_bound(info.range[0])}, {_bound(info.range[1])}]", "best": info.best,
+            "kind": info.kind, "higher is better": info.higher_is_better,
+            "chance adjusted": info.chance_adjusted, "symmetric": info.symmetric,
             "needs X": info.needs_data, "soft tables": info.soft, "integer valued": info.integer_valued,
             "tie dependent": info.tie_dependent, "exact expectation": info.exact_expectation,
             "function": info.call, "formula": info.formula, "reference": info.reference,

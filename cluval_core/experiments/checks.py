@@ -18,7 +18,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ..core.validation import CluvalError
-from ..data.datasets import available_datasets
+from ..data.datasets import available_datasets, catalogue
 
 __all__ = ["WITHIN", "DIFFERS", "CHECK_COLUMNS", "Progress", "Experiment", "ExperimentResult", "check", "checks_frame",
            "format_tolerance", "shown", "report", "published", "published_tables"]
@@ -74,6 +74,22 @@ class Experiment:
             available = available_datasets()
         have = set(available)
         return [name for name in self.datasets if name not in have]
+
+    def facts(self, *, full: bool = False) -> dict:
+        """What a file of this experiment's results says about where it comes from: the
+        experiment, the paper, the table or figure it recomputes, the data sets and the form
+        that ran (pass it to :func:`cluval_core.outputs.export.provenance`).
+
+        >>> e = Experiment("x", "Rand (1971), Table 1", "Rand 1971", "", None, 1.0, "2 seeds", ("s1",))
+        >>> e.facts()
+        {'experiment': 'x', 'paper': 'Rand 1971', 'reproduces': 'Rand (1971), Table 1', \
+'data sets': 'S1 (s1)', 'form': 'reduced: 2 seeds'}
+        """
+        titles = catalogue()["datasets"]
+        data = (", ".join(f"{titles[n]['title']} ({n})" for n in self.datasets) if self.datasets
+                else "none loaded: the experiment generates its partitions")
+        return {"experiment": self.name, "paper": self.source, "reproduces": self.title, "data sets": data,
+                "form": "full (the paper's settings)" if full else f"reduced: {self.reduced}"}
 
     @staticmethod
     def fetch_command(missing) -> str:

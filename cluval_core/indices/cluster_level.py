@@ -153,9 +153,9 @@ ENTRIES = (
         higher_is_better=False, chance_adjusted=False, symmetric=True, integer_valued=True, tie_dependent=True,
         cost="pairing", function=centroid_index,
         formula=r"\mathrm{CI} = \max(\mathrm{orphans}(G\to P), \mathrm{orphans}(P\to G))",
-        symbols="Each reference cluster maps to the candidate cluster with the largest Jaccard similarity "
-                "n_ij / (r_i + c_j − n_ij); orphans(G → P) counts the candidate clusters nobody maps to, and "
-                "P → G is the same the other way. Equal similarities go to the cluster that occurs first.",
+        symbols=r"Each reference cluster maps to the candidate cluster with the largest Jaccard similarity $n_{ij} / "
+                r"(r_i + c_j - n_{ij})$; $\mathrm{orphans}(G \to P)$ counts the candidate clusters nobody maps to, "
+                r"and $P \to G$ is the same the other way. Equal similarities go to the cluster that occurs first.",
         reference=CI_PAPER,
         caveat="Counts missing clusters, not misplaced objects: two partitions with CI = 0 can still differ "
                "in many border points.",
@@ -166,9 +166,9 @@ ENTRIES = (
         range=(0, 1), higher_is_better=True, chance_adjusted=False, symmetric=True, tie_dependent=True,
         cost="pairing", function=centroid_similarity_index,
         formula=r"\mathrm{CSI} = \frac{\sum_i n_{i,NN(i)} + \sum_j n_{NN(j),j}}{2N}",
-        symbols="NN(i) is the candidate cluster reference cluster i maps to (largest Jaccard similarity), "
-                "NN(j) the reference cluster candidate cluster j maps to; equal similarities go to the "
-                "cluster that occurs first.",
+        symbols="$NN(i)$ is the candidate cluster reference cluster $i$ maps to (largest Jaccard similarity), $NN(j)$ "
+                "the reference cluster candidate cluster $j$ maps to; equal similarities go to the cluster that "
+                "occurs first.",
         reference=CI_PAPER,
         caveat="Object-level counterpart of CI with the same nearest-neighbour mapping; not corrected for chance.",
         compute=lambda c: _centroid_similarity_index(c, "partition"), steps=lambda c: _csi_steps(c, "partition"),
@@ -178,9 +178,9 @@ ENTRIES = (
         chance_adjusted=False, symmetric=True, needs_data=True, soft=False, integer_valued=True,
         tie_dependent=True, cost="pairing", function=centroid_index,
         formula=r"\mathrm{CI} = \max(\mathrm{orphans}(C\to C'), \mathrm{orphans}(C'\to C))",
-        symbols="C and C′ are the two partitions' centroids (the means of their clusters' points); each "
-                "centroid maps to the nearest centroid of the other partition, and orphans(C → C′) counts "
-                "the centroids of C′ nobody maps to. Equal distances go to the cluster that occurs first.",
+        symbols=r"$C$ and $C'$ are the two partitions' centroids (the means of their clusters' points); each centroid "
+                r"maps to the nearest centroid of the other partition, and $\mathrm{orphans}(C \to C')$ counts the "
+                r"centroids of $C'$ nobody maps to. Equal distances go to the cluster that occurs first.",
         reference=CI_PAPER,
         caveat="Maps clusters by centroid distance: for non-convex clusters (rings, spirals) the nearest "
                "centroid need not be the matching cluster.",
@@ -191,8 +191,8 @@ ENTRIES = (
         higher_is_better=True, chance_adjusted=False, symmetric=True, needs_data=True, soft=False,
         tie_dependent=True, cost="pairing", function=centroid_similarity_index,
         formula=r"\mathrm{CSI} = \frac{\sum_i n_{i,NN(i)} + \sum_j n_{NN(j),j}}{2N}",
-        symbols="NN(i) is the candidate cluster whose centroid is nearest to reference cluster i's centroid, "
-                "NN(j) likewise the other way; equal distances go to the cluster that occurs first.",
+        symbols="$NN(i)$ is the candidate cluster whose centroid is nearest to reference cluster $i$'s centroid, "
+                "$NN(j)$ likewise the other way; equal distances go to the cluster that occurs first.",
         reference=CI_PAPER,
         caveat="As CSI (partition-based), with the nearest-centroid mapping.",
         compute=lambda c: _centroid_similarity_index(c, "centroid"), steps=lambda c: _csi_steps(c, "centroid"),
@@ -202,9 +202,9 @@ ENTRIES = (
         chance_adjusted=False, symmetric=True, needs_data=True, soft=False, tie_dependent=True, cost="pairing",
         function=centroid_ratio,
         formula=r"\mathrm{CR} = 1 - \frac{\#\text{unstable pairs}}{K}",
-        symbols="The centroids are paired greedily, closest pair first; a pair (C_i, C′_j) is unstable when "
-                "D_ij² / (D_i D_j) > 1, with D_i the distance from C_i to the nearest other centroid of its "
-                "own partition. K = max(K_a, K_b), and clusters left unpaired count as unstable.",
+        symbols=r"The centroids are paired greedily, closest pair first; a pair $(C_i, C'_j)$ is unstable when "
+                r"$D_{ij}^2 / (D_i D_j) > 1$, with $D_i$ the distance from $C_i$ to the nearest other centroid of its "
+                r"own partition. $K = \max(K_a, K_b)$, and clusters left unpaired count as unstable.",
         reference="Zhao & Fränti (2014), Centroid ratio for a pairwise random swap clustering algorithm, "
                   "IEEE TKDE 26(5)",
         caveat="A cluster-level yes/no per pair: says nothing about how many objects are misplaced.",

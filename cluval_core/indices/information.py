@@ -778,8 +778,8 @@ def _ami_entry(normaliser: Normaliser):
         function_options={} if arithmetic else {"average_method": normaliser.name},
         formula=(rf"\mathrm{{AMI}}{subscript} = \frac{{\mathrm{{MI}}-E[\mathrm{{MI}}]}}"
                  rf"{{{normaliser.latex}-E[\mathrm{{MI}}]}}"),
-        symbols="E[MI] is the expected mutual information when the objects are assigned at random with both "
-                "partitions' cluster sizes fixed (the permutation model, hypergeometric).",
+        symbols=r"$E[\mathrm{MI}]$ is the expected mutual information when the objects are assigned at random with "
+                r"both partitions' cluster sizes fixed (the permutation model, hypergeometric).",
         reference=VINH if arithmetic else VINH + "; scikit-learn's average_method",
         caveat=_AMI_CAVEATS[normaliser.name],
         compute=lambda c: _ami(c, normaliser), steps=lambda c: _ami_steps(c, normaliser),
@@ -814,7 +814,7 @@ ENTRIES = (
                "scores 1): it cannot see over-segmentation."),
     _nmi_entry(NORMALISERS["joint"], "NMI (joint entropy)", r"\mathrm{NMI}_{joint} = \frac{\mathrm{MI}}{H_{ab}}", VINH,
                "Equal to 1 - VI/H_ab; tends to be lower than the other NMIs for the same pair.",
-               symbols="H_ab is the joint entropy, of the table's cells n_ij / N."),
+               symbols="$H_{ab}$ is the joint entropy, of the table's cells $n_{ij} / N$."),
     IndexInfo(
         id="vi", name="Variation of information", family=FAMILY, range=(0, INF), higher_is_better=False,
         chance_adjusted=False, symmetric=True, function=variation_of_information,
@@ -836,7 +836,7 @@ ENTRIES = (
         id="homogeneity", name="Homogeneity", family=FAMILY, range=(0, 1), higher_is_better=True,
         chance_adjusted=False, symmetric=False, function=homogeneity_score,
         formula=r"h = \frac{\mathrm{MI}}{H_a} = 1 - \frac{H(G \mid P)}{H_a}",
-        symbols="H(G | P) is the entropy of the reference given the candidate; h = 1 when H_a = 0.",
+        symbols=r"$H(G \mid P)$ is the entropy of the reference given the candidate; $h = 1$ when $H_a = 0$.",
         reference=ROSENBERG,
         caveat="Reaches 1 for all singletons (each candidate cluster is pure): it never penalises splitting. "
                "Read it with completeness.",
@@ -846,7 +846,7 @@ ENTRIES = (
         id="completeness", name="Completeness", family=FAMILY, range=(0, 1), higher_is_better=True,
         chance_adjusted=False, symmetric=False, function=completeness_score,
         formula=r"c = \frac{\mathrm{MI}}{H_b} = 1 - \frac{H(P \mid G)}{H_b}",
-        symbols="H(P | G) is the entropy of the candidate given the reference; c = 1 when H_b = 0.",
+        symbols=r"$H(P \mid G)$ is the entropy of the candidate given the reference; $c = 1$ when $H_b = 0$.",
         reference=ROSENBERG,
         caveat="Reaches 1 when the candidate is one cluster: it never penalises merging. Read it with "
                "homogeneity; their harmonic mean (the V-measure) is NMI (arithmetic).",
@@ -856,10 +856,10 @@ ENTRIES = (
         id="rmi", name="Reduced mutual information", family=FAMILY, range=(-INF, INF), higher_is_better=True,
         chance_adjusted=True, symmetric=False, soft=False, function=reduced_mutual_information,
         formula=r"\mathrm{RMI} = \frac{1}{N}\left[H(g) - H(g \mid c)\right]",
-        symbols="H(g) is the information needed to transmit the reference labels: its cluster sizes under a "
-                "Dirichlet-multinomial prior (its concentration chosen to minimise the cost), then the labels; "
-                "H(g | c) the same given the candidate, column by column of the table. In nats per object; "
-                "the reference is the 'ground truth' side, so RMI is slightly asymmetric.",
+        symbols=r"$H(g)$ is the information needed to transmit the reference labels: its cluster sizes under a "
+                r"Dirichlet-multinomial prior (its concentration chosen to minimise the cost), then the labels; $H(g "
+                r"\mid c)$ the same given the candidate, column by column of the table. In nats per object; the "
+                r"reference is the 'ground truth' side, so RMI is slightly asymmetric.",
         reference=JERDEE,
         caveat="In nats per object, like MI: its size depends on N and the entropies, so it is not comparable "
                "across data sets (use NRMI). Negative when the candidate says less about the reference than "
@@ -871,9 +871,9 @@ ENTRIES = (
         function=reduced_mutual_information, function_options={"reduction": "flat"},
         formula=r"\mathrm{RMI}_{flat} = \frac{1}{N}\left[\log\frac{N!\,\prod_{ij} n_{ij}!}{\prod_i r_i!\,"
                 r"\prod_j c_j!} - \log\Omega(c, r)\right]",
-        symbols="Ω(c, r) is the number of tables of counts whose row sums are the candidate's cluster sizes and "
-                "column sums the reference's, by the effective-columns estimate (exact when the reference is "
-                "all singletons).",
+        symbols=r"$\Omega(c, r)$ is the number of tables of counts whose row sums are the candidate's cluster sizes "
+                r"and column sums the reference's, by the effective-columns estimate (exact when the reference is all "
+                r"singletons).",
         reference="Newman, Cantwell & Young (2020), Improved mutual information measure for clustering, "
                   "classification, and community detection, Phys. Rev. E 101",
         caveat="Every table with the given margins is taken as equally likely, which over-corrects for "
@@ -884,8 +884,8 @@ ENTRIES = (
         higher_is_better=True, chance_adjusted=True, symmetric=False, soft=False,
         function=normalized_reduced_mutual_information,
         formula=r"\mathrm{NRMI} = \frac{\mathrm{RMI}(g; c)}{\mathrm{RMI}(g; g)}",
-        symbols="RMI(g; g) is the reference's reduced entropy, the RMI of the reference with itself: NRMI is the "
-                "share of the reference that the candidate tells.",
+        symbols=r"$\mathrm{RMI}(g; g)$ is the reference's reduced entropy, the RMI of the reference with itself: NRMI "
+                r"is the share of the reference that the candidate tells.",
         reference="Jerdee, Kirkley & Newman (2023), Normalized mutual information is a biased measure for "
                   "classification and community detection, arXiv:2307.01282",
         caveat="Asymmetric by design (normalised by the reference alone); 0 when the reference's reduced "

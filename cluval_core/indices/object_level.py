@@ -129,8 +129,8 @@ ENTRIES = (
         id="bcubed_precision", name="BCubed precision", family=FAMILY, range=(0, 1), higher_is_better=True,
         chance_adjusted=False, symmetric=False, function=bcubed_score, function_options={"measure": "precision"},
         formula=r"P = \frac{1}{N}\sum_{ij} \frac{n_{ij}^2}{c_j}",
-        symbols="Each object's precision is the share of its candidate cluster that is in its reference "
-                "cluster, n_ij / c_j; P is their mean.",
+        symbols="Each object's precision is the share of its candidate cluster that is in its reference cluster, "
+                "$n_{ij} / c_j$; $P$ is their mean.",
         reference=BCUBED,
         caveat="Reaches 1 for all singletons: it never penalises splitting. Read it with BCubed recall.",
         compute=lambda c: _squares_over(c, "precision"), steps=lambda c: _mean_steps(c, "precision", "P"),
@@ -140,8 +140,8 @@ ENTRIES = (
         id="bcubed_recall", name="BCubed recall", family=FAMILY, range=(0, 1), higher_is_better=True,
         chance_adjusted=False, symmetric=False, function=bcubed_score, function_options={"measure": "recall"},
         formula=r"R = \frac{1}{N}\sum_{ij} \frac{n_{ij}^2}{r_i}",
-        symbols="Each object's recall is the share of its reference cluster that is in its candidate "
-                "cluster, n_ij / r_i; R is their mean.",
+        symbols="Each object's recall is the share of its reference cluster that is in its candidate cluster, $n_{ij} "
+                "/ r_i$; $R$ is their mean.",
         reference=BCUBED,
         caveat="Reaches 1 when the candidate is one cluster: it never penalises merging.",
         compute=lambda c: _squares_over(c, "recall"), steps=lambda c: _mean_steps(c, "recall", "R"),
@@ -151,7 +151,7 @@ ENTRIES = (
         id="bcubed_f", name="BCubed F-measure", family=FAMILY, range=(0, 1), higher_is_better=True,
         chance_adjusted=False, symmetric=True, function=bcubed_score,
         formula=r"F = \frac{2PR}{P+R}",
-        symbols="P and R are BCubed precision and recall.",
+        symbols="$P$ and $R$ are BCubed precision and recall.",
         reference=BCUBED,
         caveat="Satisfies Amigó et al.'s formal constraints (homogeneity, completeness, rag bag, size vs "
                "quantity), but is not corrected for chance: random partitions score well above 0.",
@@ -162,9 +162,9 @@ ENTRIES = (
         formula=r"\mathrm{ECS} = \frac{1}{N}\sum_{ij} n_{ij}\left[1 - \tfrac{1}{2}\left(n_{ij}\left|\tfrac{1}{r_i}"
                 r" - \tfrac{1}{c_j}\right| + \tfrac{r_i - n_{ij}}{r_i} + \tfrac{c_j - n_{ij}}{c_j}\right)\right] "
                 r"= \frac{1}{N}\sum_{ij} \frac{n_{ij}^2}{\max(r_i, c_j)}",
-        symbols="Each object's similarity is 1 minus half the L1 distance between its two clusters' membership "
-                "vectors (uniform over each cluster), n_ij / max(r_i, c_j); ECS is their mean, and "
-                "Comparison.element_scores gives each object's.",
+        symbols=r"Each object's similarity is 1 minus half the $L_1$ distance between its two clusters' membership "
+                r"vectors (uniform over each cluster), $n_{ij} / \max(r_i, c_j)$; ECS is their mean, and "
+                r"Comparison.element_scores gives each object's.",
         reference="Gates, Wood, Hetrick & Ahn (2019), Element-centric clustering comparison unifies overlaps "
                   "and hierarchy, Scientific Reports 9",
         caveat="Not corrected for chance; for flat partitions it does not depend on the restart parameter "

@@ -649,8 +649,8 @@ ENTRIES = (
         id="ari", name="Adjusted Rand index", family=FAMILY, range=(-1, 1), higher_is_better=True,
         chance_adjusted=True, symmetric=True, function=adjusted_rand_score,
         formula=r"\mathrm{ARI} = \frac{2(ad-bc)}{(a+b)(b+d)+(a+c)(c+d)}",
-        symbols="Equivalently (a − E) / (max − E), with E = (a+b)(a+c) / C(N, 2) the a expected by chance (both "
-                "partitions' cluster sizes fixed) and max = ((a+b) + (a+c)) / 2.",
+        symbols=r"Equivalently $(a - E) / (a_{\max} - E)$, with $E = (a+b)(a+c) / \binom{N}{2}$ the $a$ expected by "
+                r"chance (both partitions' cluster sizes fixed) and $a_{\max} = ((a+b) + (a+c)) / 2$.",
         reference="Hubert & Arabie (1985), Comparing partitions, J. Classification 2",
         caveat="Counts pairs, so a cluster of n objects weighs like n^2: errors in small clusters barely move it "
                "(on imbalanced data a clustering that merges all small clusters can still score above 0.9).",
@@ -676,9 +676,9 @@ ENTRIES = (
         chance_adjusted=True, symmetric=True, function=modified_adjusted_rand_score,
         formula=r"\mathrm{MARI} = \frac{a - \hat E}{\frac{(a+b)+(a+c)}{2} - \hat E},\; \hat E = "
                 r"\binom{N}{2}\frac{(a+b)(a+c) - a - (T_1 + T_2 + T_3)}{6\binom{N}{4}}",
-        symbols="Ê is the expectation of a when the objects are drawn independently (the multinomial model) "
-                "instead of with fixed cluster sizes: T₁ = 2N, T₂ = Σ n_ij r_i c_j, "
-                "T₃ = −Σ n_ij² − Σ r_i² − Σ c_j². NaN below 4 objects.",
+        symbols=r"$\hat E$ is the expectation of $a$ when the objects are drawn independently (the multinomial model) "
+                r"instead of with fixed cluster sizes: $T_1 = 2N$, $T_2 = \sum_{ij} n_{ij} r_i c_j$, $T_3 = "
+                r"-\sum_{ij} n_{ij}^2 - \sum_i r_i^2 - \sum_j c_j^2$. NaN below 4 objects.",
         reference="Sundqvist, Chiquet & Rigaill (2023), Adjusting the adjusted Rand index, Computational "
                   "Statistics 38",
         caveat="Corrects ARI's chance model (the cluster sizes are random too) and is then unbiased; close "
@@ -688,9 +688,9 @@ ENTRIES = (
         id="pair_correlation", name="Pair-counting correlation", family=FAMILY, range=(-1, 1),
         higher_is_better=True, chance_adjusted=True, symmetric=True, function=pair_correlation_coefficient,
         formula=r"\mathrm{CC} = \frac{Ma - m_a m_b}{\sqrt{m_a m_b (M - m_a)(M - m_b)}}",
-        symbols="M = C(N, 2) pairs; m_a = a + b and m_b = a + c are the pairs together in the reference and in "
-                "the candidate: CC is the Pearson correlation of the two partitions' 'together' indicators "
-                "over all pairs.",
+        symbols=r"$M = \binom{N}{2}$ pairs; $m_a = a + b$ and $m_b = a + c$ are the pairs together in the reference "
+                r"and in the candidate: CC is the Pearson correlation of the two partitions' 'together' indicators "
+                r"over all pairs.",
         reference=GOSGENS,
         caveat="Satisfies nearly every desirable property Gösgens et al. list (constant baseline 0, "
                "symmetric, monotone); undefined (NaN) when one side is one cluster or all singletons.",
@@ -701,8 +701,8 @@ ENTRIES = (
         range=(0, 1), higher_is_better=False, chance_adjusted=False, symmetric=True,
         function=pair_correlation_distance,
         formula=r"\mathrm{CD} = \frac{\arccos \mathrm{CC}}{\pi}",
-        symbols="CC is the pair-counting correlation; its arccos is the angle between the two partitions' "
-                "centred pair-indicator vectors.",
+        symbols=r"CC is the pair-counting correlation; its $\arccos$ is the angle between the two partitions' centred "
+                r"pair-indicator vectors.",
         reference=GOSGENS,
         caveat="A metric on partitions whose value by chance is a constant 0.5 (CC = 0), not 0; undefined where "
                "CC is.",

@@ -49,7 +49,8 @@ FAMILY, FAMILY_NAME = "set_matching", "Set matching"
 
 PSI_PAPER = "Rezaei & Fränti (2016), Set matching measures for external cluster validity, IEEE TKDE 28(8)"
 GAGOLEWSKI = "Gagolewski (2022), Adjusted asymmetric accuracy: a well-behaving external cluster validity measure"
-PAIRS = ("σ runs over the one-to-one pairings of reference and candidate clusters; clusters left unpaired add 0.")
+PAIRS = (r"$\sigma$ runs over the one-to-one pairings of reference and candidate clusters; clusters left unpaired add "
+         r"0.")
 
 
 def _cell_sum(c, cells):
@@ -461,8 +462,8 @@ ENTRIES = (
         chance_adjusted=True, symmetric=False, cost="pairing", function=adjusted_asymmetric_accuracy,
         formula=r"\mathrm{AAA} = \frac{\max_\sigma \frac{1}{K_a}\sum_i \frac{n_{i\sigma(i)}}{r_i} - \frac{1}{K_a}}"
                 r"{1 - \frac{1}{K_a}}",
-        symbols="σ runs over the one-to-one pairings of reference and candidate clusters; a reference cluster "
-                "left unpaired adds 0.",
+        symbols=r"$\sigma$ runs over the one-to-one pairings of reference and candidate clusters; a reference cluster "
+                r"left unpaired adds 0.",
         reference=GAGOLEWSKI,
         caveat="Asymmetric by design (recall per reference cluster): extra candidate clusters are penalised "
                "only through the rows they fail to cover. Undefined when the reference has one cluster.",
@@ -473,11 +474,11 @@ ENTRIES = (
         formula=r"\mathrm{PSI} = \frac{S - E}{\max(K_a,K_b) - E},\quad S = \max_\sigma \sum_i "
                 r"\frac{n_{i\sigma(i)}}{\max(r_i, c_{\sigma(i)})},\quad E = \sum_{i=1}^{\min(K_a,K_b)} "
                 r"\frac{r_{(i)}\, c_{(i)} / N}{\max(r_{(i)}, c_{(i)})}",
-        symbols="S is the similarity of the best one-to-one pairing σ of the clusters (Hungarian algorithm). "
-                "E is the S expected by chance, with the largest reference cluster paired with the largest "
-                "candidate cluster, the second largest with the second largest, and so on: r₍₁₎ ≥ r₍₂₎ ≥ … and "
-                "c₍₁₎ ≥ c₍₂₎ ≥ … are the cluster sizes sorted in decreasing order. PSI = 0 when S < E, and 1 "
-                "when both partitions are one cluster.",
+        symbols=r"$S$ is the similarity of the best one-to-one pairing $\sigma$ of the clusters (Hungarian "
+                r"algorithm). $E$ is the $S$ expected by chance, with the largest reference cluster paired with the "
+                r"largest candidate cluster, the second largest with the second largest, and so on: $r_{(1)} \ge "
+                r"r_{(2)} \ge \dots$ and $c_{(1)} \ge c_{(2)} \ge \dots$ are the cluster sizes sorted in decreasing "
+                r"order. PSI = 0 when $S < E$, and 1 when both partitions are one cluster.",
         reference=PSI_PAPER,
         caveat="Each cluster counts the same whatever its size: on imbalanced data, a lost small cluster costs "
                "as much as a lost large one. Clipped at 0 (S < E), so it cannot say 'worse than chance'.",
@@ -488,8 +489,8 @@ ENTRIES = (
         chance_adjusted=False, symmetric=True, cost="pairing",
         function=pair_sets_index, function_options={"simplified": True},
         formula=r"\mathrm{PSI}^* = \frac{S - 1}{\max(K_a,K_b) - 1}",
-        symbols="S as for PSI, the similarity of the best one-to-one pairing; the chance expectation E is "
-                "taken to be 1.",
+        symbols="$S$ as for PSI, the similarity of the best one-to-one pairing; the chance expectation $E$ is taken "
+                "to be 1.",
         reference=PSI_PAPER + ", eq. (20)",
         caveat="Assumes the expectation E is 1 (true when the two partitions have similar cluster sizes): "
                "a metric, but only approximately corrected for chance.",

@@ -27,9 +27,11 @@ from .._version import __version__
 from ..core.registry import FAMILIES, INDICES, get_index
 from ..core.validation import CluvalError
 from .plots import contingency_heatmap, mapping_diagram, partition_scatter
+from .plots.comparison import shortened
 
 __all__ = ["json_safe", "to_json", "format_value", "score_table", "contingency_frame", "provenance",
-           "csv_with_provenance", "json_with_provenance", "html_report", "report_figures"]
+           "csv_with_provenance", "json_with_provenance", "html_report", "report_figures", "handout_html",
+           "HANDOUT_INDICES"]
 
 
 def _key(key):
@@ -281,3 +283,195 @@ def html_report(c, facts: dict, *, title: str = "cluval comparison", ids=None) -
     parts.append(table_html(table.drop(columns=["formula"]), index=False))
     parts.append("</body></html>")
     return "\n".join(parts)
+
+
+# ---------------------------------------------------------------------- the one-page handout
+HANDOUT_INDICES = ("ari", "nmi_sum", "ami", "psi", "nvd", "ci_partition", "ci_centroid")  # the headline values
+HANDOUT_PAIRS_SHOWN = 16  # pairs listed; the rest are counted ("and 7 more pairs")
+# The printable area of the smaller of A4 (210 x 297 mm) and Letter (216 x 279 mm) inside 12 mm margins:
+# the sheet fits one page of either.
+HANDOUT_MARGIN_MM, HANDOUT_SHEET_MM = 12, (186, 255)
+_PX_PER_MM = 96 / 25.4
+_HANDOUT_FIGURES_MM = {"table": (92, 80), "mapping": (92, 80)}  # (width, height) of each figure
+
+_HANDOUT_CSS = """
+@page { margin: %(margin)dmm; }
+* { box-sizing: border-box; }
+html, body { margin: 0; padding: 0; background: #f0f0f0; }
+body { font: 9pt/1.3 system-ui, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; color: #1a1a1a; }
+.hint { max-width: %(width)dmm; margin: 6mm auto 0; font-size: 10pt; display: flex; gap: 4mm; align-items: center; }
+.hint button { font: inherit; padding: 1mm 4mm; cursor: pointer; }
+.sheet { width: %(width)dmm; height: %(height)dmm; margin: 4mm auto 8mm; padding: 0; background: white;
+         overflow: hidden; outline: 1px solid #ccc; outline-offset: 6mm; box-shadow: 0 0 0 6mm white; }
+.content { display: flex; flex-direction: column; gap: 2.5mm; height: 100%%; transform-origin: top left; }
+h1 { font-size: 14pt; margin: 0 0 1mm; }
+h2 { font-size: 10pt; margin: 0 0 1mm; }
+table { border-collapse: collapse; }
+.facts { display: flex; flex-wrap: wrap; gap: 0.5mm 5mm; margin: 0; }
+.facts div { white-space: nowrap; max-width: 100%%; overflow: hidden; text-overflow: ellipsis; }
+.facts dt { display: inline; color: #555; }
+.facts dd { display: inline; margin: 0 0 0 1.5mm; }
+.values { display: flex; gap: 1.5mm; }
+.value { flex: 1 1 0; border: 1px solid #ccc; border-radius: 1.5mm; padding: 1mm 1.5mm; }
+.value .name { font-size: 7.5pt; color: #555; }
+.value .id { font-size: 6.5pt; color: #777; font-family: ui-monospace, monospace; }
+.value .number { font-size: 13pt; font-weight: 600; }
+.value .direction { font-size: 7pt; color: #555; }
+.row { display: flex; gap: 4mm; }
+.row > div { flex: 1 1 0; min-width: 0; }
+.row > div.figure { flex: 0 0 auto; }
+.last { flex: 1 1 auto; }
+.side { display: flex; flex-direction: column; }
+.pairs td, .pairs th { border-bottom: 1px solid #e0e0e0; padding: 0 1.5mm; text-align: right; font-size: 7.5pt; }
+.pairs th { font-weight: 600; }
+.steps { font-size: 7.5pt; margin: 1mm 0 0; overflow-wrap: anywhere; }
+.small { font-size: 7.5pt; color: #444; margin: 0.5mm 0 0; }
+.notes { flex: 1 1 auto; min-height: 20mm; margin-top: 2mm; border: 1px solid #999; border-radius: 1.5mm;
+         padding: 1mm 2mm;
+         background: repeating-linear-gradient(white, white 6.5mm, #ddd 6.5mm, #ddd 6.8mm);
+         -webkit-print-color-adjust: exact; print-color-adjust: exact; }
+.notes h2 { color: #555; }
+@media print {
+  html, body { background: white; }
+  .hint { display: none; }
+  .sheet { margin: 0; outline: none; box-shadow: none; break-inside: avoid; page-break-after: avoid; }
+}
+"""
+
+# Scale the content down (never up) when it is taller than the sheet, so that it prints on one page whole.
+_HANDOUT_FIT = """<script>
+function cluvalFit() {
+  var sheet = document.querySelector('.sheet'), content = document.querySelector('.content');
+  content.style.transform = ''; content.style.width = ''; content.style.height = '';
+  var scale = Math.min(1, sheet.clientHeight / content.scrollHeight);
+  if (scale < 1) {
+    content.style.transform = 'scale(' + scale + ')';
+    content.style.width = (100 / scale) + '%%'; content.style.height = (100 / scale) + '%%';
+  }
+  document.body.dataset.scale = scale;
+}
+window.addEventListener('load', cluvalFit);
+window.addEventListener('beforeprint', cluvalFit);
+</script>"""
+
+
+def _direction(index_id: str) -> str:
+    return "higher is better" if INDICES[index_id].higher_is_better else "lower is better"
+
+
+def handout_figures(c) -> list:
+    """The handout's figures, (title, figure), sized in pixels for a printed page: the
+    contingency table (its counts written in the cells, no colour bar) and the Centroid Index
+    mapping (centroid-based when the data is known)."""
+    basis = "centroid" if c.has_data else "partition"
+    table = contingency_heatmap(c)
+    table.update_traces(showscale=False, textfont=dict(size=7), selector=dict(type="heatmap"))
+    table.update_xaxes(tickfont=dict(size=8), title=dict(font=dict(size=10)))
+    table.update_yaxes(tickfont=dict(size=8), title=dict(font=dict(size=10)))
+    mapping = mapping_diagram(c, basis)
+    mapping.update_traces(textfont=dict(size=8))
+    mapping.update_annotations(font=dict(size=9))
+    _room_for_outer_labels(mapping, round(_HANDOUT_FIGURES_MM["mapping"][0] * _PX_PER_MM), font_px=8)
+    figures = [("Contingency table", table, "table"), (f"Centroid Index mapping ({basis}-based)", mapping, "mapping")]
+    for _, fig, kind in figures:
+        width, height = (round(mm * _PX_PER_MM) for mm in _HANDOUT_FIGURES_MM[kind])
+        fig.update_xaxes(automargin=True)
+        fig.update_yaxes(automargin=True)
+        fig.update_layout(width=width, height=height, autosize=False, title=None, margin=dict(l=2, r=2, t=24, b=2),
+                          font=dict(size=9))
+    return [(title, fig) for title, fig, _ in figures]
+
+
+def _room_for_outer_labels(fig, width_px: int, *, font_px: int, most: float = 1.5) -> None:
+    """Widen a mapping diagram's x range so that the texts left of its first column and right of
+    its last (the reference clusters' labels) are drawn whole in a figure `width_px` wide: up to
+    `most` units beside the columns (0 to 2); a text longer than that room is shortened with "…"."""
+    outer = [trace for trace in fig.data if trace.mode and "text" in trace.mode and trace.x is not None
+             and len(trace.x) and trace.x[0] != 1 and trace.text is not None]
+    if not outer:
+        return
+    glyph_px, node_px = 0.6 * font_px, 18  # an average glyph's width; the node and the gap beside it
+    longest = max(len(str(text)) for trace in outer for text in trace.text)
+    needed = glyph_px * longest + node_px
+    room = min(most, max(0.7, 2 * needed / max(width_px - 2 * needed, 1)))  # room * px per unit = needed
+    fig.update_xaxes(range=[-room, 2 + room])
+    fits = int((room * width_px / (2 + 2 * room) - node_px) / glyph_px)
+    if longest > fits:
+        for trace in outer:
+            trace.text = [shortened(str(text), fits) for text in trace.text]
+
+
+def handout_html(c, facts: dict, *, ids=HANDOUT_INDICES, title: str = "cluval comparison") -> str:
+    """The current view as one printed page: where it comes from, the headline values (each
+    saying whether higher or lower is better), the contingency table, the Hungarian pairing with
+    the Pair Sets Index's steps, the Centroid Index mapping, and a box for notes.
+
+    The page is sized to fit one A4 or Letter sheet inside 12 mm margins (print CSS), and its
+    content is scaled down to the sheet if it would be taller; Plotly's script is embedded, so
+    the file opens and prints offline. Indices that need the data are left out of `ids` when the
+    comparison has none.
+    """
+    esc = html.escape
+    ids = [i for i in ids if c.has_data or not get_index(i).needs_data]
+    scores = c.scores(ids)
+    width, height = HANDOUT_SHEET_MM
+    css = _HANDOUT_CSS % {"margin": HANDOUT_MARGIN_MM, "width": width, "height": height}
+    parts = [f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{esc(title)}: handout</title>",
+             f"<style>{css}</style></head><body>",
+             "<div class='hint'><button type='button' onclick='window.print()'>Print</button><span>This handout "
+             "prints on one A4 or Letter page (Ctrl+P or ⌘P; this line is not printed).</span></div>",
+             "<div class='sheet'><div class='content'>",
+             f"<header><h1>{esc(title)}</h1><dl class='facts'>"]
+    parts += [f"<div><dt>{esc(str(k))}</dt><dd>{esc(_one_line(v))}</dd></div>" for k, v in facts.items()]
+    parts.append("</dl></header><section class='values'>")
+    for index_id, value in scores.items():
+        info = INDICES[index_id]
+        parts.append(f"<div class='value' data-id='{esc(index_id)}'><div class='name'>{esc(info.name)}</div>"
+                     f"<div class='id'>{esc(index_id)}</div>"
+                     f"<div class='number'>{esc(format_value(index_id, value))}</div>"
+                     f"<div class='direction'>{_direction(index_id)}, range [{_number(info.range[0])}, "
+                     f"{_number(info.range[1])}]</div></div>")
+    parts.append("</section>")
+    figures = handout_figures(c)
+    config = {"staticPlot": True, "responsive": False, "displayModeBar": False}
+    (table_title, table_figure), (mapping_title, mapping_figure) = figures
+    # the table and the pairing side by side, then the mapping beside PSI's steps
+    figure_width = _HANDOUT_FIGURES_MM["table"][0]
+    parts.append(f"<section class='row'><div class='figure' style='width:{figure_width}mm'><h2>{esc(table_title)}</h2>")
+    parts.append(table_figure.to_html(full_html=False, include_plotlyjs=True, config=config))
+    parts.append("<p class='small'>Rows: reference clusters; columns: candidate clusters (sizes in brackets); "
+                 "the Hungarian pairs lie on the diagonal, outlined.</p></div>")
+    parts.append("<div><h2>Hungarian pairing</h2>" + _pairs_html(c) + "</div></section>")
+    figure_width = _HANDOUT_FIGURES_MM["mapping"][0]
+    parts.append(f"<section class='row last'><div class='figure' style='width:{figure_width}mm'>"
+                 f"<h2>{esc(mapping_title)}</h2>")
+    parts.append(mapping_figure.to_html(full_html=False, include_plotlyjs=False, config=config) + "</div>")
+    mappings = [("partition", c.jaccard_mapping)] + ([("centroid", c.centroid_mapping)] if c.has_data else [])
+    parts.append("<div class='side'><h2>Pair Sets Index, step by step</h2><p class='steps'>"
+                 + "<br>".join(esc(str(step)) for step in c.steps("psi")) + "</p>")
+    parts.append("<h2 style='margin-top:2mm'>Centroid Index</h2><p class='steps'>"
+                 + "<br>".join(f"CI ({basis}-based) = {m.ci}, from {esc(m.direction)}" for basis, m in mappings)
+                 + "<br>Each cluster points at its most similar cluster on the other side; a cluster nobody "
+                   "points at is an orphan (red). CI = the larger number of orphans of the two directions.</p>")
+    parts.append("<div class='notes'><h2>Notes</h2></div></div></section>")
+    parts.append("</div></div>" + _HANDOUT_FIT + "</body></html>")
+    return "\n".join(parts)
+
+
+def _pairs_html(c) -> str:
+    """The Hungarian pairing as a compact table: the first pairs, the rest counted."""
+    esc = html.escape
+    frame = c.hungarian_pairing.display_frame()
+    shown = frame.head(HANDOUT_PAIRS_SHOWN)
+    rows = ["<table class='pairs'><tr><th>pair</th><th>ref</th><th>cand</th><th>|G|</th><th>|P|</th>"
+            "<th>shared</th><th>BB</th></tr>"]
+    for row in shown.itertuples(index=False):
+        rows.append(f"<tr><td>{row.pair}</td><td>{esc(str(row.reference))}</td><td>{esc(str(row.candidate))}</td>"
+                    f"<td>{_number(row[3])}</td><td>{_number(row[4])}</td><td>{_number(row.overlap)}</td>"
+                    f"<td>{row.braun_banquet:.4f}</td></tr>")
+    rows.append("</table>")
+    if len(frame) > len(shown):
+        rows.append(f"<p class='small'>and {len(frame) - len(shown)} more pairs (every pair is in the report).</p>")
+    rows.append("<p class='small'>BB: Braun–Banquet similarity, shared / max(|G|, |P|); PSI's S adds it over the "
+                "pairs.</p>")
+    return "".join(rows)

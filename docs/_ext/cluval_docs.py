@@ -77,6 +77,13 @@ def paragraph(*children) -> nodes.paragraph:
     return nodes.paragraph("", "", *[nodes.Text(c) if isinstance(c, str) else c for c in children])
 
 
+def with_math(text: str) -> list:
+    """Registry text with its mathematics between dollar signs, as text and inline math nodes."""
+    parts = text.split("$")
+    return [nodes.math(part, part) if odd else nodes.Text(part)
+            for odd, part in ((i % 2 == 1, part) for i, part in enumerate(parts)) if part]
+
+
 def field(name: str, *body) -> nodes.field:
     return nodes.field("", nodes.field_name(name, name), nodes.field_body("", *body))
 
@@ -164,7 +171,7 @@ class FamilyDirective(RegistryDirective):
                                nodes.literal(info.id, info.id), nodes.Text(")"))
         self.parse([".. math::", "", *("   " + line for line in info.formula.splitlines())], section)
         if info.symbols:
-            section += paragraph(info.symbols)
+            section += paragraph(*with_math(info.symbols))
         fields = nodes.field_list()
         data = ", X=X" if info.needs_data else ""
         score = f'compare(labels_true, labels_pred{data}).score("{info.id}")'

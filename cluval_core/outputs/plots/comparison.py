@@ -549,10 +549,10 @@ LABEL_CHARS = 18  # characters of a cluster's label written beside its node; the
 CHAR_WIDTH = 6  # px per character of the node texts (10 px font), to size the margins
 
 
-def _shortened(label: str, chars: int = LABEL_CHARS) -> str:
+def shortened(label: str, chars: int = LABEL_CHARS) -> str:
     """A cluster's label cut to `chars` characters, an ellipsis marking the cut.
 
-    >>> _shortened("Iris-versicolor"), _shortened("a label longer than eighteen characters")
+    >>> shortened("Iris-versicolor"), shortened("a label longer than eighteen characters")
     ('Iris-versicolor', 'a label longer th…')
     """
     return label if len(label) <= chars else label[:chars - 1] + "…"
@@ -588,7 +588,7 @@ def _node_positions(labels, keep, rest, in_degree):
     slot[keep] = np.arange(len(keep))
     slot[rest] = len(keep)
     y = _node_y(n_nodes)[slot]
-    texts = [_text(_shortened(str(labels[i]))) for i in keep]
+    texts = [_text(shortened(str(labels[i]))) for i in keep]
     hover = [_text(labels[i]) if in_degree is None else f"{_text(labels[i])}: {in_degree[i]} point(s) at it"
              for i in keep]
     if len(rest):
