@@ -30,6 +30,11 @@ def scenario_pair(key: str, value, seed: int = 0):
     return SCENARIOS[key].pair(value, seed, first_label=1)  # clusters numbered from 1, as everywhere in the app
 
 
+def slider_key(scenario: str) -> str:
+    """The key of a scenario's slider, also its name in the URL: ``imbalance_at``."""
+    return f"{scenario}_at"
+
+
 PAIRING_COLUMNS = {
     "pair": st.column_config.NumberColumn("#", width=28),
     "reference": st.column_config.NumberColumn("reference", help="reference cluster", width=68),
@@ -63,11 +68,14 @@ st.caption("The synthetic experiments of Rezaei & Fränti (2016), section 7: the
 with ui.guarded("Drawing the scenario"):
     left, right = st.columns([2, 3], gap="medium")
     with left:
-        key = st.selectbox("Scenario", list(SCENARIOS), format_func=lambda k: SCENARIOS[k].title, key="scenario")
+        # Both in the URL (?scenario=imbalance&imbalance_at=50): a link or a reload shows the same view and
+        # the browser's Back undoes a change. Each scenario keeps its own position.
+        key = st.selectbox("Scenario", list(SCENARIOS), format_func=lambda k: SCENARIOS[k].title, key="scenario",
+                           bind="query-params")
         scenario = SCENARIOS[key]
         st.info(scenario.explanation)
         value = st.select_slider(scenario.parameter, options=list(scenario.values), value=scenario.default,
-                                 key=f"scenario_value_{key}")
+                                 key=slider_key(key), bind="query-params")
     with right:
         choices = [i for i, info in INDICES.items() if not info.needs_data]
         st.html(PICKER_LAYOUT)
