@@ -131,8 +131,8 @@ with computed:
     st.markdown(f"**The decisive row: {ALGORITHM_NAMES[DECISIVE]}.** ARI gives it {decisive['ari']:.2f}, the "
                 f"score of a perfect clustering; PSI gives it {decisive['psi']:.2f}. It misses "
                 f"{decisive['ci_centroid']:.0f} of the {K} clusters (CI): only a few of the "
-                f"{models[DECISIVE].comparison.n:,} points are misplaced, too few pairs to move ARI, but to PSI a lost cluster is a lost cluster, whatever its "
-                "size.")
+                f"{models[DECISIVE].comparison.n:,} points are misplaced, too few pairs to move ARI, but to PSI "
+                "a lost cluster is a lost cluster, whatever its size.")
 with chart:
     st.plotly_chart(score_bars(frame, "algorithm", ["ari", "psi", "ci_centroid"], height=360, text=False),
                     key="algorithm_bars")
@@ -165,9 +165,9 @@ with pairing_column:
                 "clusters)")
     st.dataframe(pairs, hide_index=True, key="shown_pairing", height=views.table_height(len(pairs)),
                  column_config=PAIRING_COLUMNS)
-    st.caption(f"ARI {by_algorithm.loc[shown, 'ari']:.3f}, PSI {by_algorithm.loc[shown, 'psi']:.3f}. A candidate cluster takes the colour of its "
-               "partner; a pair's Braun–Banquet similarity is what PSI averages, each pair weighing the same, so "
-               "a sparse cluster of 100 points lost counts as much as a dense one of 2000.")
+    st.caption(f"ARI {by_algorithm.loc[shown, 'ari']:.3f}, PSI {by_algorithm.loc[shown, 'psi']:.3f}. A candidate "
+               "cluster takes the colour of its partner. PSI adds up the pairs' Braun–Banquet similarities, each "
+               "pair weighing the same, so a sparse cluster of 100 points lost counts as much as a dense one of 2000.")
 
 st.markdown("**Against chance**: what each value would be if the same cluster sizes were filled at random")
 with ui.guarded("Comparing with chance", stop=False):
@@ -195,8 +195,8 @@ size = st.select_slider("Size of each sparse cluster (shrinking to the right)", 
                         value=sizes[len(sizes) // 2], key="sparse_size", bind="query-params")
 left, right = st.columns([3, 2])
 with left:
-    st.plotly_chart(index_curves(curve, "sparse cluster size", IDS, current=size, as_similarity=True, highlight=["psi"]),
-                    key="sparse_curve")
+    st.plotly_chart(index_curves(curve, "sparse cluster size", IDS, current=size, as_similarity=True,
+                                 highlight=["psi"]), key="sparse_curve")
     st.caption("Normalised van Dongen is drawn as 1 − Normalised van Dongen, as in the paper's tables. The axis "
                "runs like the slider: from large sparse clusters on the left to small ones on the right.")
 with right:

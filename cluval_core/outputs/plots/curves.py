@@ -203,10 +203,10 @@ def score_bars(frame: pd.DataFrame, group: str, ids, *, names=None, series=None,
     panels side by side, each axis titled with its kind. A bar carries its value as text only
     while its panel has at most :data:`BAR_TEXT_UP_TO` bars (and the text fits), never with
     ``text=False`` (a table beside the figure gives the values) except on a panel of counts (CI),
-    where a zero would show no bar at all; the value is always on hover.
-    With two panels, the second one's axis is on the right, clear of the first panel's bars. Without `series`, each index's bars have its colour
-    (:func:`~cluval_core.outputs.plots.colours.index_colour`); an axis of counts (CI) has
-    whole-number ticks.
+    where a zero would show no bar at all; the value is always on hover. With two panels, the
+    second one's axis is on the right, clear of the first panel's bars. Without `series`, each
+    index's bars have its colour (:func:`~cluval_core.outputs.plots.colours.index_colour`); an
+    axis of counts (CI) has whole-number ticks.
     """
     ids = list(ids)
     names = names or {}
