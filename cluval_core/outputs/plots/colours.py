@@ -57,7 +57,7 @@ _BY_NAME = {
     # object level
     "bcubed_precision": "sky", "bcubed_recall": "orange", "bcubed_f": "purple", "ecs": "green",
     # cluster level
-    "ci_partition": "orange", "csi_partition": "teal", "ci_centroid": "purple", "csi_centroid": "green",
+    "ci_partition": "orange", "csi_partition": "rose", "ci_centroid": "purple", "csi_centroid": "green",
     "cr": "wine",
 }
 
