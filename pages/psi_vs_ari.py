@@ -7,6 +7,7 @@ from cluval_core import INDICES, experiments
 from cluval_core.experiments import psi_paper
 from cluval_core.outputs.plots import index_colour, index_curves, index_label, score_bars, translucent
 from pages import _cache as data
+from pages import _page_url
 from pages import _shared as ui
 from pages import _views as views
 
@@ -146,8 +147,9 @@ st.caption(f"{ALGORITHM_LEGEND}; {LEGEND}: the paper prints NVD as the similarit
            "one run.")
 
 st.subheader("Where each algorithm goes wrong")
-shown = st.segmented_control("Clustering shown", list(labels), default=DECISIVE, required=True,
-                             format_func=ALGORITHM_NAMES.get, key="clustering", bind="query-params",
+_page_url.take("clustering", labels, DECISIVE)
+shown = st.segmented_control("Clustering shown", list(labels), required=True,
+                             format_func=ALGORITHM_NAMES.get, key="clustering",
                              help="The clustering drawn beside the ground truth, with its clusters paired to the "
                                   "true ones as PSI pairs them.")
 model = models[shown]
@@ -191,8 +193,13 @@ with ui.guarded("Comparing with chance", stop=False):
 st.header("2. The same small error on ever smaller clusters")
 curve = sparse_curve()
 sizes = curve["sparse cluster size"].tolist()
-size = st.select_slider("Size of each sparse cluster (shrinking to the right)", options=sizes,
-                        value=sizes[len(sizes) // 2], key="sparse_size", bind="query-params")
+middle = sizes[len(sizes) // 2]
+_page_url.take("sparse_size", sizes, middle)
+size = st.select_slider("Size of each sparse cluster (shrinking to the right)", options=sizes, key="sparse_size")
+# the clustering shown and the slider in the URL (?clustering=KM&sparse_size=10): a link or a reload shows the
+# same view, the browser's Back undoes a change
+_page_url.write({"clustering": shown, "sparse_size": size}, {"clustering": DECISIVE, "sparse_size": middle},
+                ("clustering", "sparse_size"))
 left, right = st.columns([3, 2])
 with left:
     st.plotly_chart(index_curves(curve, "sparse cluster size", IDS, current=size, as_similarity=True,

@@ -116,14 +116,16 @@ def test_psi_vs_ari_bars_are_the_librarys_values_in_each_index_colour(unbalance_
 @pytest.mark.data
 def test_psi_vs_ari_link_chooses_the_clustering_shown_and_the_slider(unbalance_table):
     expected, labels, unbalance = unbalance_table
-    at = _open(PSI_PAGE, clustering="KM (k-means, random start)", sparse_size="10")
-    assert at.get("button_group")[0].value == "KM"
+    at = _open(PSI_PAGE, clustering="KM", sparse_size="10")
+    assert at.segmented_control(key="clustering").value == "KM"
     (pairs,) = (f.value for f in _dataframes(at, "pair", "reference", "candidate"))
     pd.testing.assert_frame_equal(pairs, compare(unbalance.labels, labels["KM"], X=unbalance.X)
                                   .hungarian_pairing.display_frame())
     said = f"ARI {expected.loc['KM', 'ari']:.3f}, PSI {expected.loc['KM', 'psi']:.3f}."
     assert any(c.value.startswith(said) for c in at.caption)
     assert at.select_slider(key="sparse_size").value == 10
+    at.segmented_control(key="clustering").set_value("SL").run()  # back to the default: it leaves the URL
+    assert dict(at.query_params) == {"sparse_size": "10"}
     row = psi_paper.sparse_cluster_curve([10]).iloc[0]
     metrics = {m.label: m.value for m in at.metric}
     assert metrics == {"Adjusted Rand index": f"{row['ari']:.3f}", "Pair Sets Index": f"{row['psi']:.3f}"}
@@ -142,12 +144,12 @@ def test_psi_vs_ari_ignores_a_link_value_it_does_not_offer():
     slider = at.select_slider(key="sparse_size")
     options = [int(o) for o in slider.options]
     assert 7 not in options and slider.value == options[len(options) // 2]  # the default
-    assert at.get("button_group")[0].value == "SL"
+    assert at.segmented_control(key="clustering").value == "SL"
 
 
 # ====================================================================== Why indices disagree
 def test_why_disagree_link_chooses_scenario_and_position():
-    at = _open(WHY_PAGE, scenario=SCENARIOS["imbalance"].title, imbalance_at="100")
+    at = _open(WHY_PAGE, scenario="imbalance", imbalance_at="100")
     assert at.selectbox(key="scenario").value == "imbalance"
     assert at.select_slider(key="imbalance_at").value == 100
     ids = ["ari", "nmi_sum", "nvd", "psi", "purity", "ch_greedy"]
@@ -161,16 +163,42 @@ def test_why_disagree_link_chooses_scenario_and_position():
     assert curve["layout"]["shapes"][0]["x0"] == 100 and 100 in x  # the current position, marked
 
 
-def test_why_disagree_keeps_each_scenarios_position_under_its_own_name():
-    at = _open(WHY_PAGE, scenario=SCENARIOS["clusters"].title, clusters_at="4", imbalance_at="100")
+def test_why_disagree_link_holds_the_shown_scenarios_position_only():
+    at = _open(WHY_PAGE, scenario="clusters", clusters_at="4", imbalance_at="100")
     assert at.select_slider(key="clusters_at").value == 4
     pairs = next(f.value for f in at.dataframe if list(f.value.columns[:3]) == ["pair", "reference", "candidate"])
     assert sorted(pairs["candidate"]) == [1, 2, 3, 4]
-    at.selectbox(key="scenario").set_value("imbalance").run()  # the other scenario's position, from the link
-    assert at.select_slider(key="imbalance_at").value == 100
+    assert dict(at.query_params) == {"scenario": "clusters", "clusters_at": "4"}  # a slider not shown: not in it
+    at.selectbox(key="scenario").set_value("imbalance").run()
+    assert at.select_slider(key="imbalance_at").value == SCENARIOS["imbalance"].default
+    assert dict(at.query_params) == {"scenario": "imbalance"}
 
 
 def test_why_disagree_ignores_a_link_value_it_does_not_offer():
     at = _open(WHY_PAGE, scenario="nonsense", random_at="99")
     assert at.selectbox(key="scenario").value == "random"
     assert at.select_slider(key="random_at").value == SCENARIOS["random"].default
+    assert dict(at.query_params) == {}  # the values not understood are taken out of the URL
+
+
+def test_why_disagree_writes_each_change_and_follows_the_url_back():
+    at = _open(WHY_PAGE)
+    assert dict(at.query_params) == {}  # the defaults: nothing to write
+    at.selectbox(key="scenario").set_value("imbalance").run()
+    assert dict(at.query_params) == {"scenario": "imbalance"}
+    at.select_slider(key="imbalance_at").set_value(50).run()
+    assert dict(at.query_params) == {"scenario": "imbalance", "imbalance_at": "50"}
+    at.selectbox(key="scenario").set_value("clusters").run()
+    assert dict(at.query_params) == {"scenario": "clusters"}  # the other scenario's position leaves the URL
+    # Back: the browser shows the previous address and runs the page; the page follows it
+    at.query_params.clear()
+    at.query_params.update({"scenario": "imbalance", "imbalance_at": "50"})
+    at.run()
+    assert at.selectbox(key="scenario").value == "imbalance" and at.select_slider(key="imbalance_at").value == 50
+    table = next(t.value for t in at.table if list(t.value.columns) == ["index", "value"])
+    current = experiments.scenario_curve("imbalance").set_index(SCENARIOS["imbalance"].parameter).loc[50]
+    assert table["value"].iloc[0] == format_value("ari", current["ari"])
+    # a change after it is the user's again: the URL does not pull the slider back
+    at.select_slider(key="imbalance_at").set_value(300).run()
+    assert at.select_slider(key="imbalance_at").value == 300
+    assert dict(at.query_params) == {"scenario": "imbalance", "imbalance_at": "300"}
