@@ -5,7 +5,7 @@ import streamlit as st
 
 from cluval_core import INDICES, experiments
 from cluval_core.experiments import psi_paper
-from cluval_core.outputs.plots import index_colour, index_curves, index_label, score_bars, translucent
+from cluval_core.outputs.plots import highlight_css, index_curves, index_label, score_bars
 from pages import _cache as data
 from pages import _page_url
 from pages import _shared as ui
@@ -28,7 +28,7 @@ K = 8  # clusters asked of every algorithm: Unbalance's eight
 # clustering on ARI, and far lower on PSI.
 DECISIVE = "SL"
 # The decisive row, marked in the table: PSI's colour, translucent, so that it reads in both themes.
-DECISIVE_STYLE = f"background-color: {translucent(index_colour('psi'), 0.22)}; font-weight: 700"
+DECISIVE_STYLE = highlight_css("psi")
 
 
 def in_paper_form(frame: pd.DataFrame, key: str) -> pd.DataFrame:

@@ -22,7 +22,7 @@ from __future__ import annotations
 from ...core.registry import INDICES
 from ...core.validation import CluvalError
 
-__all__ = ["INDEX_COLOURS", "INDEX_PALETTE", "index_colour", "translucent"]
+__all__ = ["INDEX_COLOURS", "INDEX_PALETTE", "index_colour", "translucent", "highlight_css"]
 
 # The palette, by name: Okabe & Ito (vermilion, blue, orange, sky blue, reddish purple) and
 # Paul Tol's bright, muted and medium-contrast schemes (the rest).
@@ -85,3 +85,12 @@ def translucent(colour: str, alpha: float) -> str:
     """
     r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
     return f"rgba({r}, {g}, {b}, {alpha})"
+
+
+def highlight_css(index_id: str) -> str:
+    """The CSS of a table row marked in an index's colour, translucent so that its text reads in both themes.
+
+    >>> highlight_css("psi")
+    'background-color: rgba(213, 94, 0, 0.22); font-weight: 700'
+    """
+    return f"background-color: {translucent(index_colour(index_id), 0.22)}; font-weight: 700"
