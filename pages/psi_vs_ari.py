@@ -5,9 +5,10 @@ import streamlit as st
 
 from cluval_core import INDICES, experiments
 from cluval_core.experiments import psi_paper
-from cluval_core.outputs.plots import index_curves, index_label, score_bars
+from cluval_core.outputs.plots import highlight_css, index_curves, index_label, score_bars
 from pages import _cache as data
 from pages import _charts as charts
+from pages import _page_url
 from pages import _shared as ui
 from pages import _views as views
 
@@ -23,6 +24,9 @@ FOUR_ALGORITHMS = (("RS", "random swap", "random_swap"), ("AC", "Ward", "ward"),
                    ("KM", "k-means, random start", "kmeans"))
 ALGORITHM_NAMES = {code: f"{code} ({words})" for code, words, _ in FOUR_ALGORITHMS}
 ALGORITHM_LEGEND = ", ".join(f"{code} = {words}" for code, words, _ in FOUR_ALGORITHMS)
+K = 8  # clusters asked of every algorithm: Unbalance's eight
+# The decisive row, marked in the table: PSI's colour, translucent, so that it reads in both themes.
+DECISIVE_STYLE = highlight_css("psi")
 
 
 def in_paper_form(frame: pd.DataFrame, key: str) -> pd.DataFrame:
@@ -63,75 +67,116 @@ CHANCE_COLUMNS = (("value", "{}", "%.3f", "the value computed here"),
                   ("z", "z ({})", "%.0f", "(value − expected) / SD by chance"))
 
 
-HIGHLIGHT = "background-color: rgba(213, 94, 0, 0.22); font-weight: bold"  # PSI's vermilion, light
+def paper_table(frame: pd.DataFrame, key: str, widget_key: str, *, marked=None) -> None:
+    """A table in the paper's form: its key column, then ARI, NMI, 1 − NVD, PSI to two decimals.
 
-
-def paper_table(frame: pd.DataFrame, key: str, widget_key: str, highlight=None) -> None:
-    """A table in the paper's form: its key column, then ARI, NMI, 1 − NVD, PSI to two decimals;
-    the row whose `key` is `highlight` stands out."""
+    The row whose key is `marked` is highlighted (the decisive row).
+    """
     config = {index_id: st.column_config.NumberColumn(SHORT[index_id], format="%.2f", help=index_label(index_id),
                                                       width=64 if index_id == "1-nvd" else 52)
               for index_id in psi_paper.TABLE_IDS}
     config[key] = st.column_config.Column(key, width=70 if key == "algorithm" else 36)
-    shown = frame if highlight is None else frame.style.apply(
-        lambda row: [HIGHLIGHT if row[key] == highlight else ""] * len(row), axis=1)
+    shown = frame
+    if marked is not None:  # styled: the marked row stands out, every number keeps the paper's two decimals
+        shown = frame.style.apply(lambda row: [DECISIVE_STYLE if row[key] == marked else ""] * len(row), axis=1)
+        shown = shown.format("{:.2f}", subset=psi_paper.TABLE_IDS)
     st.dataframe(shown, hide_index=True, key=widget_key, height=views.table_height(len(frame)),
                  column_order=[key, *psi_paper.TABLE_IDS], column_config=config)
 
 
+PAIRING_COLUMNS = {
+    "pair": st.column_config.NumberColumn("#", width=28),
+    "reference": st.column_config.NumberColumn("reference", help="reference cluster", width=68),
+    "candidate": st.column_config.NumberColumn("candidate", help="candidate cluster", width=68),
+    "reference size": st.column_config.NumberColumn("|G|", help="reference cluster size", width=52),
+    "candidate size": st.column_config.NumberColumn("|P|", help="candidate cluster size", width=52),
+    "overlap": st.column_config.NumberColumn("shared", help="objects in both clusters", width=56),
+    "braun_banquet": st.column_config.NumberColumn("Braun–Banquet", format="%.2f", width=100,
+                                                   help="Braun–Banquet similarity: shared / max(|G|, |P|)"),
+    "jaccard": None,
+}
+
 # Tables side by side on a wide screen; a table that would lose a column moves to the next line instead.
 TABLE_ROWS = """<style>
-.st-key-table6_row [data-testid="stHorizontalBlock"], .st-key-table7_row [data-testid="stHorizontalBlock"] {
-  flex-wrap: wrap; }
-.st-key-table6_row [data-testid="stColumn"], .st-key-table7_row [data-testid="stColumn"] { min-width: 300px; }
+.st-key-table6_row [data-testid="stHorizontalBlock"], .st-key-table7_row [data-testid="stHorizontalBlock"],
+.st-key-detail_row [data-testid="stHorizontalBlock"] { flex-wrap: wrap; }
+.st-key-table6_row [data-testid="stColumn"], .st-key-table7_row [data-testid="stColumn"],
+.st-key-detail_row [data-testid="stColumn"] { min-width: 300px; }
 </style>"""
 
 st.title("PSI vs ARI on imbalanced data")
 st.markdown("Pair-counting indices weigh a cluster of n objects like n² pairs, so errors in small clusters hardly "
-            "move ARI. PSI pairs clusters one-to-one and gives each pair the same weight, whatever its size. "
-            "Unbalance has three dense clusters of 2000 points and five sparse ones of 100.")
+            "move ARI; PSI pairs clusters one-to-one and weighs every pair alike, whatever its size. Unbalance has "
+            "three dense clusters of 2000 points and five sparse ones of 100.")
 
 # ---------------------------------------------------------------------- 1. four algorithms
-st.header("1. Four algorithms on Unbalance (k = 8)")
+st.header(f"1. Four algorithms on Unbalance (k = {K})")
 unbalance = unbalance_points()
 if unbalance.key != "unbalance":
     st.info("The Unbalance benchmark file is not available here, so its synthetic look-alike is used "
             "(three dense clusters of 2000, five sparse of 100). Set `CLUVAL_DATA_DIR` to use the real set.")
 with ui.guarded("Clustering Unbalance"):
     frame, table6, labels = four_algorithms(unbalance.X, unbalance.partitions["labels0"])
-decisive = psi_paper.decisive_row(frame)
+by_algorithm = frame.set_index("algorithm")
+# the row of Table 6 that separates the two indices (single link on Unbalance): ARI as high as for a
+# perfect clustering, PSI far lower
+DECISIVE = psi_paper.decisive_row(frame)
+decisive = by_algorithm.loc[DECISIVE]
 models = {name: data.comparison(unbalance.partitions["labels0"], candidate, unbalance.X)
           for name, candidate in labels.items()}
-bars, why = st.columns([3, 2], gap="medium")
-with bars:
-    charts.chart(score_bars(frame, "algorithm", ["ari", "psi", "ci_centroid"]), key="algorithm_bars")
-    st.caption(f"{ALGORITHM_LEGEND}. {INDICES['ci_centroid'].name} (CI): how many clusters are located "
-               "differently, a count with its own axis (0 is best).")
-with why:
-    explained = st.segmented_control("Why? Explain the result of", list(labels), default=decisive,
-                                     key="explained_algorithm", bind="query-params",
-                                     help="The algorithm whose comparison with the ground truth is explained: "
-                                          f"{ALGORITHM_LEGEND}.") or decisive
-    row = frame.set_index("algorithm").loc[explained]
-    st.markdown(ui.plain(f"{ALGORITHM_NAMES[explained]}: ARI {row['ari']:.2f}, PSI {row['psi']:.2f}, "
-                         f"CI {row['ci_centroid']:.0f}."))
-    claims = data.explanation(models[explained]).claims
-    st.markdown("\n".join(f"- {ui.plain(claim.text)}" for claim in claims[:3]))
-    st.caption("Generated from the comparison (see Compare's 'Why these values differ' for every statement and the "
-               "cells they are about)." + (f" {explained} is highlighted in the tables: ARI calls it perfect, "
-                                           "PSI does not." if explained == decisive else ""))
 st.html(TABLE_ROWS)
 with st.container(key="table6_row"):
-    computed, paper = st.columns(2, gap="medium")
+    computed, chart = st.columns([5, 6], gap="medium")
 with computed:
     st.markdown("**Computed here** (seed 0)")
-    paper_table(table6, "algorithm", "algorithms_table", highlight=decisive)
-with paper:
+    paper_table(table6, "algorithm", "algorithms_table", marked=DECISIVE)
+    perfect = ", the score of a perfect clustering" if decisive["ari"] >= psi_paper.PERFECT_ARI else ""
+    st.markdown(f"**The decisive row: {ALGORITHM_NAMES[DECISIVE]}.** ARI gives it {decisive['ari']:.2f}{perfect}; "
+                f"PSI gives it {decisive['psi']:.2f}. It misses "
+                f"{decisive['ci_centroid']:.0f} of the {K} clusters (CI): only a few of the "
+                f"{models[DECISIVE].comparison.n:,} points are misplaced, too few pairs to move ARI, but to PSI "
+                "a lost cluster is a lost cluster, whatever its size.")
+with chart:
+    charts.chart(score_bars(frame, "algorithm", ["ari", "psi", "ci_centroid"], height=360, text=False),
+                 key="algorithm_bars")
+    st.caption(f"{INDICES['ci_centroid'].name} (CI): how many clusters are located differently, a count with its "
+               "own axis (0 is best).")
+with computed:
     st.markdown("**Published** (Rezaei & Fränti 2016, Table 6)")
-    paper_table(experiments.published("psi_table6"), "algorithm", "algorithms_paper", highlight=decisive)
+    paper_table(experiments.published("psi_table6"), "algorithm", "algorithms_paper", marked=DECISIVE)
 st.caption(f"{ALGORITHM_LEGEND}; {LEGEND}: the paper prints NVD as the similarity 1 − NVD; both tables round to "
            "two decimals. k-means from a random start differs from run to run, so its row need not match the paper's "
            "one run.")
+
+st.subheader("Where each algorithm goes wrong")
+_page_url.take("clustering", labels, DECISIVE)
+shown = st.segmented_control("Clustering shown", list(labels), required=True,
+                             format_func=ALGORITHM_NAMES.get, key="clustering",
+                             help="The clustering drawn beside the ground truth, with its clusters paired to the "
+                                  "true ones as PSI pairs them.")
+model = models[shown]
+with st.container(key="detail_row"):
+    truth_column, shown_column, pairing_column = st.columns([1, 1, 2], gap="medium")
+with truth_column:
+    charts.chart(data.figure(model, "partition_scatter", side="true", title="ground truth", compact=True),
+                 key="scatter_truth")
+with shown_column:
+    charts.chart(data.figure(model, "partition_scatter", side="pred", title=shown, compact=True),
+                 key="scatter_shown")
+with pairing_column:
+    pairs = model.comparison.hungarian_pairing.display_frame()
+    st.markdown(f"**{ALGORITHM_NAMES[shown]}, paired with the ground truth** (Hungarian pairing, as PSI pairs "
+                "clusters)")
+    st.dataframe(pairs, hide_index=True, key="shown_pairing", height=views.table_height(len(pairs)),
+                 column_config=PAIRING_COLUMNS)
+    st.caption(f"ARI {by_algorithm.loc[shown, 'ari']:.3f}, PSI {by_algorithm.loc[shown, 'psi']:.3f}. A candidate "
+               "cluster takes the colour of its partner. PSI adds up the pairs' Braun–Banquet similarities, each "
+               "pair weighing the same, so a sparse cluster of 100 points lost counts as much as a dense one of 2000.")
+    st.markdown("**Why, in words**")
+    st.markdown("\n".join(f"- {ui.plain(claim.text)}" for claim in data.explanation(model).claims[:3]))
+    st.caption("Generated from this comparison: Compare's 'Why these values differ' has every statement and outlines "
+               "the cells each is about.")
+
 st.markdown("**Against chance**: what each value would be if the same cluster sizes were filled at random")
 with ui.guarded("Comparing with chance", stop=False):
     chance = {name: data.chance(model, data.TEACHING_CHANCE_SAMPLES, ("ari", "psi")) for name, model in models.items()}
@@ -149,22 +194,22 @@ with ui.guarded("Comparing with chance", stop=False):
                f"model): exactly 0 for ARI, from {data.TEACHING_CHANCE_SAMPLES} random tables (seed "
                f"{data.CHANCE_SEED}) for PSI. z = (value − expected) / SD by chance: every algorithm here is far "
                "beyond chance on both indices, so chance does not explain their disagreement; cluster sizes do.")
-columns = st.columns(len(labels))
-for column, name in zip(columns, labels):
-    with column:
-        charts.chart(data.figure(models[name], "partition_scatter", side="pred", title=ALGORITHM_NAMES[name],
-                                 compact=True), key=f"scatter_{name}")
 
 # ---------------------------------------------------------------------- 2. shrinking clusters
 st.header("2. The same small error on ever smaller clusters")
 curve = sparse_curve()
 sizes = curve["sparse cluster size"].tolist()
-size = st.select_slider("Size of each sparse cluster (shrinking to the right)", options=sizes,
-                        value=sizes[len(sizes) // 2], key="sparse_size", bind="query-params")
+middle = sizes[len(sizes) // 2]
+_page_url.take("sparse_size", sizes, middle)
+size = st.select_slider("Size of each sparse cluster (shrinking to the right)", options=sizes, key="sparse_size")
+# the clustering shown and the slider in the URL (?clustering=KM&sparse_size=10): a link or a reload shows the
+# same view, the browser's Back undoes a change
+_page_url.write({"clustering": shown, "sparse_size": size}, {"clustering": DECISIVE, "sparse_size": middle},
+                ("clustering", "sparse_size"))
 left, right = st.columns([3, 2])
 with left:
-    charts.chart(index_curves(curve, "sparse cluster size", IDS, current=size, as_similarity=True),
-                 key="sparse_curve")
+    charts.chart(index_curves(curve, "sparse cluster size", IDS, current=size, as_similarity=True,
+                                 highlight=["psi"]), key="sparse_curve")
     st.caption("Normalised van Dongen is drawn as 1 − Normalised van Dongen, as in the paper's tables. The axis "
                "runs like the slider: from large sparse clusters on the left to small ones on the right.")
 with right:

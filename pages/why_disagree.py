@@ -9,6 +9,7 @@ from cluval_core.outputs.export import format_value
 from cluval_core.outputs.plots import curves
 from pages import _cache as data
 from pages import _charts as charts
+from pages import _page_url
 from pages import _shared as ui
 from pages import _views as views
 
@@ -29,6 +30,15 @@ def chance_band(key: str, index_id: str):
 @st.cache_data(show_spinner=False, max_entries=64)
 def scenario_pair(key: str, value, seed: int = 0):
     return SCENARIOS[key].pair(value, seed, first_label=1)  # clusters numbered from 1, as everywhere in the app
+
+
+def slider_key(scenario: str) -> str:
+    """The key of a scenario's slider, also its name in the URL: ``imbalance_at``."""
+    return f"{scenario}_at"
+
+
+DEFAULT_SCENARIO = next(iter(SCENARIOS))
+URL_KEYS = ("scenario", *(slider_key(key) for key in SCENARIOS), "scenario_bands")  # the page's own keys in the URL
 
 
 PAIRING_COLUMNS = {
@@ -64,20 +74,26 @@ st.caption("The synthetic experiments of Rezaei & Fränti (2016), section 7: the
 with ui.guarded("Drawing the scenario"):
     left, right = st.columns([2, 3], gap="medium")
     with left:
-        key = st.selectbox("Scenario", list(SCENARIOS), format_func=lambda k: SCENARIOS[k].title, key="scenario",
-                           bind="query-params")  # the URL holds the scenario's title
+        # Both in the URL (?scenario=imbalance&imbalance_at=50): a link or a reload shows the same view and
+        # the browser's Back undoes a change. Each scenario's slider has its own key.
+        _page_url.take("scenario", SCENARIOS, DEFAULT_SCENARIO)
+        key = st.selectbox("Scenario", list(SCENARIOS), format_func=lambda k: SCENARIOS[k].title, key="scenario")
         scenario = SCENARIOS[key]
         st.info(scenario.explanation)
-        value = st.select_slider(scenario.parameter, options=list(scenario.values), value=scenario.default,
-                                 key=f"scenario_value_{key}", bind="query-params")
+        _page_url.take(slider_key(key), scenario.values, scenario.default)
+        value = st.select_slider(scenario.parameter, options=list(scenario.values), key=slider_key(key))
     with right:
         choices = [i for i, info in INDICES.items() if not info.needs_data]
         st.html(PICKER_LAYOUT)
         ids = st.multiselect("Indices", choices, default=["ari", "nmi_sum", "nvd", "psi", "purity", "ch_greedy"],
                              format_func=lambda i: INDICES[i].name, key="scenario_indices", wrap=True)
-        with_bands = st.toggle("Chance bands", key="scenario_bands", bind="query-params",
+        _page_url.take("scenario_bands", (True, False), False)
+        with_bands = st.toggle("Chance bands", key="scenario_bands",
                                help="Behind each line, the values it would take by chance: expected value ± 2 SD "
                                     "when the same cluster sizes are filled at random. Takes a few seconds per index.")
+    _page_url.write({"scenario": key, slider_key(key): value, "scenario_bands": with_bands},
+                    {"scenario": DEFAULT_SCENARIO, slider_key(key): scenario.default, "scenario_bands": False},
+                    URL_KEYS)
     if not ids:
         st.warning("Choose at least one index to draw.")
         st.stop()

@@ -73,7 +73,7 @@ def test_why_indices_disagree_page():
     at = _page("why_disagree.py")
     at.selectbox(key="scenario").set_value("imbalance").run()
     first = _values_table(at)
-    at.select_slider(key="scenario_value_imbalance").set_value(50).run()
+    at.select_slider(key="imbalance_at").set_value(50).run()
     assert not at.exception
     current = _values_table(at)
     values = dict(zip(current["index"], current["value"]))
@@ -88,7 +88,7 @@ def test_why_indices_disagree_page():
 def test_why_disagree_numbers_clusters_from_one_and_colours_from_zero():
     at = _page("why_disagree.py")
     at.selectbox(key="scenario").set_value("clusters").run()
-    at.select_slider(key="scenario_value_clusters").set_value(4).run()
+    at.select_slider(key="clusters_at").set_value(4).run()
     pairs, config = _table(at, "pair", "reference", "candidate")
     assert sorted(pairs["reference"]) == [1, 2, 3, 4] and sorted(pairs["candidate"]) == [1, 2, 3, 4]
     heatmap = _chart(at, "scenario_table")
@@ -146,7 +146,7 @@ def test_why_disagree_slider_and_axis_run_the_same_way():
     at = _page("why_disagree.py")
     for key in ("imbalance", "error"):  # values listed downwards, then upwards
         at.selectbox(key="scenario").set_value(key).run()
-        options = [int(o) for o in at.select_slider(key=f"scenario_value_{key}").options]
+        options = [int(o) for o in at.select_slider(key=f"{key}_at").options]
         assert options == list(SCENARIOS[key].values)
         assert _left_to_right(_chart(at, "scenario_curves")) == options
 
@@ -164,7 +164,7 @@ def test_psi_vs_ari_page():
     at = _page("psi_vs_ari.py")
     table, _ = _table(at, "algorithm")
     assert len(table) == 4
-    assert len(at.get("plotly_chart")) == 6
+    assert len(at.get("plotly_chart")) == 4  # the bars, the truth and one clustering, the shrinking curve
     at.select_slider(key="sparse_size").set_value(10).run()
     assert not at.exception
     metrics = {m.label: float(m.value) for m in at.metric}

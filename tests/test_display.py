@@ -321,7 +321,7 @@ def test_a_short_heatmap_thins_its_tick_labels_and_a_short_mapping_shows_the_dis
 def test_every_index_has_one_colour_on_every_figure():
     """Curves and bars draw each index in its INDEX_COLOURS colour; ARI and PSI are distinct; CI's
     panel (a count) has whole ticks."""
-    from cluval_core.outputs.plots.curves import INDEX_COLOURS, index_curves, score_bars
+    from cluval_core.outputs.plots import INDEX_COLOURS, index_curves, score_bars
 
     assert set(INDEX_COLOURS) == set(INDICES) and INDEX_COLOURS["ari"] != INDEX_COLOURS["psi"]
     frame = pd.DataFrame({"x": [1, 2, 3], "ari": [0.9, 0.8, 0.7], "psi": [0.6, 0.5, 0.4], "nvd": [0.1, 0.2, 0.3]})

@@ -4,8 +4,9 @@ Indices of different kinds do not share one axis: similarities in [0, 1] (or [-1
 together, distances in [0, 1] apart (or as 1 − distance, named so, when asked), and indices
 without an upper bound (MI, VI, CI) on an axis of their own. What kind an index is comes from
 the registry (:data:`cluval_core.INDICES`: ``higher_is_better``, ``range``). Every line has its
-own dash and marker, so that overlapping curves stay distinguishable. Colours come from the
-plotly template (the app's light or dark theme); nothing here is drawn in white or black.
+own dash and marker, so that overlapping curves stay distinguishable, and its index's colour
+(:data:`cluval_core.outputs.plots.colours.INDEX_COLOURS`, the same on every page and in the
+light and dark themes). An axis that holds only counts (CI) has whole-number ticks.
 """
 
 from __future__ import annotations
@@ -17,10 +18,11 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ...core.registry import INDICES, index_ids
-from .comparison import ORPHAN
+from .colours import index_colour, translucent
+from .comparison import UNPAIRED
 
 __all__ = ["index_curves", "score_bars", "curve_name", "drawn_as_similarity", "panel_of", "PANELS",
-           "LINE_DASHES", "MARKER_SYMBOLS", "BAND_COLOURS", "INDEX_COLOURS"]
+           "LINE_DASHES", "MARKER_SYMBOLS", "count_ticks"]
 
 LINE_DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
 MARKER_SYMBOLS = ("circle", "square", "diamond", "triangle-up", "x", "cross", "triangle-down", "star",
@@ -33,19 +35,8 @@ PANELS = {"similarity": "similarity<br>(higher is better)",
 # Soft against crisp (and other series) keep their colour and pattern in every panel: colours that
 # read on a light and on a dark background.
 SERIES_COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd")
-# Lines drawn with their chance bands: colours that read on both backgrounds, none red (the
-# current position's marker) or grey.
-BAND_COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#e377c2", "#17becf", "#bcbd22", "#8c564b",
-                "#7b9cff", "#ffbb78")
+LINE_WIDTH, HIGHLIGHT_WIDTH = 2, 4  # a line's width; a highlighted index's (the subject of a page)
 SERIES_PATTERNS = ("", "/", ".", "x")
-# One colour per index on every page and in both themes (Okabe & Ito's colour-blind-safe palette
-# first, then Tol's): the headline indices fixed, ARI blue and PSI vermilion, the others in turn.
-_FIXED = {"ari": "#0072B2", "psi": "#D55E00", "nmi_sum": "#009E73", "ami": "#CC79A7", "nvd": "#E69F00",
-          "ci_centroid": "#56B4E9", "ci_partition": "#56B4E9", "purity": "#999933", "ch_greedy": "#882255",
-          "vi": "#44AA99", "ri": "#AA4499"}
-_CYCLE = ("#332288", "#88CCEE", "#117733", "#DDCC77", "#CC6677", "#AA4499", "#44AA99", "#999933", "#882255",
-          "#661100", "#6699CC", "#E69F00")
-INDEX_COLOURS = {index_id: _FIXED.get(index_id, _CYCLE[n % len(_CYCLE)]) for n, index_id in enumerate(INDICES)}
 BAR_TEXT_UP_TO = 8  # bars per panel that carry their value as text; beyond that, values are on hover only
 
 
@@ -112,14 +103,26 @@ def _decreasing(values) -> bool:
     return len(values) > 1 and bool(values.is_monotonic_decreasing) and values.iloc[0] != values.iloc[-1]
 
 
-def _translucent(colour: str, alpha: float) -> str:
-    """``#rrggbb`` as ``rgba(r, g, b, alpha)``."""
-    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
-    return f"rgba({r}, {g}, {b}, {alpha})"
+def count_ticks(members, values) -> dict:
+    """Axis settings for a panel: whole-number ticks when every index on it is a count (CI), else none.
+
+    >>> count_ticks(["ci_centroid"], [0, 1, 4])
+    {'tickformat': 'd', 'tick0': 0, 'dtick': 1}
+    >>> count_ticks(["ci_centroid"], [0, 30]), count_ticks(["vi"], [0.5, 1.2])
+    ({'tickformat': 'd', 'tick0': 0, 'dtick': 5}, {})
+    """
+    if not members or not all(INDICES[i].integer_valued for i in members):
+        return {}
+    finite = [abs(float(v)) for v in values if pd.notna(v) and math.isfinite(float(v))]
+    largest = max(finite, default=0.0)
+    step = 1
+    while largest / step > 8:  # at most about eight ticks: 1, 2, 5, 10, 20, 50, ...
+        step = step * 5 // 2 if str(step)[0] == "2" else step * 2
+    return dict(tickformat="d", tick0=0, dtick=step)
 
 
 def index_curves(frame: pd.DataFrame, parameter: str, ids, *, current=None, names=None,
-                 as_similarity: bool = False, bands: pd.DataFrame | None = None) -> go.Figure:
+                 as_similarity: bool = False, bands: pd.DataFrame | None = None, highlight=()) -> go.Figure:
     """One line per index over a scenario's parameter, the current position marked.
 
     Each index has its own dash and marker symbol. With ``as_similarity=True`` distances in
@@ -133,10 +136,12 @@ def index_curves(frame: pd.DataFrame, parameter: str, ids, *, current=None, name
     ``index``, ``expected`` and ``sd``) draws each index's chance band behind its line: the
     expected value ± 2 SD under the permutation model, a translucent band in the line's colour
     (turned round with the line for a distance drawn as 1 − distance). With bands, each line
-    and its band take the index's colour (:data:`INDEX_COLOURS`, the same on every figure); PSI
-    is drawn thicker, the subject of the PSI paper's figures.
+    takes its colour from :data:`BAND_COLOURS` rather than the template, so that line and band
+    match. Every line has its index's colour (:func:`~cluval_core.outputs.plots.colours.index_colour`);
+    the indices in `highlight` (a page's subject) are drawn wider, above the others.
     """
     ids = list(ids)
+    highlight = set(highlight)
     panels = _panels(ids, as_similarity)
     rows = len(panels)
     fig = make_subplots(rows=rows, cols=1, shared_xaxes=True, vertical_spacing=0.08,
@@ -150,7 +155,7 @@ def index_curves(frame: pd.DataFrame, parameter: str, ids, *, current=None, name
             if turned:
                 values = 1 - values
             name = curve_name(index_id, as_similarity, names)
-            colour = INDEX_COLOURS[index_id]
+            colour = index_colour(index_id)
             if bands is not None:
                 band = bands[bands["index"] == index_id]
                 low, high = band["expected"] - 2 * band["sd"], band["expected"] + 2 * band["sd"]
@@ -159,16 +164,20 @@ def index_curves(frame: pd.DataFrame, parameter: str, ids, *, current=None, name
                 for edge, fill in ((high, None), (low, "tonexty")):  # the area between the two edges
                     fig.add_trace(go.Scatter(
                         x=band[parameter], y=edge, mode="lines", line=dict(width=0, color=colour), fill=fill,
-                        fillcolor=_translucent(colour, 0.3), name=f"{name}: expected by chance ± 2 SD",
+                        fillcolor=translucent(colour, 0.3), name=f"{name}: expected by chance ± 2 SD",
                         legendgroup=index_id, showlegend=False, hoverinfo="skip"), row=row, col=1)
             fig.add_trace(go.Scatter(
                 x=frame[parameter], y=values, mode="lines+markers", name=name,
-                line=dict(dash=style["dash"], width=3.5 if index_id == "psi" else 2, color=colour),
-                marker=dict(symbol=style["symbol"], size=7),
+                line=dict(dash=style["dash"], width=HIGHLIGHT_WIDTH if index_id in highlight else LINE_WIDTH,
+                          color=colour),
+                marker=dict(symbol=style["symbol"], size=9 if index_id in highlight else 7, color=colour),
                 legendgroup=index_id, legendrank=position[index_id], hovertemplate="%{y:.4f}"), row=row, col=1)
-        fig.update_yaxes(title_text=PANELS[panel], row=row, col=1)
-    if current is not None:
-        fig.add_vline(x=current, line=dict(color=ORPHAN, dash="dash", width=1.5), row="all", col=1)
+        fig.update_yaxes(title_text=PANELS[panel], row=row, col=1,
+                         **count_ticks(members, frame[members].to_numpy().ravel()))
+    # a highlighted line is drawn last, above the others
+    fig.data = sorted(fig.data, key=lambda trace: trace.legendgroup in highlight and trace.mode != "lines")
+    if current is not None:  # grey: no index's colour, seen on light and dark backgrounds
+        fig.add_vline(x=current, line=dict(color=UNPAIRED, dash="dash", width=1.5), row="all", col=1)
     reversed_x = _decreasing(frame[parameter])
     fig.update_xaxes(autorange="reversed" if reversed_x else True)
     fig.update_xaxes(title_text=parameter, row=rows, col=1)
@@ -180,7 +189,7 @@ def index_curves(frame: pd.DataFrame, parameter: str, ids, *, current=None, name
 
 
 def score_bars(frame: pd.DataFrame, group: str, ids, *, names=None, series=None,
-               as_similarity: bool = False) -> go.Figure:
+               as_similarity: bool = False, height: int = 420, text: bool = True) -> go.Figure:
     """Grouped bars of index values, one panel (with its own y axis) per kind of index.
 
     Without `series`: one group of bars per row of `frame` (named in column `group`, e.g. an
@@ -192,8 +201,12 @@ def score_bars(frame: pd.DataFrame, group: str, ids, *, names=None, series=None,
 
     Similarities, distances in [0, 1] and unbounded indices (MI, VI, CI) are drawn in separate
     panels side by side, each axis titled with its kind. A bar carries its value as text only
-    while its panel has at most :data:`BAR_TEXT_UP_TO` bars (and the text fits); the value is
-    always on hover.
+    while its panel has at most :data:`BAR_TEXT_UP_TO` bars (and the text fits), never with
+    ``text=False`` (a table beside the figure gives the values) except on a panel of counts (CI),
+    where a zero would show no bar at all; the value is always on hover. With two panels, the
+    second one's axis is on the right, clear of the first panel's bars. Without `series`, each
+    index's bars have its colour (:func:`~cluval_core.outputs.plots.colours.index_colour`); an
+    axis of counts (CI) has whole-number ticks.
     """
     ids = list(ids)
     names = names or {}
@@ -210,7 +223,8 @@ def score_bars(frame: pd.DataFrame, group: str, ids, *, names=None, series=None,
         else:
             categories = list(frame[group])
             bars = [(index_id, frame[index_id], ids.index(index_id)) for index_id in members]
-        labelled = len(bars) * len(categories) <= BAR_TEXT_UP_TO
+        counts = not series and all(INDICES[i].integer_valued for i in members)  # a zero count's bar is invisible
+        labelled = (text or counts) and len(bars) * len(categories) <= BAR_TEXT_UP_TO
         drawn = []
         for key, values, position in bars:
             values = [float(v) for v in values]
@@ -220,24 +234,23 @@ def score_bars(frame: pd.DataFrame, group: str, ids, *, names=None, series=None,
             integer = not series and INDICES[key].integer_valued
             text = [(f"{v:.0f}" if integer else f"{v:.2f}") for v in values] if labelled else None
             name = names.get(key, key) if series else curve_name(key, as_similarity, names)
-            # a series keeps one colour across panels; an index takes its own colour (INDEX_COLOURS)
+            # a series keeps one colour across panels; an index has its own colour
             marker = dict(color=SERIES_COLOURS[position % len(SERIES_COLOURS)],
-                          pattern=dict(shape=SERIES_PATTERNS[position % len(SERIES_PATTERNS)])) if series else \
-                dict(color=INDEX_COLOURS[key])
+                          pattern=dict(shape=SERIES_PATTERNS[position % len(SERIES_PATTERNS)])) if series \
+                else dict(color=index_colour(key))
             fig.add_trace(go.Bar(x=categories, y=values, name=name, legendgroup=name,
                                  showlegend=col == 1 or not series, text=text,
                                  textposition="outside" if labelled else "none", cliponaxis=False, marker=marker,
                                  hovertemplate=f"%{{x}}<br>{name}: %{{y:.4f}}<extra></extra>"), row=1, col=col)
         if panel.startswith("unbounded"):
-            fig.update_yaxes(rangemode="tozero", row=1, col=col)
-            if not series and all(INDICES[i].integer_valued for i in members):  # a count: whole ticks
-                fig.update_yaxes(tickformat="d", dtick=1 if max(drawn, default=0) <= 10 else None, row=1, col=col)
+            fig.update_yaxes(rangemode="tozero", row=1, col=col, **({} if series else count_ticks(members, drawn)))
         else:
             fig.update_yaxes(range=[1.1 * min([0.0] + drawn), 1.12 if labelled else 1.02], row=1, col=col)
-        fig.update_yaxes(title_text=PANELS[panel], title_font=dict(size=12), row=1, col=col)
+        fig.update_yaxes(title_text=PANELS[panel], title_font=dict(size=12), row=1, col=col,
+                         side="right" if col == 2 == len(panels) else "left")
         long_names = sum(len(str(c)) for c in categories) > 10 * len(categories) or len(categories) > 6
         fig.update_xaxes(tickangle=-35 if long_names else 0, automargin=True, row=1, col=col)
-    fig.update_layout(barmode="group", height=420, margin=dict(l=10, r=10, t=40, b=10),
+    fig.update_layout(barmode="group", height=height, margin=dict(l=10, r=10, t=40, b=10),
                       uniformtext=dict(minsize=10, mode="hide"),
                       legend=dict(orientation="h", yanchor="bottom", y=1.02, xanchor="right", x=1))
     return fig

@@ -2,7 +2,9 @@
 
 Every figure names its axes, and its legends and subplot titles give index *names* from the
 registry (``Pair Sets Index``), never ids. A value column ``"1-nvd"`` (the PSI paper plots
-distances as similarities) is labelled ``"1 − Normalised van Dongen"``.
+distances as similarities) is labelled ``"1 − Normalised van Dongen"``. Each index's lines,
+boxes and bars have its colour (:data:`cluval_core.outputs.plots.colours.INDEX_COLOURS`), the
+same as in the app's other figures.
 """
 
 from __future__ import annotations
@@ -13,17 +15,12 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ...core.registry import INDICES
+from .colours import index_colour
 from .curves import PANELS, panel_of
 
 __all__ = ["index_label", "similarity_grid", "overlap_and_dimension", "seed_boxes", "class_removal",
            "stability_curves", "centroid_index_boxes", "formula_check", "success_rate_bars"]
 
-# one colour per index, the same in every experiment's figure
-_COLOURS = {"ari": "#9467bd", "nmi_sum": "#ff7f0e", "nvd": "#1f77b4", "ch_greedy": "#8c564b",
-            "purity": "#2ca02c", "csi_partition": "#e377c2", "psi": "#d62728", "ci_centroid": "#1f77b4",
-            "ci_partition": "#ff7f0e", "ri": "#17becf", "nmi_max": "#d62728", "nmi_joint": "#bcbd22",
-            "nmi_sqrt": "#2ca02c", "nmi_min": "#7f7f7f", "vi": "#8c564b", "mi": "#e377c2"}
-_FALLBACK = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"]
 _MARGIN = dict(l=10, r=10, t=60, b=10)
 _LEGEND_BELOW = dict(orientation="h", yanchor="top", y=-0.18, xanchor="left", x=0)
 SIMILARITY = "similarity (1 = identical)"
@@ -54,11 +51,6 @@ def _is_index(key: str) -> bool:
     return key in INDICES or (key.startswith("1-") and key[2:] in INDICES)
 
 
-def _colour(key: str, position: int = 0) -> str:
-    base = key[2:] if key.startswith("1-") else key
-    return _COLOURS.get(base, _FALLBACK[position % len(_FALLBACK)])
-
-
 def similarity_grid(values: pd.DataFrame, x: str, group: str, ids, *, x_titles: dict | None = None,
                     y_title: str = SIMILARITY, cols: int = 3) -> go.Figure:
     """One subplot per value of `group` (titled by it), one line per index over `x`.
@@ -72,11 +64,11 @@ def similarity_grid(values: pd.DataFrame, x: str, group: str, ids, *, x_titles: 
     for i, name in enumerate(groups):
         part = values[values[group] == name]
         row, col = i // cols + 1, i % cols + 1
-        for j, key in enumerate(ids):
+        for key in ids:
             if key not in part:
                 continue
             fig.add_trace(go.Scatter(x=part[x], y=part[key], mode="lines", name=index_label(key),
-                                     line=dict(color=_colour(key, j)), legendgroup=key, showlegend=i == 0),
+                                     line=dict(color=index_colour(key)), legendgroup=key, showlegend=i == 0),
                           row=row, col=col)
         fig.update_xaxes(title_text=(x_titles or {}).get(name, x), row=row, col=col)
         if col == 1:
@@ -92,15 +84,15 @@ def overlap_and_dimension(by_overlap: pd.DataFrame, by_dimension: pd.DataFrame, 
     """
     fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.08,
                         subplot_titles=("Overlap varied (d = 8, Fig. 21)", "Dimension varied (15% overlap, Fig. 22)"))
-    for j, key in enumerate(ids):
-        style = dict(color=_colour(key, j))
+    for key in ids:
+        style = dict(color=index_colour(key))
         fig.add_trace(go.Scatter(x=by_overlap["overlap"], y=by_overlap[key], name=index_label(key),
                                  mode="lines+markers", line=style, legendgroup=key), row=1, col=1)
         fig.add_trace(go.Scatter(x=by_dimension["d"], y=by_dimension[key], name=index_label(key), mode="lines+markers",
                                  line=style, legendgroup=key, showlegend=False), row=1, col=2)
     for key, column in expected.items():
         fig.add_trace(go.Scatter(x=by_overlap["overlap"], y=by_overlap[column], mode="lines",
-                                 name=f"{index_label(key)}, expected", line=dict(color=_colour(key), dash="dash")),
+                                 name=f"{index_label(key)}, expected", line=dict(color=index_colour(key), dash="dash")),
                       row=1, col=1)
     fig.update_xaxes(title_text="overlap (share of points nearer the other centroid)", tickformat=".0%", row=1, col=1)
     fig.update_xaxes(title_text="dimension d (log scale)", type="log", tickvals=list(by_dimension["d"]), row=1, col=2)
@@ -113,9 +105,9 @@ def seed_boxes(runs: pd.DataFrame, ids, *, published: dict | None = None, publis
                title: str = "", y_title: str = SIMILARITY) -> go.Figure:
     """One box per index over the runs (e.g. k-means seeds), the published value as a cross."""
     fig = go.Figure()
-    for j, key in enumerate(ids):
+    for key in ids:
         fig.add_trace(go.Box(y=runs[key], name=index_label(key), boxpoints="all", jitter=0.4, pointpos=0,
-                             marker=dict(color=_colour(key, j), size=5), showlegend=False))
+                             marker=dict(color=index_colour(key), size=5), showlegend=False))
     if published:
         fig.add_trace(go.Scatter(x=[index_label(k) for k in published], y=list(published.values()), mode="markers",
                                  name=published_name,  # grey: seen on light and dark backgrounds
@@ -131,12 +123,12 @@ def class_removal(values: pd.DataFrame, published: pd.DataFrame, ids, *, mode: s
     dashes = ["solid", "dot", "dash"]
     for m, rule in enumerate(values[mode].unique()):
         part = values[values[mode] == rule]
-        for j, key in enumerate(ids):
+        for key in ids:
             fig.add_trace(go.Scatter(x=part["K"], y=part[key], name=f"{index_label(key)}, {rule}", mode="lines+markers",
-                                     line=dict(color=_colour(key, j), dash=dashes[m % len(dashes)])))
-    for j, key in enumerate(ids):
+                                     line=dict(color=index_colour(key), dash=dashes[m % len(dashes)])))
+    for key in ids:
         fig.add_trace(go.Scatter(x=published["K"], y=published[key], name=f"{index_label(key)}, published",
-                                 mode="markers", marker=dict(symbol="x", size=13, color=_colour(key, j))))
+                                 mode="markers", marker=dict(symbol="x", size=13, color=index_colour(key))))
     fig.update_xaxes(autorange="reversed", title="classes left (K)", dtick=1)
     fig.update_layout(height=460, margin=_MARGIN, yaxis_title="similarity to the original partition",
                       legend=_LEGEND_BELOW)
@@ -186,8 +178,7 @@ def stability_curves(values: pd.DataFrame, ids, *, true_k: int | None = None, be
                         row_heights=[2.0] + [1.0] * (rows - 1) if rows > 1 else None)
     for row, (panel, members) in enumerate(panels.items(), start=1):
         for key in members:
-            j = ids.index(key)
-            colour = _colour(key, j)
+            colour = index_colour(key)
             fig.add_trace(go.Scatter(x=values["k"], y=values[key], name=index_label(key), mode="lines+markers",
                                      line=dict(color=colour), legendgroup=key,
                                      hovertemplate="k = %{x}: %{y:.4f}<extra>" + index_label(key) + "</extra>"),
@@ -217,9 +208,9 @@ def centroid_index_boxes(values: pd.DataFrame, ids=("ci_centroid", "ci_partition
     """The centroid indices of each (data set, algorithm) over its runs, side by side."""
     groups = values["data"] + " · " + values["algorithm"].str.replace(r" \(.*\)", "", regex=True)
     fig = go.Figure()
-    for j, key in enumerate(ids):
+    for key in ids:
         fig.add_trace(go.Box(x=groups, y=values[key], name=index_label(key), boxpoints="all", pointpos=0,
-                             marker=dict(color=_colour(key, j), size=5), line=dict(color=_colour(key, j))))
+                             marker=dict(color=index_colour(key), size=5), line=dict(color=index_colour(key))))
     fig.update_layout(boxmode="group", height=460, margin=_MARGIN, xaxis_title="data set · algorithm",
                       yaxis_title="clusters wrongly located (CI)", legend=_LEGEND_BELOW,
                       title="Centroid index against the ground truth (0 = every cluster found)")
@@ -245,9 +236,9 @@ def success_rate_bars(values: pd.DataFrame, columns: dict, *, group: str = "data
     """Grouped bars: one group per row (data set), one bar per index; `columns` maps a value column
     to its index id."""
     fig = go.Figure()
-    for j, (column, index_id) in enumerate(columns.items()):
+    for column, index_id in columns.items():
         fig.add_trace(go.Bar(x=values[group], y=values[column], name=f"{index_label(index_id)} ({column})",
-                             marker=dict(color=_colour(index_id, j))))
+                             marker=dict(color=index_colour(index_id))))
     fig.update_layout(barmode="group", height=460, margin=_MARGIN, xaxis_title="data set",
                       yaxis=dict(title="success rate (share of runs)", range=[0, 1.05], tickformat=".0%"),
                       legend=_LEGEND_BELOW)

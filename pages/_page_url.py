@@ -1,0 +1,57 @@
+"""A teaching page's own controls in the URL, with the browser's history.
+
+A link or a reload shows the same view, and Back and Forward step through the changes one by
+one. Streamlit's ``bind="query-params"`` would put a widget in the URL too, but it replaces the
+browser's history entry on every change, so Back would leave the page instead of undoing the
+change. Here the page writes its keys itself through ``st.query_params`` (one new history entry
+per change) and, before drawing a control, takes the URL's value when the URL changed without
+the page writing it: a link, a reload, Back or Forward.
+
+Usage, for a control with key ``k`` drawn without a ``value=``/``index=``/``default=`` of its own::
+
+    _page_url.take("k", options, default)        # before drawing it
+    st.select_slider("…", options, key="k")
+    _page_url.write({"k": value}, defaults, keys)  # after every control of the page is drawn
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+_SEEN = "_page_url_seen"  # URL key -> the text the page last read there or wrote (None: absent)
+
+
+def text(value) -> str:
+    """A value as the URL writes it."""
+    return str(value)
+
+
+def take(key: str, options, default) -> None:
+    """Set control `key` from the URL when the URL is new to this page; a value not among `options` gives `default`.
+
+    The control keeps its own value while the URL holds what the page last wrote or read, so a
+    change the user makes is not undone by the URL before it is written there.
+    """
+    seen = st.session_state.setdefault(_SEEN, {})
+    written = st.query_params.get(key)
+    if key in st.session_state and key in seen and seen[key] == written:
+        return
+    by_text = {text(option): option for option in options}
+    st.session_state[key] = by_text.get(written, default)
+    seen[key] = written
+
+
+def write(values: dict, defaults: dict, keys) -> None:
+    """Put the page's controls in the URL: each of `values` unless it is its default (then absent),
+    every other key of `keys` removed (e.g. the slider of a scenario not shown). Other keys (the
+    sidebar's, and any bound to a widget) are left as they are: the query changes key by key.
+    Written only when something changed: each write is a new entry in the browser's history."""
+    current = st.query_params.to_dict()
+    wanted = {key: text(value) for key, value in values.items() if value != defaults[key]}
+    seen = st.session_state.setdefault(_SEEN, {})
+    seen.update({key: wanted.get(key) for key in keys})
+    for key in set(keys) & current.keys() - wanted.keys():
+        del st.query_params[key]
+    changed = {key: value for key, value in wanted.items() if current.get(key) != value}
+    if changed:
+        st.query_params.update(changed)
