@@ -54,6 +54,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from dataclasses import dataclass, field
@@ -131,7 +132,7 @@ def _free_port() -> int:
 
 def start_server():
     port = _free_port()
-    log = open(ROOT / "benchmarks" / f".bench_live_server_{port}.log", "w")  # noqa: SIM115 - closed at the end
+    log = tempfile.NamedTemporaryFile("w", prefix="bench_live_server_", suffix=".log", delete=False)  # noqa: SIM115
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.port", str(port),
          "--server.headless", "true", "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
