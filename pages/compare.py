@@ -38,7 +38,9 @@ if c.has_data:
                "without a partner that shares objects are grey. Centroids are diamonds, hollow grey squares for "
                "clusters shown as unpaired; a red cross marks a cluster the centroid-based CI mapping leaves "
                "orphaned (nobody maps to it)." + (" Axes are the first two principal components."
-                                                  if points.X.shape[1] > 2 else ""))
+                                                  if points.X.shape[1] > 2 else "")
+               + (f" Of the {len(points.X):,} points, an evenly spaced sample of about {data.SCATTER_POINTS:,} is "
+                  "drawn." if len(points.X) > data.SCATTER_POINTS else ""))
 
 # ---------------------------------------------------------------------- every index
 scores = views.index_tables(c, key="compare", model=model)

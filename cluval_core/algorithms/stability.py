@@ -132,7 +132,7 @@ class StabilityCurve:
     seed: int
     algorithm: str
     params: dict = field(default_factory=dict)
-    seconds: float = field(default=math.nan, compare=False)
+    seconds: float = math.nan
 
     @property
     def agreed_k(self) -> int | None:

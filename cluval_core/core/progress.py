@@ -25,14 +25,16 @@ __all__ = ["Remaining", "seconds_text"]
 
 
 def seconds_text(seconds: float) -> str:
-    """A duration in words, to two significant digits: "about 4 s", "about 12 s", "about 3 min".
+    """A duration in words, to two significant digits: "about 4 s", "about 12 s", "about 3 min", "about 2 h".
 
     >>> seconds_text(3.94), seconds_text(12.4), seconds_text(185)
     ('about 3.9 s', 'about 12 s', 'about 3.1 min')
     """
     if seconds < 100:
         return f"about {seconds:.2g} s"
-    return f"about {seconds / 60:.2g} min"
+    if seconds < 6000:
+        return f"about {seconds / 60:.2g} min"
+    return f"about {seconds / 3600:.2g} h"
 
 
 class Remaining:
@@ -44,7 +46,7 @@ class Remaining:
     have passed, and once less than ``shortest`` seconds are left.
     """
 
-    def __init__(self, weights=None, *, least: float = 0.1, wait: float = 0.5, shortest: float = 1.0,
+    def __init__(self, weights=None, *, least: float = 0.15, wait: float = 0.5, shortest: float = 2.0,
                  clock=time.perf_counter):
         self._clock = clock
         self._start = clock()
