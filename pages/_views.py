@@ -255,7 +255,7 @@ def index_tables(c, *, key: str, model=None) -> dict:
     chance = uncertainty = None
     if model is not None and st.toggle("Against chance, with intervals", key=f"{key}_chance",
                                        help="Each index's expected value under the permutation model, z and p, and "
-                                            "its 95 % jackknife interval. Takes a few seconds."):
+                                            "its 95 % jackknife interval. Progress bars say the time left."):
         samples = st.segmented_control("Random tables for the Monte Carlo part", CHANCE_SAMPLES,
                                        default=CHANCE_SAMPLES[1], key=f"{key}_chance_samples",
                                        format_func=lambda n: f"{n:,}") or CHANCE_SAMPLES[1]

@@ -41,7 +41,9 @@ if c.has_data:
                "clusters shown as unpaired; a thin red cross marks a cluster the centroid-based CI mapping leaves "
                "orphaned (nobody maps to it): the shapes, named in each legend, tell them apart without colour. "
                "A label that would cover another is left out; hover names every centroid."
-               + (" Axes are the first two principal components." if points.X.shape[1] > 2 else ""))
+               + (" Axes are the first two principal components." if points.X.shape[1] > 2 else "")
+               + (f" Of the {len(points.X):,} points, an evenly spaced sample of about {data.SCATTER_POINTS:,} is "
+                  "drawn." if len(points.X) > data.SCATTER_POINTS else ""))
 
 # ---------------------------------------------------------------------- every index
 scores = views.index_tables(c, key="compare", model=model)

@@ -6,6 +6,8 @@ The page's choices live in ``many_clusterings`` in session state (they survive t
 mode does not draw) and in the URL (``many_mode``, ``many_algorithm``, ...), checked when read.
 """
 
+import time
+
 import streamlit as st
 
 from cluval_core import INDICES, compare_many
@@ -61,34 +63,42 @@ def algorithms_for(mode: str) -> list:
 
 
 # ---------------------------------------------------------------------- cached work
-@st.cache_data(show_spinner=False, max_entries=16)
-def runs_over_seeds(X, algorithm: str, k: int, seeds: tuple, params: tuple) -> dict:
-    text = f"Clustering {len(X):,} points {len(seeds)} times with {ALGORITHMS[algorithm].name}…"
-    with data.progress_bar(text) as bar:
-        return stability.cluster_many(X, algorithm, seeds=seeds, k=k, budget=INTERACTIVE_BUDGET,
+# Kept by data.with_progress, not st.cache_data: a value found draws nothing (a replayed progress
+# bar would flash its old time left). The values are shared: never changed here.
+def runs_over_seeds(X, algorithm: str, k: int, seeds: tuple, params: tuple) -> tuple[dict, float]:
+    """The runs, and the seconds they took."""
+    def run(bar):
+        start = time.perf_counter()
+        runs = stability.cluster_many(X, algorithm, seeds=seeds, k=k, budget=INTERACTIVE_BUDGET,
                                       progress=lambda done, total: bar(done / total, f"({done} of {total})"),
                                       **dict(params))
+        return runs, time.perf_counter() - start
+
+    return data.with_progress(data.fingerprint("seeds", X, algorithm, k, seeds, params),
+                              f"Clustering {len(X):,} points {len(seeds)} times with {ALGORITHMS[algorithm].name}…",
+                              run, max_entries=16)
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
 def curve_over_k(X, algorithm: str, ks: tuple, ids: tuple, subsets: int, rate: float, seed: int, params: tuple):
     """The stability curve for every label-free index (comparing is cheap next to clustering): a
     change of the chosen indices reads another column instead of clustering again."""
     text = (f"Clustering {len(X):,} points and {subsets} subsets at {len(ks)} values of k with "
             f"{ALGORITHMS[algorithm].name}…")
-    with data.progress_bar(text) as bar:
-        return stability.stability_curve(X, algorithm, ks, ids, subsets=subsets, rate=rate, seed=seed,
-                                         budget=INTERACTIVE_BUDGET,
-                                         progress=lambda done, total: bar(done / total, f"(run {done} of {total})"),
-                                         **dict(params))
+    costs = stability.curve_run_costs(X, algorithm, ks, subsets=subsets, rate=rate, **dict(params))
+    return data.with_progress(
+        data.fingerprint("curve", X, algorithm, ks, ids, subsets, rate, seed, params), text,
+        lambda bar: stability.stability_curve(
+            X, algorithm, ks, ids, subsets=subsets, rate=rate, seed=seed, budget=INTERACTIVE_BUDGET,
+            progress=lambda done, total: bar(None, f"(run {done} of {total})", steps=(done, total)), **dict(params)),
+        weights=costs, max_entries=16)  # a run at a larger k takes longer: the bar counts the runs' estimated cost
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
-def pairwise(_partitions: dict, key: str, ids: tuple) -> dict:
-    """compare_many of the partitions, cached under `key` (their fingerprint) and the indices."""
-    with data.progress_bar("Comparing every pair of solutions…") as bar:
-        return compare_many(_partitions, ids,
-                            progress=lambda done, total: bar(done / total, f"({done:,} of {total:,})"))
+def pairwise(partitions: dict, key: str, ids: tuple) -> dict:
+    """compare_many of the partitions, kept under `key` (their fingerprint) and the indices."""
+    return data.with_progress(
+        data.fingerprint("pairwise", key, ids), "Comparing every pair of solutions…",
+        lambda bar: compare_many(partitions, ids,
+                                 progress=lambda done, total: bar(done / total, f"({done:,} of {total:,})")))
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -321,19 +331,21 @@ else:
         if mode == SEEDS:
             seeds = tuple(range(first, first + count))
             params = parameters(X, algorithm, (k,), count, 0, stability.SAMPLING_RATE)
-            partitions = runs_over_seeds(X, algorithm, k, seeds, params)
+            partitions, seconds = runs_over_seeds(X, algorithm, k, seeds, params)
             described = (f"{ALGORITHMS[algorithm].name} with k = {k}, seeds {seeds[0]} to {seeds[-1]}, on "
                          f"{ui.plain(points.title)}")
         else:
             ks = tuple(range(k_from, k_to + 1))
             params = parameters(X, algorithm, ks, 1, subsets, rate)
             curve = curve_over_k(X, algorithm, ks, tuple(choices), subsets, rate, first, params)
-            partitions = curve.partitions
+            partitions, seconds = curve.partitions, curve.seconds
             described = (f"{ALGORITHMS[algorithm].name} with k = {k_from} to {k_to} on the whole of "
                          f"{ui.plain(points.title)}")
     if params:
         described += (" (" + ", ".join(f"{name} = {value:g}" for name, value in params) + ": the defaults, lowered "
-                      f"where needed so that all the runs fit about {INTERACTIVE_BUDGET.seconds:g} s)")
+                      "where needed so that all the runs fit the interactive budget of "
+                      f"{INTERACTIVE_BUDGET.seconds:g} s by the library's generous estimate)")
+    described += f"; the runs took {seconds:,.1f} s"
 
 if not ids:
     st.warning("Choose at least one index.")

@@ -104,7 +104,8 @@ def test_the_index_table_against_chance_shows_the_librarys_numbers(compared, mon
         class Recording:
             def __enter__(self):
                 update = bar.__enter__()
-                return lambda fraction, message="": (reported.append(fraction), update(fraction, message))
+                reported.append((text, []))  # each bar's fractions: the random tables', the jackknife's
+                return lambda fraction, message="": (reported[-1][1].append(fraction), update(fraction, message))
 
             def __exit__(self, *exc):
                 return bar.__exit__(*exc)
@@ -130,7 +131,9 @@ def test_the_index_table_against_chance_shows_the_librarys_numbers(compared, mon
         assert row["high"] == pytest.approx(interval.loc[index_id, "high"], rel=1e-12, abs=1e-15), index_id
         assert row["low"] <= c.score(index_id) <= row["high"]
     assert shown["ari"]["expected"] == 0 and float(shown["ari"]["z"]) > 2 and shown["ari"]["expected error"] == "exact"
-    assert reported and reported[-1] == 1.0 and reported == sorted(reported)  # the bar moved to its end
+    assert [text for text, _ in reported][0].startswith("Drawing 200 random tables")
+    for text, fractions in reported:  # each bar moved to its end
+        assert fractions and fractions[-1] == 1.0 and fractions == sorted(fractions), text
     caption = next(cap.value for cap in at.caption if "permutation model" in cap.value)
     assert "200 random tables" in caption and INDICES["ari"].name in caption
 

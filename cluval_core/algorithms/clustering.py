@@ -46,6 +46,7 @@ from scipy.spatial.distance import pdist
 from sklearn.cluster import DBSCAN, KMeans
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.mixture import GaussianMixture
+from threadpoolctl import ThreadpoolController
 
 from ..core.validation import CluvalError, as_data
 
@@ -68,6 +69,21 @@ INTERACTIVE_MAX_K = 300
 # costed at max_iter.
 EXPECTED_ITERATIONS = 100
 _SKLEARN_KMEANS_ITERATIONS = 50
+
+# Native threads (OpenMP, BLAS) of one run. One: with two, scikit-learn's k-means ran 5 to 30
+# times slower than with one on a 2-core machine whose cores other processes kept busy (S1's
+# stability curve, 209 runs: 30 to 58 s against 2 s; Birch2, k = 100: 1.1 to 1.7 s against
+# 0.26 s), each thread waiting at every step for a core the other had lost. A front end that
+# serves several users runs them side by side instead.
+RUN_THREADS = 1
+_THREADPOOLS: list = []  # the controller of the native thread pools, made at the first run
+
+
+def _threads_limited():
+    """A context in which the native thread pools run RUN_THREADS threads."""
+    if not _THREADPOOLS:
+        _THREADPOOLS.append(ThreadpoolController())  # finding the pools takes about 1 ms: once
+    return _THREADPOOLS[0].limit(limits=RUN_THREADS)
 
 # ---------------------------------------------------------------------- time and memory model
 # Seconds per unit of work, measured on a 2-core machine (numpy 2.4, scikit-learn 1.9) and
@@ -918,7 +934,8 @@ def cluster(X, algorithm: str, k: int | None = None, *, seed: int = 0, progress=
     if algo.reports_progress:
         kwargs["progress"] = progress
     start = time.perf_counter()
-    labels, centroids, iterations, extra = algo.run(X, k, seed, budget, **kwargs)
+    with _threads_limited():
+        labels, centroids, iterations, extra = algo.run(X, k, seed, budget, **kwargs)
     seconds = time.perf_counter() - start
     labels = np.asarray(labels, dtype=np.int64)
     memberships = extra.pop("memberships", None)

@@ -61,6 +61,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -87,7 +88,8 @@ from .clustering import (
 )
 
 __all__ = ["SAMPLING_RATE", "SUBSETS", "MAX_RUNS", "MAX_SUBSETS", "StabilityCurve", "cluster_many",
-           "stability_curve", "mean_agreement", "rank_solutions", "most_stable", "leaders", "interactive_parameters"]
+           "stability_curve", "curve_run_costs", "mean_agreement", "rank_solutions", "most_stable", "leaders",
+           "interactive_parameters"]
 
 SAMPLING_RATE = 0.2  # the PSI paper's sampling rate for Fig. 25
 SUBSETS = 10  # ... and its number of subsets
@@ -115,6 +117,8 @@ class StabilityCurve:
         ready for :func:`~cluval_core.compare_many`.
     ids, ks, subsets, rate, seed, algorithm, params
         The settings of the run (``params``: the algorithm's parameters as given).
+    seconds : float
+        The wall time the clustering runs and the comparisons took.
     """
 
     values: pd.DataFrame
@@ -128,6 +132,7 @@ class StabilityCurve:
     seed: int
     algorithm: str
     params: dict = field(default_factory=dict)
+    seconds: float = math.nan
 
     @property
     def agreed_k(self) -> int | None:
@@ -374,6 +379,7 @@ def stability_curve(X, algorithm: str, ks, ids=("ari", "psi"), *, subsets: int =
     _check_work(X, algo, plan, budget, 8.0 * (n + size) * len(ks), "This stability curve",
                 "choose fewer values of k, fewer subsets or a lower rate")
     with_points = any(INDICES[i].needs_data for i in ids)
+    start = time.perf_counter()
     total = len(ks) * (1 + subsets)
     rows, partitions, done = [], {}, 0
     for k in ks:
@@ -401,7 +407,29 @@ def stability_curve(X, algorithm: str, ks, ids=("ari", "psi"), *, subsets: int =
         target = column.max() if INDICES[index_id].higher_is_better else column.min()
         best[index_id] = int(values.loc[column == target, "k"].min())
     return StabilityCurve(values, runs, best, partitions, tuple(ids), tuple(ks), subsets, rate, seed, algo.key,
-                          dict(params))
+                          dict(params), time.perf_counter() - start)
+
+
+def curve_run_costs(X, algorithm: str, ks, *, subsets: int = SUBSETS, rate: float = SAMPLING_RATE,
+                    **params) -> list[float]:
+    """The estimated seconds of each clustering run of :func:`stability_curve`, in the order it
+    makes them (for each k: the whole data, then each subset), from
+    :func:`~cluval_core.clustering.estimate_cost`: the relative weights of the runs, for a
+    progress bar whose steps are of unequal cost (the estimates themselves are generous).
+
+    >>> import numpy as np
+    >>> X = np.random.default_rng(0).random((1000, 2))
+    >>> costs = curve_run_costs(X, "kmeans++", [2, 8], subsets=2, rate=0.5)
+    >>> len(costs), costs[0] < costs[3], costs[1] == costs[2] < costs[0]
+    (6, True, True)
+    """
+    X = _as_points(X)
+    size = max(int(rate * len(X)), 1)
+    costs = []
+    for k in ks:
+        costs.append(estimate_cost(X, algorithm, k, **params).seconds)
+        costs += [estimate_cost(X[:size], algorithm, k, **params).seconds] * subsets
+    return costs
 
 
 # ---------------------------------------------------------------------- the most stable solutions

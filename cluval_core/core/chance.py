@@ -292,8 +292,11 @@ def _reduced(c, r, col, v, tie_order=None):
 
 
 def uncertainty(c, ids=None, *, method: str = "jackknife", level: float = 0.95, n_samples: int = 1000,
-                seed=None) -> pd.DataFrame:
-    """Standard error and interval of each index, by the jackknife or the bootstrap (see the module)."""
+                seed=None, progress=None) -> pd.DataFrame:
+    """Standard error and interval of each index, by the jackknife or the bootstrap (see the module).
+
+    `progress(done, total)` is called as the comparisons of the objects left out (or resampled)
+    with their coordinates, the slow part, are made (about a hundred times in all)."""
     _counts(c, "uncertainty")
     ids = index_ids(ids, has_data=c.has_data)
     if method not in ("jackknife", "bootstrap"):
@@ -310,7 +313,7 @@ def uncertainty(c, ids=None, *, method: str = "jackknife", level: float = 0.95, 
     if c.is_soft:
         return _soft_uncertainty(c, ids, method, level, n_samples, rng)
     if any(INDICES[i].needs_data for i in ids):
-        return _object_uncertainty(c, ids, method, level, n_samples, rng)
+        return _object_uncertainty(c, ids, method, level, n_samples, rng, progress)
     r, col, v = _positive_cells(c)
     v = v.astype(np.int64)
     evaluations = len(v) + c.k_true + c.k_pred if method == "jackknife" else n_samples
@@ -363,7 +366,7 @@ def _summary(ids, values, null, weights, method, level) -> pd.DataFrame:
     return pd.DataFrame(rows, index=pd.Index(ids, name="index"))
 
 
-def _object_uncertainty(c, ids, method, level, n_samples, rng) -> pd.DataFrame:
+def _object_uncertainty(c, ids, method, level, n_samples, rng, progress=None) -> pd.DataFrame:
     """Leave out (or resample) objects with their coordinates: the centroid indices change
     with the object, not only with its cell, so each is compared anew (N or n_samples times)."""
     n = len(c.codes[0])
@@ -373,6 +376,7 @@ def _object_uncertainty(c, ids, method, level, n_samples, rng) -> pd.DataFrame:
     values = c.scores(ids)
     null = np.empty((evaluations, len(ids)))
     keep = np.ones(n, dtype=bool)
+    every = max(1, evaluations // 100)  # at most about a hundred progress reports
     for k in range(evaluations):
         if method == "jackknife":
             keep[k] = False
@@ -382,6 +386,8 @@ def _object_uncertainty(c, ids, method, level, n_samples, rng) -> pd.DataFrame:
         scores = c.with_objects(chosen).scores(ids)
         null[k] = [scores[i] for i in ids]
         keep[k] = True
+        if progress is not None and ((k + 1) % every == 0 or k + 1 == evaluations):
+            progress(k + 1, evaluations)
     return _summary(ids, values, null, np.ones(evaluations) if method == "jackknife" else None, method, level)
 
 

@@ -828,14 +828,17 @@ class Comparison:
         return _chance.chance(self, ids, n_samples=n_samples, seed=seed, progress=progress)
 
     def uncertainty(self, ids=None, *, method: str = "jackknife", level: float = 0.95, n_samples: int = 1000,
-                    seed=None) -> pd.DataFrame:
+                    seed=None, progress=None) -> pd.DataFrame:
         """Standard error ``se`` and interval (``low``, ``high``) of each index.
 
         ``method="jackknife"`` leaves out each object in turn, exactly from the table (one
         evaluation per non-empty cell, weighted by its count; a normal interval);
         ``"bootstrap"`` resamples the table's cells `n_samples` times (a percentile interval).
+        The indices that need the coordinates compare anew with each object left out (or each
+        resample); `progress(done, total)` is called as they go.
         """
-        return _chance.uncertainty(self, ids, method=method, level=level, n_samples=n_samples, seed=seed)
+        return _chance.uncertainty(self, ids, method=method, level=level, n_samples=n_samples, seed=seed,
+                                   progress=progress)
 
     def contributions(self, index_id: str) -> _chance.Contributions:
         """Each cell's share of an index: a :class:`~cluval_core.Contributions` whose ``cells``

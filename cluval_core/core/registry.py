@@ -34,7 +34,7 @@ import pandas as pd
 from .validation import CluvalError, _describe
 
 __all__ = ["FAMILIES", "INDICES", "IndexInfo", "Anatomy", "register", "get_index", "index_ids",
-           "find_indices", "index_table"]
+           "find_indices", "index_table", "headline_ids"]
 
 INF = math.inf
 
@@ -87,6 +87,9 @@ class IndexInfo:
         nearest-cluster mapping, where equal candidates are decided by the order in which
         clusters first occur. Optimal pairings and row or column maxima are not: their value
         is the same whichever tied choice is made.
+    headline : bool
+        One of the headline indices, which a report, a handout and an explanation lead with
+        (:func:`headline_ids`).
     cost : str
         What one evaluation costs: ``"cells"`` (a pass over the non-empty cells) or
         ``"pairing"`` (an optimal or greedy pairing, or a mapping, of the clusters); chance()
@@ -128,6 +131,7 @@ class IndexInfo:
     soft: bool = True
     integer_valued: bool = False
     tie_dependent: bool = False
+    headline: bool = False
     cost: str = "cells"
     function: Callable
     function_options: dict = field(default_factory=dict, hash=False)
@@ -199,6 +203,15 @@ def get_index(index_id: str, name: str = "index_id") -> IndexInfo:
             raise _unknown(index_id) from None
     raise CluvalError(f"{name} must be one index id (a string), got {_describe(index_id)}; "
                       f"the ids are {', '.join(INDICES)}")
+
+
+def headline_ids() -> tuple[str, ...]:
+    """The headline indices (``IndexInfo.headline``), in the registry's order.
+
+    >>> headline_ids()
+    ('ari', 'nmi_sum', 'ami', 'nvd', 'psi', 'ci_partition', 'ci_centroid')
+    """
+    return tuple(index_id for index_id, info in INDICES.items() if info.headline)
 
 
 def index_ids(ids, *, has_data: bool = True, name: str = "ids", without_data: str = "pass X=... to compare()",

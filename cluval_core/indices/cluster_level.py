@@ -149,7 +149,7 @@ def centroid_ratio(labels_true, labels_pred, *, X, noise=None) -> float:
 # The family's indices, in the order the registry lists them (cluval_core.indices registers them).
 ENTRIES = (
     IndexInfo(
-        id="ci_partition", name="Centroid index (partition-based)", family=FAMILY, range=(0, INF),
+        id="ci_partition", headline=True, name="Centroid index (partition-based)", family=FAMILY, range=(0, INF),
         higher_is_better=False, chance_adjusted=False, symmetric=True, integer_valued=True, tie_dependent=True,
         cost="pairing", function=centroid_index,
         formula=r"\mathrm{CI} = \max(\mathrm{orphans}(G\to P), \mathrm{orphans}(P\to G))",
@@ -174,7 +174,7 @@ ENTRIES = (
         compute=lambda c: _centroid_similarity_index(c, "partition"), steps=lambda c: _csi_steps(c, "partition"),
         cells=lambda c, dense: _csi_cells(c, dense, "partition")),
     IndexInfo(
-        id="ci_centroid", name="Centroid index", family=FAMILY, range=(0, INF), higher_is_better=False,
+        id="ci_centroid", headline=True, name="Centroid index", family=FAMILY, range=(0, INF), higher_is_better=False,
         chance_adjusted=False, symmetric=True, needs_data=True, soft=False, integer_valued=True,
         tie_dependent=True, cost="pairing", function=centroid_index,
         formula=r"\mathrm{CI} = \max(\mathrm{orphans}(C\to C'), \mathrm{orphans}(C'\to C))",

@@ -747,7 +747,8 @@ def normalized_reduced_mutual_information(labels_true, labels_pred, *, noise=Non
 def _nmi_entry(normaliser: Normaliser, name: str, formula: str, reference: str, caveat: str, symbols: str = ""):
     options = {} if normaliser.name == "arithmetic" else {"average_method": normaliser.name}
     return IndexInfo(
-        id=normaliser.nmi, name=name, family=FAMILY, range=(0, 1), higher_is_better=True, chance_adjusted=False,
+        id=normaliser.nmi, headline=normaliser.name == "arithmetic", name=name, family=FAMILY, range=(0, 1),
+        higher_is_better=True, chance_adjusted=False,
         symmetric=True, function=normalized_mutual_info_score, function_options=options, formula=formula,
         symbols=symbols, reference=reference, caveat=caveat,
         compute=lambda c: _nmi(c, normaliser), steps=lambda c: _nmi_steps(c, normaliser),
@@ -771,7 +772,7 @@ def _ami_entry(normaliser: Normaliser):
     arithmetic = normaliser.name == "arithmetic"
     subscript = "" if arithmetic else f"_{{{normaliser.ami.split('_')[1]}}}"
     return IndexInfo(
-        id=normaliser.ami,
+        id=normaliser.ami, headline=arithmetic,
         name="Adjusted mutual information" + ("" if arithmetic else f" ({normaliser.words})"),
         family=FAMILY, range=(-INF, 1), higher_is_better=True, chance_adjusted=True, symmetric=True, soft=False,
         function=adjusted_mutual_info_score,

@@ -646,7 +646,7 @@ ENTRIES = (
                "almost every pair is 'apart in both'. Compare RI values only for equal K and N.",
         compute=_rand, steps=_rand_steps, expectation=_rand_expectation, cells=_rand_cells),
     IndexInfo(
-        id="ari", name="Adjusted Rand index", family=FAMILY, range=(-1, 1), higher_is_better=True,
+        id="ari", headline=True, name="Adjusted Rand index", family=FAMILY, range=(-1, 1), higher_is_better=True,
         chance_adjusted=True, symmetric=True, function=adjusted_rand_score,
         formula=r"\mathrm{ARI} = \frac{2(ad-bc)}{(a+b)(b+d)+(a+c)(c+d)}",
         symbols=r"Equivalently $(a - E) / (a_{\max} - E)$, with $E = (a+b)(a+c) / \binom{N}{2}$ the $a$ expected by "

@@ -411,7 +411,7 @@ ENTRIES = (
         compute=lambda c: _purity(c, "true"), steps=lambda c: _purity_steps(c, "true"),
         cells=lambda c, dense: _purity_cells(c, dense, "true")),
     IndexInfo(
-        id="nvd", name="Normalised van Dongen", family=FAMILY, range=(0, 1), higher_is_better=False,
+        id="nvd", headline=True, name="Normalised van Dongen", family=FAMILY, range=(0, 1), higher_is_better=False,
         chance_adjusted=False, symmetric=True, function=van_dongen_distance,
         formula=r"\mathrm{NVD} = \frac{2N - \sum_i \max_j n_{ij} - \sum_j \max_i n_{ij}}{2N}",
         reference="van Dongen (2000), CWI report INS-R0012",
@@ -469,7 +469,7 @@ ENTRIES = (
                "only through the rows they fail to cover. Undefined when the reference has one cluster.",
         compute=_adjusted_asymmetric_accuracy, steps=_aaa_steps, cells=_aaa_cells),
     IndexInfo(
-        id="psi", name="Pair Sets Index", family=FAMILY, range=(0, 1), higher_is_better=True,
+        id="psi", headline=True, name="Pair Sets Index", family=FAMILY, range=(0, 1), higher_is_better=True,
         chance_adjusted=True, symmetric=True, cost="pairing", function=pair_sets_index,
         formula=r"\mathrm{PSI} = \frac{S - E}{\max(K_a,K_b) - E},\quad S = \max_\sigma \sum_i "
                 r"\frac{n_{i\sigma(i)}}{\max(r_i, c_{\sigma(i)})},\quad E = \sum_{i=1}^{\min(K_a,K_b)} "

@@ -38,13 +38,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..core.registry import INDICES
+from ..core.registry import INDICES, headline_ids
 from .export import format_value
 
-__all__ = ["Claim", "Explanation", "explain", "outline", "HEADLINE", "WHAT_IT_COUNTS", "AGREEMENT"]
+__all__ = ["Claim", "Explanation", "explain", "outline", "WHAT_IT_COUNTS", "AGREEMENT"]
 
-# The indices an explanation compares, and what each counts: its unit of weight.
-HEADLINE = ("ari", "nmi_sum", "ami", "psi", "nvd", "ci_centroid", "ci_partition")
+# What each headline index counts: its unit of weight.
 WHAT_IT_COUNTS = {"ari": "pairs", "nmi_sum": "objects", "ami": "objects", "nvd": "objects", "psi": "clusters",
                   "ci_centroid": "clusters", "ci_partition": "clusters"}
 # Headline indices on one scale (1 = identical, higher is better): those whose gap is explained.
@@ -435,7 +434,7 @@ def explain(c) -> Explanation:
         cells that carry ARI and PSI; what each index counts, with the largest and smallest
         reference clusters' weights; every merge, split and the CI orphans.
     """
-    ids = [i for i in HEADLINE if c.has_data or not INDICES[i].needs_data]
+    ids = [i for i in headline_ids() if c.has_data or not INDICES[i].needs_data]
     ids = [i for i in ids if not (i == "ci_partition" and c.has_data)]
     values = c.scores(ids)
     sizes = _Sizes(np.asarray(c.row_sizes, dtype=float), np.asarray(c.col_sizes, dtype=float), float(c.n),

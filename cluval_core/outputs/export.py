@@ -24,14 +24,13 @@ import numpy as np
 import pandas as pd
 
 from .._version import __version__
-from ..core.registry import FAMILIES, INDICES, get_index
+from ..core.registry import FAMILIES, INDICES, get_index, headline_ids
 from ..core.validation import CluvalError
 from .plots import contingency_heatmap, mapping_diagram, partition_scatter
 from .plots.comparison import shortened
 
 __all__ = ["json_safe", "to_json", "format_value", "score_table", "contingency_frame", "provenance",
-           "csv_with_provenance", "json_with_provenance", "html_report", "report_figures", "handout_html",
-           "HANDOUT_INDICES"]
+           "csv_with_provenance", "json_with_provenance", "html_report", "report_figures", "handout_html"]
 
 
 def _key(key):
@@ -286,7 +285,6 @@ def html_report(c, facts: dict, *, title: str = "cluval comparison", ids=None) -
 
 
 # ---------------------------------------------------------------------- the one-page handout
-HANDOUT_INDICES = ("ari", "nmi_sum", "ami", "psi", "nvd", "ci_partition", "ci_centroid")  # the headline values
 HANDOUT_PAIRS_SHOWN = 16  # pairs listed; the rest are counted ("and 7 more pairs")
 # The printable area of the smaller of A4 (210 x 297 mm) and Letter (216 x 279 mm) inside 12 mm margins:
 # the sheet fits one page of either.
@@ -401,7 +399,7 @@ def _room_for_outer_labels(fig, width_px: int, *, font_px: int, most: float = 1.
             trace.text = [shortened(str(text), fits) for text in trace.text]
 
 
-def handout_html(c, facts: dict, *, ids=HANDOUT_INDICES, title: str = "cluval comparison") -> str:
+def handout_html(c, facts: dict, *, ids=None, title: str = "cluval comparison") -> str:
     """The current view as one printed page: where it comes from, the headline values (each
     saying whether higher or lower is better), the contingency table, the Hungarian pairing with
     the Pair Sets Index's steps, the Centroid Index mapping, and a box for notes.
@@ -412,7 +410,7 @@ def handout_html(c, facts: dict, *, ids=HANDOUT_INDICES, title: str = "cluval co
     comparison has none.
     """
     esc = html.escape
-    ids = [i for i in ids if c.has_data or not get_index(i).needs_data]
+    ids = [i for i in (headline_ids() if ids is None else ids) if c.has_data or not get_index(i).needs_data]
     scores = c.scores(ids)
     width, height = HANDOUT_SHEET_MM
     css = _HANDOUT_CSS % {"margin": HANDOUT_MARGIN_MM, "width": width, "height": height}
