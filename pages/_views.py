@@ -104,6 +104,24 @@ PAIRING_COLUMNS = {
 }
 
 
+def numbered_pairing_columns(decimals: int = 4, jaccard: bool = True) -> dict:
+    """The pairing's columns on the teaching pages, where clusters are numbers: the pair's number,
+    both clusters and sizes, the objects shared, Braun–Banquet (and Jaccard) to `decimals`."""
+    number = f"%.{decimals}f"
+    return {
+        "pair": st.column_config.NumberColumn("#", width=28),
+        "reference": st.column_config.NumberColumn("reference", help="reference cluster", width=68),
+        "candidate": st.column_config.NumberColumn("candidate", help="candidate cluster", width=68),
+        "reference size": st.column_config.NumberColumn("|G|", help="reference cluster size", width=52),
+        "candidate size": st.column_config.NumberColumn("|P|", help="candidate cluster size", width=52),
+        "overlap": st.column_config.NumberColumn("shared", help="objects in both clusters", width=56),
+        "braun_banquet": st.column_config.NumberColumn("Braun–Banquet", format=number, width=100,
+                                                       help="Braun–Banquet similarity: shared / max(|G|, |P|)"),
+        "jaccard": st.column_config.NumberColumn("Jaccard", format=number, width=62,
+                                                 help="shared / (|G| + |P| − shared)") if jaccard else None,
+    }
+
+
 def pairing_columns(frame) -> dict:
     """The pairing's columns, the label columns as wide as their longest label (within
     :data:`LABEL_WIDTHS`); the reference stays in view when a long label makes the table scroll."""

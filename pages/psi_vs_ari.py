@@ -84,18 +84,6 @@ def paper_table(frame: pd.DataFrame, key: str, widget_key: str, *, marked=None) 
                  column_order=[key, *psi_paper.TABLE_IDS], column_config=config)
 
 
-PAIRING_COLUMNS = {
-    "pair": st.column_config.NumberColumn("#", width=28),
-    "reference": st.column_config.NumberColumn("reference", help="reference cluster", width=68),
-    "candidate": st.column_config.NumberColumn("candidate", help="candidate cluster", width=68),
-    "reference size": st.column_config.NumberColumn("|G|", help="reference cluster size", width=52),
-    "candidate size": st.column_config.NumberColumn("|P|", help="candidate cluster size", width=52),
-    "overlap": st.column_config.NumberColumn("shared", help="objects in both clusters", width=56),
-    "braun_banquet": st.column_config.NumberColumn("Braun–Banquet", format="%.2f", width=100,
-                                                   help="Braun–Banquet similarity: shared / max(|G|, |P|)"),
-    "jaccard": None,
-}
-
 # Tables side by side on a wide screen; a table that would lose a column moves to the next line instead.
 TABLE_ROWS = """<style>
 .st-key-table6_row [data-testid="stHorizontalBlock"], .st-key-table7_row [data-testid="stHorizontalBlock"],
@@ -168,7 +156,7 @@ with pairing_column:
     st.markdown(f"**{ALGORITHM_NAMES[shown]}, paired with the ground truth** (Hungarian pairing, as PSI pairs "
                 "clusters)")
     st.dataframe(pairs, hide_index=True, key="shown_pairing", height=views.table_height(len(pairs)),
-                 column_config=PAIRING_COLUMNS)
+                 column_config=views.numbered_pairing_columns(decimals=2, jaccard=False))
     st.caption(f"ARI {by_algorithm.loc[shown, 'ari']:.3f}, PSI {by_algorithm.loc[shown, 'psi']:.3f}. A candidate "
                "cluster takes the colour of its partner. PSI adds up the pairs' Braun–Banquet similarities, each "
                "pair weighing the same, so a sparse cluster of 100 points lost counts as much as a dense one of 2000.")

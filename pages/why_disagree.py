@@ -41,19 +41,6 @@ DEFAULT_SCENARIO = next(iter(SCENARIOS))
 URL_KEYS = ("scenario", *(slider_key(key) for key in SCENARIOS), "scenario_bands")  # the page's own keys in the URL
 
 
-PAIRING_COLUMNS = {
-    "pair": st.column_config.NumberColumn("#", width=28),
-    "reference": st.column_config.NumberColumn("reference", help="reference cluster", width=68),
-    "candidate": st.column_config.NumberColumn("candidate", help="candidate cluster", width=68),
-    "reference size": st.column_config.NumberColumn("|G|", help="reference cluster size", width=46),
-    "candidate size": st.column_config.NumberColumn("|P|", help="candidate cluster size", width=46),
-    "overlap": st.column_config.NumberColumn("shared", help="objects in both clusters", width=52),
-    "braun_banquet": st.column_config.NumberColumn("Braun–Banquet", format="%.4f", width=100,
-                                                   help="Braun–Banquet similarity: shared / max(|G|, |P|)"),
-    "jaccard": st.column_config.NumberColumn("Jaccard", format="%.4f", width=62,
-                                             help="shared / (|G| + |P| − shared)"),
-}
-
 # The two blocks below the curves sit side by side on a wide screen; on a narrower one a block
 # that would fall below its minimum width moves to the next line, so no table hides a column.
 DETAILS_LAYOUT = """<style>
@@ -135,7 +122,7 @@ with ui.guarded("Drawing the scenario"):
         st.markdown("**Hungarian pairing** (PSI pairs clusters on Braun–Banquet similarity)")
         pairs = model.comparison.hungarian_pairing.display_frame()
         st.dataframe(pairs, hide_index=True, key="scenario_pairing", height=views.table_height(len(pairs)),
-                     column_config=PAIRING_COLUMNS)
+                     column_config=views.numbered_pairing_columns())
         st.markdown("**Pair Sets Index**  \n"
                     + "  \n".join(ui.plain(str(step)) for step in model.comparison.steps("psi")))
     st.download_button("Curves (CSV)", curve.to_csv(index=False), f"cluval_{key}.csv", "text/csv",

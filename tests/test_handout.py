@@ -108,21 +108,13 @@ def test_the_mapping_shortens_only_labels_too_long_for_the_page():
 
 @pytest.mark.slow
 def test_the_app_offers_the_handout_beside_the_report(monkeypatch):
-    from streamlit.elements.widgets.button import ButtonMixin
     from streamlit.testing.v1 import AppTest
 
-    from apptools import APP
+    from apptools import APP, record_downloads
     from cluval_core import Comparison
     from cluval_core.data.presets import preset_tables
 
-    offered = {}
-    original = ButtonMixin.download_button
-
-    def record(self, label, data, *args, **kwargs):
-        offered[label] = data
-        return original(self, label, data, *args, **kwargs)
-
-    monkeypatch.setattr(ButtonMixin, "download_button", record)
+    offered = record_downloads(monkeypatch)
     at = AppTest.from_file(APP, default_timeout=120)
     at.switch_page("build_table.py").run()  # Rand's example
     assert not at.exception and not at.error
