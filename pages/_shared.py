@@ -543,23 +543,21 @@ def _write_url(wanted: dict, page: str) -> None:
     the previous page left in the URL are removed, so that they do not follow the user. Keys
     bound to a widget (``bind="query-params"``) are Streamlit's: it drops those of another page
     itself, and ``st.query_params`` may neither set nor delete them, so the query is changed key
-    by key, never replaced whole: the sidebar's keys are removed and written again in their order.
+    by key, never replaced whole.
     """
     current = st.query_params.to_dict()
     last_page, last_query = st.session_state.get(_LAST_URL, (page, {}))
     left_behind = set() if last_page == page else {key for key, value in last_query.items()
                                                    if current.get(key) == value}
     wanted = {key: str(value) for key, value in wanted.items()}
-    ours, stale = _ours(current), left_behind - wanted.keys()
-    if list(ours.items()) == list(wanted.items()) and not stale:
-        return
-    # the sidebar's keys are written again in their own order (as a link writes them), after the page's
-    for key in ours.keys() | stale:
+    for key in (_ours(current).keys() | left_behind) - wanted.keys():
         try:
             del st.query_params[key]
         except (KeyError, StreamlitAPIException):  # gone, or bound to a widget of this page: the widget's
             pass
-    st.query_params.update(wanted)
+    changed = {key: value for key, value in wanted.items() if current.get(key) != value}
+    if changed:
+        st.query_params.update(changed)
 
 
 def sidebar(controls=ALL_CONTROLS, page: str = "") -> Selection:
