@@ -1,4 +1,5 @@
-"""A teaching page's own controls in the URL, with the browser's history.
+"""A teaching page's own controls in the URL, with the browser's history, and the one way the
+app changes the URL's query (:func:`change_query`: one change, one history entry).
 
 A link or a reload shows the same view, and Back and Forward step through the changes one by
 one. Streamlit's ``bind="query-params"`` would put a widget in the URL too, but it replaces the
@@ -17,6 +18,7 @@ Usage, for a control with key ``k`` drawn without a ``value=``/``index=``/``defa
 from __future__ import annotations
 
 import streamlit as st
+from streamlit.errors import StreamlitAPIException
 
 _SEEN = "_page_url_seen"  # URL key -> the text the page last read there or wrote (None: absent)
 
@@ -44,14 +46,32 @@ def take(key: str, options, default) -> None:
 def write(values: dict, defaults: dict, keys) -> None:
     """Put the page's controls in the URL: each of `values` unless it is its default (then absent),
     every other key of `keys` removed (e.g. the slider of a scenario not shown). Other keys (the
-    sidebar's, and any bound to a widget) are left as they are: the query changes key by key.
-    Written only when something changed: each write is a new entry in the browser's history."""
-    current = st.query_params.to_dict()
+    sidebar's) are left as they are. Written only when something changed: each write is a new
+    entry in the browser's history."""
     wanted = {key: text(value) for key, value in values.items() if value != defaults[key]}
     seen = st.session_state.setdefault(_SEEN, {})
     seen.update({key: wanted.get(key) for key in keys})
-    for key in set(keys) & current.keys() - wanted.keys():
-        del st.query_params[key]
-    changed = {key: value for key, value in wanted.items() if current.get(key) != value}
-    if changed:
-        st.query_params.update(changed)
+    change_query(set(keys) - wanted.keys(), wanted)
+
+
+def change_query(remove, values: dict) -> None:
+    """Remove the keys `remove` from the URL's query and set `values`, the other keys left as they
+    are, in one change (one entry in the browser's history), and only if something changes.
+
+    A key bound to a widget (``bind="query-params"``) may be neither set nor removed here: when
+    the query holds one, the keys are changed one by one, the bound one left to its widget.
+    """
+    current = st.query_params.to_dict()
+    wanted = {key: value for key, value in current.items() if key not in remove}
+    wanted.update({key: str(value) for key, value in values.items()})
+    if wanted == current:
+        return
+    try:
+        st.query_params.from_dict(wanted)
+    except StreamlitAPIException:  # a key bound to a widget is in the query
+        for key in current.keys() - wanted.keys():
+            try:
+                del st.query_params[key]
+            except StreamlitAPIException:  # bound: its widget's
+                pass
+        st.query_params.update({key: value for key, value in values.items() if current.get(key) != str(value)})

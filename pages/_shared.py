@@ -21,7 +21,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import streamlit as st
-from streamlit.errors import StreamlitAPIException
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from cluval_core import CluvalError, cluster_count
@@ -30,6 +29,7 @@ from cluval_core.core.noise import NOISE_POLICIES
 from cluval_core.data import datasets as ds
 from cluval_core.data.synthetic import SYNTHETIC_SETS
 from pages import _cache as data
+from pages import _page_url
 from pages._text import plain, plot_text  # noqa: F401 - pages call them as ui.plain, ui.plot_text
 
 USER_DATA = "your data"
@@ -542,22 +542,14 @@ def _write_url(wanted: dict, page: str) -> None:
     table there): it stays while that page is shown, and on a switch to another page the keys
     the previous page left in the URL are removed, so that they do not follow the user. Keys
     bound to a widget (``bind="query-params"``) are Streamlit's: it drops those of another page
-    itself, and ``st.query_params`` may neither set nor delete them, so the query is changed key
-    by key, never replaced whole.
+    itself. One change of the selection is one entry in the browser's history.
     """
     current = st.query_params.to_dict()
     last_page, last_query = st.session_state.get(_LAST_URL, (page, {}))
     left_behind = set() if last_page == page else {key for key, value in last_query.items()
                                                    if current.get(key) == value}
     wanted = {key: str(value) for key, value in wanted.items()}
-    for key in (_ours(current).keys() | left_behind) - wanted.keys():
-        try:
-            del st.query_params[key]
-        except (KeyError, StreamlitAPIException):  # gone, or bound to a widget of this page: the widget's
-            pass
-    changed = {key: value for key, value in wanted.items() if current.get(key) != value}
-    if changed:
-        st.query_params.update(changed)
+    _page_url.change_query((_ours(current).keys() | left_behind) - wanted.keys(), wanted)
 
 
 def sidebar(controls=ALL_CONTROLS, page: str = "") -> Selection:

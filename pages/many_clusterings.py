@@ -18,6 +18,7 @@ from cluval_core.data.userdata import MAX_BYTES
 from cluval_core.outputs.plots import pairwise_heatmap, stability_curves
 from pages import _cache as data
 from pages import _charts as charts
+from pages import _page_url
 from pages import _shared as ui
 from pages import _views as views
 
@@ -197,11 +198,7 @@ def control(draw, name: str, label: str, **options):
 
 def write_link(wanted: dict) -> None:
     """The page's choices into the URL (its own keys only; only when they changed)."""
-    current = st.query_params.to_dict()
-    new = {key: value for key, value in current.items() if key not in URL_KEYS}
-    new.update({key: str(value) for key, value in wanted.items()})
-    if new != current:
-        st.query_params.from_dict(new)
+    _page_url.change_query(set(URL_KEYS) - wanted.keys(), wanted)
 
 
 if STATE not in st.session_state:
