@@ -127,13 +127,13 @@ def with_progress(key: str, text: str, compute, weights=None, max_entries: int =
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def run_clustering(X: np.ndarray, algorithm: str, k: int, seed: int, params: tuple,
-                   progress_text: str | None = None) -> dict:
-    if progress_text is None:
-        result = cluster(X, algorithm, k, seed=seed, progress=None, **dict(params))
-    else:
-        with progress_bar(progress_text) as progress:
-            result = cluster(X, algorithm, k, seed=seed, progress=progress, **dict(params))
+def run_clustering(X: np.ndarray, algorithm: str, k: int, seed: int, params: tuple) -> dict:
+    """One clustering, kept across reruns (for the algorithms that report no progress)."""
+    return _clustering(X, algorithm, k, seed, params)
+
+
+def _clustering(X, algorithm, k, seed, params, progress=None) -> dict:
+    result = cluster(X, algorithm, k, seed=seed, progress=progress, **dict(params))
     return {"labels": _shift_to_one(result.labels), "centroids": result.centroids,
             "memberships": result.memberships, "objective": result.objective, "iterations": result.iterations,
             "seconds": result.seconds, "k": result.k, "params": result.params}
@@ -291,12 +291,14 @@ def _uncertainty(key: str, c) -> tuple[pd.DataFrame, str | None]:
 
 
 def clustering_with_spinner(X, algorithm, k, seed, params):
-    # No promise of a duration: the algorithms that report progress show the time left.
+    """A clustering of the sidebar, kept across reruns: a spinner while it runs or, for the
+    algorithms that report progress, a bar with the time left (and nothing replayed once kept)."""
     label = f"Clustering {len(X):,} points with {ALGORITHMS[algorithm].name}…"
     if not ALGORITHMS[algorithm].reports_progress:
         with st.spinner(label):
             return run_clustering(X, algorithm, k, seed, params)
-    return run_clustering(X, algorithm, k, seed, params, label)
+    return with_progress(fingerprint("clustering", X, algorithm, k, seed, params), label,
+                         lambda update: _clustering(X, algorithm, k, seed, params, update))
 
 
 @st.cache_data(show_spinner=False, ttl=600)
