@@ -52,6 +52,8 @@ OVERVIEW_COLUMNS = ["name", "id", "family", "range", "best", "kind", "chance adj
                     "soft tables", "tie dependent", "exact expectation"]
 overview = index_table()
 overview = overview[overview["id"].isin([info.id for info in found])][OVERVIEW_COLUMNS]
+FACTS = OVERVIEW_COLUMNS[6:]  # yes or no: written out, greyed check boxes were hard to read
+overview[FACTS] = overview[FACTS].apply(lambda fact: fact.map({True: "yes", False: "no"}))
 if len(overview):
     st.dataframe(overview, hide_index=True, key="reference_overview",
                  height=min(len(overview), 12) * 35 + 38,
@@ -59,7 +61,7 @@ if len(overview):
                                 "id": st.column_config.TextColumn("id", width=180),
                                 "best": st.column_config.NumberColumn("best", format="%g", width=50),
                                 "kind": st.column_config.TextColumn("kind", help="similarity or distance"),
-                                "needs X": st.column_config.CheckboxColumn("needs X", help="needs the coordinates")})
+                                "needs X": st.column_config.TextColumn("needs X", help="needs the coordinates")})
     st.caption(f"{len(overview)} of {len(index_table())} indices; each is described in full below.")
 if not found:
     st.info(f"No index matches “{ui.plain(query.strip())}”. Search for an id (ari, nmi_max), a word of a name "

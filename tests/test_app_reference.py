@@ -183,7 +183,8 @@ def test_the_overview_table_is_the_registry_filtered_by_the_search():
     at.switch_page("index_reference.py").run()
     overview = next(d for d in at.dataframe if "id" in d.value.columns).value
     assert overview["id"].tolist() == index_table()["id"].tolist() == list(INDICES)
-    assert dict(zip(overview["id"], overview["symmetric"])) == {i: info.symmetric for i, info in INDICES.items()}
+    assert dict(zip(overview["id"], overview["symmetric"])) == {
+        i: "yes" if info.symmetric else "no" for i, info in INDICES.items()}  # written out
     _search(at, "centroid")
     filtered = next(d for d in at.dataframe if "id" in d.value.columns).value
     assert filtered["id"].tolist() == [i.id for i in find_indices("centroid")]
