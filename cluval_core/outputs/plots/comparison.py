@@ -541,7 +541,8 @@ def mapping_diagram(c, basis: str = "partition", *, max_shown: int = MAX_SHOWN, 
     fig.update_yaxes(visible=False, range=[-0.04, 1.06], fixedrange=True)
     # the side columns' texts stand in the margins, sized to them; the whole label is on hover
     margins = (_text_margin(ref_text[0]), _text_margin(back_text[0])) if labelled else (5, 5)
-    fig.update_layout(height=size, margin=dict(l=margins[0], r=margins[1], t=60, b=30))
+    fig.update_layout(height=size, margin=dict(l=margins[0], r=margins[1], t=60, b=30),
+                      plot_bgcolor="rgba(0,0,0,0)")  # no panel behind the nodes, whatever the template
     return fig
 
 
