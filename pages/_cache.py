@@ -254,15 +254,15 @@ def chance(model: Model, n_samples: int, ids: tuple | None = None) -> pd.DataFra
             progress=lambda done, total: update(done / total, f"({done:,} of {total:,})")))
 
 
-def uncertainty(model: Model) -> tuple[pd.DataFrame, str | None]:
+def uncertainty(model: Model, centroid_indices: bool = True) -> tuple[pd.DataFrame, str | None]:
     """The jackknife (95 %) of every index, kept across reruns (do not change the frame), and why
     some are missing (or None).
 
     The indices that read coordinates are left out one object at a time, each compared anew
-    (with a progress bar); where that is more than the library does in one call, they are left
-    out of the frame and the library's reason is returned.
+    (with a progress bar), unless `centroid_indices` is False; where that is more than the
+    library does in one call, they are left out of the frame and the library's reason is returned.
     """
-    return _uncertainty(model.key, model.comparison)
+    return _uncertainty(model.key, model.comparison, centroid_indices)
 
 
 @st.cache_resource(show_spinner=False, max_entries=16)
@@ -273,13 +273,15 @@ def _label_free_uncertainty(key: str, _c) -> pd.DataFrame:
         return _c.uncertainty([i for i, info in INDICES.items() if not info.needs_data], method="jackknife")
 
 
-def _uncertainty(key: str, c) -> tuple[pd.DataFrame, str | None]:
+def _uncertainty(key: str, c, centroid_indices: bool) -> tuple[pd.DataFrame, str | None]:
     from cluval_core import INDICES, CluvalError
 
     frame = _label_free_uncertainty(key, c)
     needing = [i for i, info in INDICES.items() if info.needs_data] if c.has_data else []
     if not needing:
         return frame, None
+    if not centroid_indices:
+        return frame, "they are computed on request ('Intervals of the centroid indices too')"
     try:
         return pd.concat([frame, with_progress(
             fingerprint("uncertainty", key), f"Leaving out each of the {c.n:,} objects in turn for the centroid "

@@ -240,7 +240,9 @@ def _listed(labels, limit: int = 12) -> str:
     return shown + (f" and {len(labels) - limit} more" if len(labels) > limit else "") if len(labels) else "none"
 
 
-CHANCE_SAMPLES = (200, 1000, 5000)  # random tables the user can ask for; the middle one by default
+# Random tables the user can ask for: the fewest by default, an answer within a second or two
+# (the ± column says how precise it is); more on request.
+CHANCE_SAMPLES = (200, 1000, 5000)
 CHANCE_COLUMNS = {
     "expected": st.column_config.NumberColumn(
         "expected", format="%.4f", help="Expected value by chance: under the permutation model (both partitions' "
@@ -275,11 +277,17 @@ def index_tables(c, *, key: str, model=None) -> dict:
                                        help="Each index's expected value under the permutation model, z and p, and "
                                             "its 95 % jackknife interval. Progress bars say the time left."):
         samples = st.segmented_control("Random tables for the Monte Carlo part", CHANCE_SAMPLES,
-                                       default=CHANCE_SAMPLES[1], key=f"{key}_chance_samples",
-                                       format_func=lambda n: f"{n:,}") or CHANCE_SAMPLES[1]
+                                       default=CHANCE_SAMPLES[0], key=f"{key}_chance_samples",
+                                       format_func=lambda n: f"{n:,}",
+                                       help="More tables, a smaller ± (the Monte Carlo standard error): about "
+                                            "five times the time for each step.") or CHANCE_SAMPLES[0]
+        centroid = c.has_data and any(info.needs_data for info in INDICES.values()) and st.toggle(
+            "Intervals of the centroid indices too", key=f"{key}_chance_centroid",
+            help=f"Their jackknife leaves out each of the {c.n:,} objects in turn and compares anew (the centroids "
+                 "move with every object): seconds rather than a blink. A bar says the time left.")
         with ui.guarded("Comparing with chance", stop=False):
             chance = data.chance(model, samples)
-            uncertainty, missing = data.uncertainty(model)
+            uncertainty, missing = data.uncertainty(model, centroid_indices=centroid)
             st.caption(chance_caption(chance, samples, missing))
     table = score_table(scores, chance, uncertainty)
     table["value"] = [format_value(i, v, 6) for i, v in scores.items()]  # as text: honest to its digits

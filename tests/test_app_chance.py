@@ -113,6 +113,7 @@ def test_the_index_table_against_chance_shows_the_librarys_numbers(compared, mon
 
     monkeypatch.setattr(pages._cache, "progress_bar", recorded)
     at.session_state["compare_chance_samples"] = 200  # few random tables: a quick test
+    at.session_state["compare_chance_centroid"] = True  # the centroid indices' intervals too
     at.toggle(key="compare_chance").set_value(True).run()
     assert at.segmented_control(key="compare_chance_samples").value == 200 and not at.warning
     assert not at.exception and not at.error, [e.value for e in at.error]
@@ -136,6 +137,34 @@ def test_the_index_table_against_chance_shows_the_librarys_numbers(compared, mon
         assert fractions and fractions[-1] == 1.0 and fractions == sorted(fractions), text
     caption = next(cap.value for cap in at.caption if "permutation model" in cap.value)
     assert "200 random tables" in caption and INDICES["ari"].name in caption
+
+
+def test_against_chance_starts_quick_and_leaves_the_centroid_intervals_to_a_request(compared):
+    """The default asks for the fewest random tables and no jackknife of the centroid indices (one
+    comparison per object); the caption says how to get them, and asking adds them."""
+    from pages._views import CHANCE_SAMPLES
+
+    at, built = compared
+    at.toggle(key="compare_chance").set_value(True).run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert at.segmented_control(key="compare_chance_samples").value == CHANCE_SAMPLES[0] == min(CHANCE_SAMPLES)
+    assert at.toggle(key="compare_chance_centroid").value is False
+    c = built[-1]
+    needing = [i for i, info in INDICES.items() if info.needs_data]
+    assert c.has_data and needing
+    shown = _shown_rows(at)
+    assert all(np.isnan(shown[i]["low"]) and np.isnan(shown[i]["high"]) for i in needing)
+    assert all(shown[i]["low"] <= c.score(i) <= shown[i]["high"] for i in ("ari", "psi", "nmi_sum"))
+    caption = next(cap.value for cap in at.caption if "permutation model" in cap.value)
+    assert "computed on request" in caption and "Intervals of the centroid indices too" in caption
+    at.toggle(key="compare_chance_centroid").set_value(True).run()
+    interval = c.uncertainty(needing, method="jackknife")
+    shown = _shown_rows(at)
+    for i in needing:
+        assert (shown[i]["low"], shown[i]["high"]) == pytest.approx(
+            (interval.loc[i, "low"], interval.loc[i, "high"]), rel=1e-12, abs=1e-15), i
+    caption = next(cap.value for cap in at.caption if "permutation model" in cap.value)
+    assert "on request" not in caption
 
 
 # ---------------------------------------------------------------------- PSI vs ARI against chance
