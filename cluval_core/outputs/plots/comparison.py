@@ -511,10 +511,13 @@ def mapping_diagram(c, basis: str = "partition", *, max_shown: int = MAX_SHOWN, 
         fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines+markers", line=dict(color="#8c8c8c", width=1),
                                  marker=dict(symbol="arrow", angleref="previous", size=sizes, color="#8c8c8c"),
                                  hoverinfo="skip", showlegend=False))
-    columns = [(0, ref_n, ref_text, None, "middle left", "reference"),
-               (1, cand_n, cand_text, forward, "top right", "candidate"),  # above its outgoing arrow
-               (2, back_n, back_text, backward, "middle right", "reference")]
-    for x, n_nodes, texts, mapping, position, side in columns:
+    # The right column repeats the left one's clusters at the same heights: its labels are written
+    # only when short, so that long ones leave the arrows their room (hover names every node).
+    right_labelled = labelled and max((len(html.unescape(t)) for t in back_text[0]), default=0) <= SHORT_LABEL
+    columns = [(0, ref_n, ref_text, None, "middle left", "reference", labelled),
+               (1, cand_n, cand_text, forward, "top right", "candidate", labelled),  # above its outgoing arrow
+               (2, back_n, back_text, backward, "middle right", "reference", right_labelled)]
+    for x, n_nodes, texts, mapping, position, side, written in columns:
         y = _node_y(n_nodes)
         if mapping is None:
             marker = dict(size=9, color="#1f77b4", symbol=MAPPED_SYMBOL)
@@ -523,7 +526,7 @@ def mapping_diagram(c, basis: str = "partition", *, max_shown: int = MAX_SHOWN, 
             orphan = [v in orphan_y for v in y.tolist()]
             marker = dict(size=[11 if o else 9 for o in orphan], color=[ORPHAN if o else MAPPED for o in orphan],
                           symbol=[ORPHAN_SYMBOL if o else MAPPED_SYMBOL for o in orphan], line=dict(width=2))
-        fig.add_trace(go.Scatter(x=np.full(n_nodes, x), y=y, mode="markers+text" if labelled else "markers",
+        fig.add_trace(go.Scatter(x=np.full(n_nodes, x), y=y, mode="markers+text" if written else "markers",
                                  text=texts[0], textposition=position, textfont=dict(size=10), marker=marker,
                                  cliponaxis=False, customdata=texts[1],
                                  hovertemplate=f"{side} %{{customdata}}<extra></extra>", showlegend=False))
@@ -531,22 +534,25 @@ def mapping_diagram(c, basis: str = "partition", *, max_shown: int = MAX_SHOWN, 
                                                                          ORPHAN_SYMBOL)):
         fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name=name, hoverinfo="skip",
                                  marker=dict(size=10, color=colour, symbol=symbol, line=dict(width=2))))
-    for x, text in ((0, "reference"), (1, "candidate"), (2, "reference")):
-        fig.add_annotation(x=x, y=1.0, yref="paper", yanchor="bottom", text=f"<b>{text}</b>", showarrow=False,
-                           font=dict(size=12))
+    # short column heads, as the pairing's: long labels can leave the columns little room between them
+    for x, text in ((0, "ref"), (1, "cand"), (2, "ref")):
+        fig.add_annotation(x=x, y=1.0, yref="paper", yanchor="bottom", text=f"<b>{text}</b>",
+                           showarrow=False, font=dict(size=11),
+                           hovertext="reference clusters" if text == "ref" else "candidate clusters")
     title = f"orphans: {forward.n_orphans} candidate, {backward.n_orphans} reference"
     fig.update_layout(title=dict(text=title, font=dict(size=12), x=0.5, xanchor="center", y=0.995, yanchor="top"),
                       legend=dict(orientation="h", x=0.5, xanchor="center", y=0, yanchor="top", font=dict(size=11)))
     fig.update_xaxes(visible=False, range=[-0.08, 2.08], fixedrange=True)
     fig.update_yaxes(visible=False, range=[-0.04, 1.06], fixedrange=True)
     # the side columns' texts stand in the margins, sized to them; the whole label is on hover
-    margins = (_text_margin(ref_text[0]), _text_margin(back_text[0])) if labelled else (5, 5)
+    margins = (_text_margin(ref_text[0]) if labelled else 5, _text_margin(back_text[0]) if right_labelled else 5)
     fig.update_layout(height=size, margin=dict(l=margins[0], r=margins[1], t=60, b=30),
                       plot_bgcolor="rgba(0,0,0,0)")  # no panel behind the nodes, whatever the template
     return fig
 
 
 LABEL_CHARS = 18  # characters of a cluster's label written beside its node; the whole label is on hover
+SHORT_LABEL = 6  # characters up to which the mapping's right column writes its labels too
 CHAR_WIDTH = 6  # px per character of the node texts (10 px font), to size the margins
 
 
