@@ -19,7 +19,8 @@ What is measured, in the page itself (``performance.now()``, no polling error):
   list, the toggle, the radio button);
 - **settled**: the last time Streamlit's status widget (``[data-testid=stStatusWidget]``, the
   "Running..." sign) left the page after the click; when the rerun was too short for it to show,
-  the last change of the page's main area or sidebar before the page fell quiet;
+  the last change of the page's main area or sidebar before the page fell quiet (a screen
+  reader's announcement, ``[aria-live]``, does not count);
 - **drawn**: the last change inside a chart (``.js-plotly-plot``) or a table
   (``[data-testid=stDataFrame]``) after the click, once the page shows the new values (each
   action names the text it must show: the new algorithm in the candidate's scatter title, the
@@ -106,6 +107,9 @@ RECORDER = r"""
     const now = performance.now();
     for (const r of records) {
       const node = r.target.nodeType === 1 ? r.target : r.target.parentElement;
+      // a screen reader's announcement (the drop-down's "10 options available", cleared seconds
+      // after the list closes) is no work of the page
+      if (node && node.closest && node.closest('[aria-live]')) continue;
       if (node && node.closest && node.closest('.js-plotly-plot, [data-testid=stDataFrame]')) b.plot = now;
       else b.page = now;
     }

@@ -513,7 +513,7 @@ def mapping_diagram(c, basis: str = "partition", *, max_shown: int = MAX_SHOWN, 
                                  hoverinfo="skip", showlegend=False))
     # The right column repeats the left one's clusters at the same heights: its labels are written
     # only when short, so that long ones leave the arrows their room (hover names every node).
-    right_labelled = labelled and max((len(html.unescape(t)) for t in back_text[0]), default=0) <= SHORT_LABEL
+    right_labelled = labelled and max((len(str(label)) for label in c.row_labels[row_keep]), default=0) <= SHORT_LABEL
     columns = [(0, ref_n, ref_text, None, "middle left", "reference", labelled),
                (1, cand_n, cand_text, forward, "top right", "candidate", labelled),  # above its outgoing arrow
                (2, back_n, back_text, backward, "middle right", "reference", right_labelled)]
@@ -552,7 +552,7 @@ def mapping_diagram(c, basis: str = "partition", *, max_shown: int = MAX_SHOWN, 
 
 
 LABEL_CHARS = 18  # characters of a cluster's label written beside its node; the whole label is on hover
-SHORT_LABEL = 6  # characters up to which the mapping's right column writes its labels too
+SHORT_LABEL = 6  # a label's characters up to which the mapping's right column writes its labels too
 CHAR_WIDTH = 6  # px per character of the node texts (10 px font), to size the margins
 
 
