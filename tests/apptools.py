@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import base64
+import json
 import re
 from pathlib import Path
 
+import numpy as np
 from streamlit.testing.v1 import AppTest
 
 # The script Streamlit runs for every page (app.py names it); page paths are relative to its folder,
@@ -12,12 +15,32 @@ from streamlit.testing.v1 import AppTest
 APP = str(Path(__file__).resolve().parents[1] / "pages" / "_entrypoint.py")
 
 
-def open_app() -> AppTest:
-    """The app after its first run (the Compare page), which must not raise."""
-    at = AppTest.from_file(APP, default_timeout=120)
+def open_app(page: str | None = None, *, timeout: float = 120, **query) -> AppTest:
+    """The app after its first run, which must not raise: the Compare page, or `page`
+    ("soft.py"), opened with the URL query `query`."""
+    at = AppTest.from_file(APP, default_timeout=timeout)
+    at.query_params.update(query)
+    if page is not None:
+        at.switch_page(page)
     at.run()
     assert not at.exception, [e.message for e in at.exception]
     return at
+
+
+def plotly_figure(at, key: str) -> dict:
+    """The plotly figure drawn with the widget key `key`, as {"data", "layout"}."""
+    charts = [c for c in at.get("plotly_chart") if c.proto.id.endswith(f"-{key}")]
+    assert len(charts) == 1, [c.proto.id for c in at.get("plotly_chart")]
+    return json.loads(charts[0].proto.spec)
+
+
+def plotly_array(value, dtype=None) -> np.ndarray:
+    """An array of a figure's JSON: a list (of lists), or a base64 typed array (with its shape)."""
+    if isinstance(value, dict) and "bdata" in value:
+        array = np.frombuffer(base64.b64decode(value["bdata"]), dtype=value["dtype"])
+        shape = value.get("shape")
+        return array.reshape([int(n) for n in str(shape).split(",")]) if shape else array
+    return np.asarray(value, dtype=dtype)
 
 
 def settle(page, timeout=90_000):

@@ -7,9 +7,8 @@ import re
 
 import pandas as pd
 import pytest
-from streamlit.testing.v1 import AppTest
 
-from apptools import APP
+from apptools import open_app
 from cluval_core import Comparison
 from cluval_core.data.presets import preset_tables, table_from_text, table_to_text
 from cluval_core.outputs.export import format_value
@@ -18,15 +17,6 @@ from pages import _shared as ui
 PAGE = "build_table.py"
 PRESETS = preset_tables()
 pytestmark = pytest.mark.slow
-
-
-def _app(**query) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.query_params.update(query)
-    at.switch_page(PAGE)
-    at.run()
-    assert not at.exception, [e.message for e in at.exception]
-    return at
 
 
 def _metrics(at) -> dict:
@@ -72,7 +62,7 @@ def _expected_metrics(table) -> dict:
 
 @pytest.mark.parametrize("key", list(PRESETS))
 def test_each_preset_shows_the_librarys_values_for_its_table(key):
-    at = _app()
+    at = open_app(PAGE)
     at.selectbox(key="build_preset").set_value(key).run()
     assert not at.exception and not at.error
     assert _shown_table(at) == PRESETS[key].table.tolist()
@@ -84,13 +74,13 @@ def test_each_preset_shows_the_librarys_values_for_its_table(key):
 
 
 def test_the_page_opens_on_rands_example_whose_rand_index_is_point_six():
-    at = _app()
+    at = open_app(PAGE)
     assert _shown_table(at) == [[2, 1, 0], [0, 2, 1]]
     assert _index_rows(at).loc["ri", "value"] == format_value("ri", 0.6, 6)
 
 
 def test_editing_a_cell_changes_the_values():
-    at = _app(preset="genieclust_permutation")
+    at = open_app(PAGE, preset="genieclust_permutation")
     before = _metrics(at)
     _edit(at, {(0, "2"): 0, (0, "1"): 49})  # row 1 now pairs with column 1
     table = [[49, 0, 1], [40, 0, 0], [0, 0, 30]]
@@ -103,7 +93,7 @@ def test_editing_a_cell_changes_the_values():
 def test_a_negative_count_is_an_error_not_a_traceback():
     # the editor keeps whole numbers (its columns are integers; a fraction typed is cut to one); a
     # fraction in a link is refused with the hostile links below
-    at = _app()
+    at = open_app(PAGE)
     _edit(at, {(1, "3"): -3})
     assert any("Reading the table" in e.value and ui.plain("holds -3") in e.value for e in at.error), \
         [e.value for e in at.error]
@@ -111,14 +101,14 @@ def test_a_negative_count_is_an_error_not_a_traceback():
 
 
 def test_fewer_than_two_objects_is_a_note_not_an_error():
-    at = _app(preset="empty", table="0,1;0,0")
+    at = open_app(PAGE, preset="empty", table="0,1;0,0")
     assert not at.error, [e.value for e in at.error]
     assert any("The table holds 1 object:" in i.value and "at least two objects" in i.value for i in at.info)
     assert not at.metric
 
 
 def test_an_empty_table_of_k_by_k_prime():
-    at = _app()
+    at = open_app(PAGE)
     at.selectbox(key="build_preset").set_value("empty").run()
     at.number_input(key="build_rows").set_value(2).run()
     at.number_input(key="build_columns").set_value(4).run()
@@ -129,7 +119,7 @@ def test_an_empty_table_of_k_by_k_prime():
 
 
 def test_moving_objects_changes_the_table_and_is_refused_beyond_the_cell():
-    at = _app()  # Rand's example [[2, 1, 0], [0, 2, 1]]
+    at = open_app(PAGE)  # Rand's example [[2, 1, 0], [0, 2, 1]]
     _move(at, (1, 2), (2, 2), 1)
     assert _shown_table(at) == [[2, 0, 0], [0, 3, 1]]
     assert any("Moved 1 objects" in s.value for s in at.success)
@@ -141,18 +131,18 @@ def test_moving_objects_changes_the_table_and_is_refused_beyond_the_cell():
 
 
 def test_an_edit_then_a_move_starts_from_the_edited_table():
-    at = _app()
+    at = open_app(PAGE)
     _edit(at, {(0, "1"): 7})
     _move(at, (1, 1), (2, 1), 5)
     assert _shown_table(at) == [[2, 1, 0], [5, 2, 1]]
 
 
 def test_a_link_reproduces_the_table_and_its_values():
-    at = _app(preset="psi_error")
+    at = open_app(PAGE, preset="psi_error")
     _edit(at, {(2, "3"): 500})
     query = dict(at.query_params)
     assert query["preset"] == "psi_error" and table_from_text(query["table"])[2, 2] == 500
-    again = _app(**query)
+    again = open_app(PAGE, **query)
     assert _shown_table(again) == table_from_text(query["table"]).tolist()
     assert _metrics(again) == _metrics(at)
     assert again.selectbox(key="build_preset").value == "psi_error"
@@ -173,7 +163,7 @@ HOSTILE = [
 
 @pytest.mark.parametrize("query, words", HOSTILE)
 def test_a_hostile_link_gives_a_message_and_the_default(query, words):
-    at = _app(**query)
+    at = open_app(PAGE, **query)
     assert not at.exception and not at.error
     warnings = [w.value for w in at.warning if "not understood" in w.value]
     assert len(warnings) == 1 and words in warnings[0], [w.value for w in at.warning]
@@ -182,7 +172,7 @@ def test_a_hostile_link_gives_a_message_and_the_default(query, words):
 
 
 def test_the_chance_columns_on_request():
-    at = _app()
+    at = open_app(PAGE)
     assert "expected" not in _index_rows(at).columns
     at.toggle(key="build_chance").set_value(True).run()
     assert not at.exception and not at.error
@@ -194,14 +184,14 @@ def test_the_chance_columns_on_request():
 
 def test_the_largest_table_a_link_may_hold_is_compared():
     text = ";".join(",".join(str((i * 7 + j * 3) % 11) for j in range(50)) for i in range(50))
-    at = _app(preset="empty", table=text)
+    at = open_app(PAGE, preset="empty", table=text)
     assert not at.error and not at.warning
     assert at.number_input(key="build_rows").value == 50 and at.number_input(key="build_columns").value == 50
     assert _metrics(at)["PSI"] == _expected_metrics(table_from_text(text))["PSI"]
 
 
 def test_an_empty_table_is_a_start_not_an_error_and_the_default_move_works():
-    at = _app(preset="empty")
+    at = open_app(PAGE, preset="empty")
     assert not at.error, [e.value for e in at.error]
     assert any("holds 0 objects" in i.value for i in at.info)
     assert at.button(key="build_move").disabled  # nothing to move yet

@@ -3,31 +3,22 @@ for the comparison they draw (expected values, z, intervals, contributions, chan
 
 from __future__ import annotations
 
-import base64
 import json
 
 import numpy as np
 import pytest
 
 from apptools import open_app as _app
+from apptools import plotly_array
+from apptools import plotly_figure as _chart
 from cluval_core import INDICES
 
 pytestmark = pytest.mark.slow
 
 
 def _array(value) -> np.ndarray:
-    """A plotly array from a figure's JSON: a list (of lists), or a base64 typed array."""
-    if isinstance(value, dict) and "bdata" in value:
-        array = np.frombuffer(base64.b64decode(value["bdata"]), dtype=value["dtype"])
-        shape = value.get("shape")
-        return array.reshape([int(n) for n in str(shape).split(",")]) if shape is not None else array
-    return np.asarray(value, dtype=float)
-
-
-def _chart(at, key: str) -> dict:
-    charts = [c for c in at.get("plotly_chart") if c.proto.id.endswith(f"-{key}")]
-    assert len(charts) == 1, [c.proto.id for c in at.get("plotly_chart")]
-    return json.loads(charts[0].proto.spec)
+    """A figure's array as floats (None as NaN)."""
+    return plotly_array(value, float)
 
 
 @pytest.fixture

@@ -5,12 +5,11 @@ sidebar's own writes to the URL and leave it when set back to their defaults."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from apptools import APP
+from apptools import plotly_figure as _chart
 from cluval_core import INDICES
 from pages import _views as views
 
@@ -23,12 +22,6 @@ def _open(**query) -> AppTest:
     at.run()
     assert not at.exception and not at.error, [e.message for e in at.exception]
     return at
-
-
-def _chart(at, key: str) -> dict:
-    charts = [c for c in at.get("plotly_chart") if c.proto.id.endswith(f"-{key}")]
-    assert len(charts) == 1, [c.proto.id for c in at.get("plotly_chart")]
-    return json.loads(charts[0].proto.spec)
 
 
 def _headline(at) -> dict:

@@ -7,9 +7,8 @@ import re
 
 import numpy as np
 import pytest
-from streamlit.testing.v1 import AppTest
 
-from apptools import APP
+from apptools import open_app as _app
 from cluval_core.algorithms.clustering import ALGORITHMS, MAX_SEED
 from cluval_core.core.noise import NOISE_POLICIES
 from pages import _shared as ui
@@ -21,16 +20,6 @@ COMPARE, SOFT = "compare.py", "soft.py"
 # longer; tests/test_browser_frame.py visits them).
 NO_CONTROLS = ["why_disagree.py", "build_table.py", "your_data.py", "index_reference.py"]
 CANDIDATE_KEYS = {"algorithm", "k", "seed"}
-
-
-def _app(page: str | None = None, **query) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.query_params.update(query)
-    if page is not None:
-        at.switch_page(page)
-    at.run()
-    assert not at.exception, [e.message for e in at.exception]
-    return at
 
 
 def _sidebar_keys(at) -> set:

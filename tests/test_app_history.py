@@ -6,9 +6,8 @@ entry and makes the run one that Streamlit reports as history navigation."""
 from __future__ import annotations
 
 import pytest
-from streamlit.testing.v1 import AppTest
 
-from apptools import APP
+from apptools import open_app as _app
 from cluval_core import compare
 from cluval_core.outputs.export import format_value
 from pages import _shared as ui
@@ -17,16 +16,6 @@ pytestmark = pytest.mark.slow
 
 COMPARE, SOFT, BUILD = "compare.py", "soft.py", "build_table.py"
 SYNTHETIC = "unbalance_like"  # a synthetic set: no benchmark data needed
-
-
-def _app(page: str | None = None, **query) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.query_params.update(query)
-    if page is not None:
-        at.switch_page(page)
-    at.run()
-    assert not at.exception, [e.message for e in at.exception]
-    return at
 
 
 def _selection(at) -> ui.Selection:

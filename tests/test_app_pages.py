@@ -4,7 +4,6 @@ curve and bar figures they draw: what is shown equals what the library computes 
 from __future__ import annotations
 
 import ast
-import base64
 import json
 import re
 from pathlib import Path
@@ -14,6 +13,8 @@ import pandas as pd
 import pytest
 
 from apptools import open_app as _app
+from apptools import plotly_array as _array
+from apptools import plotly_figure as _chart
 from cluval_core import INDICES, compare, experiments
 from cluval_core.data.synthetic import SCENARIOS
 from cluval_core.experiments import psi_paper
@@ -30,20 +31,6 @@ def _page(page: str):
     at.switch_page(page).run()
     assert not at.exception, [e.message for e in at.exception]
     return at
-
-
-def _chart(at, key: str) -> dict:
-    """The plotly figure drawn with st.plotly_chart(..., key=key), as {"data", "layout"}."""
-    charts = [c for c in at.get("plotly_chart") if c.proto.id.endswith(f"-{key}")]
-    assert len(charts) == 1, [c.proto.id for c in at.get("plotly_chart")]
-    return json.loads(charts[0].proto.spec)
-
-
-def _array(value) -> np.ndarray:
-    """A plotly array from a figure's JSON: a list, or a base64 typed array."""
-    if isinstance(value, dict) and "bdata" in value:
-        return np.frombuffer(base64.b64decode(value["bdata"]), dtype=value["dtype"])
-    return np.asarray(value)
 
 
 def _table(at, *columns):

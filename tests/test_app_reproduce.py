@@ -3,18 +3,17 @@ missing data sets named from the experiment's declaration with the exact fix."""
 
 from __future__ import annotations
 
-import base64
 import io
 import json
 import re
 
-import numpy as np
 import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
 import cluval_core.data.datasets
 from apptools import APP, record_downloads
+from apptools import plotly_array as _array
 from cluval_core import experiments
 from cluval_core.experiments import CHECK_COLUMNS, DIFFERS, EXPERIMENTS, run_experiment
 
@@ -28,13 +27,6 @@ def _reproduce(name: str) -> AppTest:
     at.selectbox(key="experiment").set_value(name).run()
     assert not at.exception, [e.message for e in at.exception]
     return at
-
-
-def _array(values) -> np.ndarray:
-    """A plotly JSON array: a list, or a base64 typed array."""
-    if isinstance(values, dict):
-        return np.frombuffer(base64.b64decode(values["bdata"]), dtype=values["dtype"])
-    return np.asarray(values)
 
 
 def _figure(at) -> dict:

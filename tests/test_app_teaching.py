@@ -4,16 +4,15 @@ browser's Back, is checked in a real browser: tests/test_browser_teaching.py.)""
 
 from __future__ import annotations
 
-import base64
-import json
 import re
 
 import numpy as np
 import pandas as pd
 import pytest
-from streamlit.testing.v1 import AppTest
 
-from apptools import APP
+from apptools import open_app
+from apptools import plotly_array as _array
+from apptools import plotly_figure as _chart
 from cluval_core import compare, experiments
 from cluval_core.data.synthetic import SCENARIOS
 from cluval_core.experiments import psi_paper
@@ -25,26 +24,6 @@ pytestmark = pytest.mark.slow
 PSI_PAGE, WHY_PAGE = "psi_vs_ari.py", "why_disagree.py"
 # the page's four algorithms (code, cluval's algorithm), as it runs them: k = 8, seed 0
 FOUR = [("RS", "random_swap"), ("AC", "ward"), ("SL", "single"), ("KM", "kmeans")]
-
-
-def _open(page: str, **query) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=300)
-    at.query_params.update(query)
-    at.switch_page(page).run()
-    assert not at.exception, [e.message for e in at.exception]
-    return at
-
-
-def _chart(at, key: str) -> dict:
-    charts = [c for c in at.get("plotly_chart") if c.proto.id.endswith(f"-{key}")]
-    assert len(charts) == 1, [c.proto.id for c in at.get("plotly_chart")]
-    return json.loads(charts[0].proto.spec)
-
-
-def _array(value) -> np.ndarray:
-    if isinstance(value, dict) and "bdata" in value:
-        return np.frombuffer(base64.b64decode(value["bdata"]), dtype=value["dtype"])
-    return np.asarray(value)
 
 
 def _dataframes(at, *columns) -> list:
@@ -79,7 +58,7 @@ def unbalance_table():
 @pytest.mark.data
 def test_psi_vs_ari_highlights_the_single_link_row_with_the_librarys_values(unbalance_table):
     expected, _, unbalance = unbalance_table
-    at = _open(PSI_PAGE)
+    at = open_app(timeout=300, page=PSI_PAGE)
     computed, published = _dataframes(at, "algorithm", *psi_paper.TABLE_IDS)
     shown = computed.value.set_index("algorithm")
     np.testing.assert_allclose(shown[["ari", "nmi_sum", "psi"]], expected[["ari", "nmi_sum", "psi"]])
@@ -99,7 +78,7 @@ def test_psi_vs_ari_highlights_the_single_link_row_with_the_librarys_values(unba
 @pytest.mark.data
 def test_psi_vs_ari_bars_are_the_librarys_values_in_each_index_colour(unbalance_table):
     expected, _, _ = unbalance_table
-    at = _open(PSI_PAGE)
+    at = open_app(timeout=300, page=PSI_PAGE)
     bars = _chart(at, "algorithm_bars")
     by_name = {t["name"]: t for t in bars["data"]}
     for index_id, name in (("ari", "Adjusted Rand index"), ("psi", "Pair Sets Index"),
@@ -116,7 +95,7 @@ def test_psi_vs_ari_bars_are_the_librarys_values_in_each_index_colour(unbalance_
 @pytest.mark.data
 def test_psi_vs_ari_link_chooses_the_clustering_shown_and_the_slider(unbalance_table):
     expected, labels, unbalance = unbalance_table
-    at = _open(PSI_PAGE, clustering="KM", sparse_size="10")
+    at = open_app(timeout=300, page=PSI_PAGE, clustering="KM", sparse_size="10")
     assert at.segmented_control(key="clustering").value == "KM"
     (pairs,) = (f.value for f in _dataframes(at, "pair", "reference", "candidate"))
     pd.testing.assert_frame_equal(pairs, compare(unbalance.labels, labels["KM"], X=unbalance.X)
@@ -140,7 +119,7 @@ def test_psi_vs_ari_link_chooses_the_clustering_shown_and_the_slider(unbalance_t
 
 
 def test_psi_vs_ari_ignores_a_link_value_it_does_not_offer():
-    at = _open(PSI_PAGE, sparse_size="7", clustering="XX")
+    at = open_app(timeout=300, page=PSI_PAGE, sparse_size="7", clustering="XX")
     slider = at.select_slider(key="sparse_size")
     options = [int(o) for o in slider.options]
     assert 7 not in options and slider.value == options[len(options) // 2]  # the default
@@ -149,7 +128,7 @@ def test_psi_vs_ari_ignores_a_link_value_it_does_not_offer():
 
 # ====================================================================== Why indices disagree
 def test_why_disagree_link_chooses_scenario_and_position():
-    at = _open(WHY_PAGE, scenario="imbalance", imbalance_at="100")
+    at = open_app(timeout=300, page=WHY_PAGE, scenario="imbalance", imbalance_at="100")
     assert at.selectbox(key="scenario").value == "imbalance"
     assert at.select_slider(key="imbalance_at").value == 100
     ids = ["ari", "nmi_sum", "nvd", "psi", "purity", "ch_greedy"]
@@ -164,7 +143,7 @@ def test_why_disagree_link_chooses_scenario_and_position():
 
 
 def test_why_disagree_link_holds_the_shown_scenarios_position_only():
-    at = _open(WHY_PAGE, scenario="clusters", clusters_at="4", imbalance_at="100")
+    at = open_app(timeout=300, page=WHY_PAGE, scenario="clusters", clusters_at="4", imbalance_at="100")
     assert at.select_slider(key="clusters_at").value == 4
     pairs = next(f.value for f in at.dataframe if list(f.value.columns[:3]) == ["pair", "reference", "candidate"])
     assert sorted(pairs["candidate"]) == [1, 2, 3, 4]
@@ -175,14 +154,14 @@ def test_why_disagree_link_holds_the_shown_scenarios_position_only():
 
 
 def test_why_disagree_ignores_a_link_value_it_does_not_offer():
-    at = _open(WHY_PAGE, scenario="nonsense", random_at="99")
+    at = open_app(timeout=300, page=WHY_PAGE, scenario="nonsense", random_at="99")
     assert at.selectbox(key="scenario").value == "random"
     assert at.select_slider(key="random_at").value == SCENARIOS["random"].default
     assert dict(at.query_params) == {}  # the values not understood are taken out of the URL
 
 
 def test_why_disagree_writes_each_change_and_follows_the_url_back():
-    at = _open(WHY_PAGE)
+    at = open_app(timeout=300, page=WHY_PAGE)
     assert dict(at.query_params) == {}  # the defaults: nothing to write
     at.selectbox(key="scenario").set_value("imbalance").run()
     assert dict(at.query_params) == {"scenario": "imbalance"}

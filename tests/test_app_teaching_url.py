@@ -5,25 +5,15 @@ from __future__ import annotations
 import re
 
 import pytest
-from streamlit.testing.v1 import AppTest
 
-from apptools import APP
+from apptools import open_app
 from cluval_core.experiments import psi_paper
 
 pytestmark = pytest.mark.slow
 
 
-def _page(page: str, **query) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=240)
-    at.query_params.update(query)
-    at.switch_page(page)
-    at.run()
-    assert not at.exception, [e.message for e in at.exception]
-    return at
-
-
 def test_psi_vs_ari_explains_the_chosen_algorithm_and_highlights_the_decisive_row():
-    at = _page("psi_vs_ari.py", clustering="KM")
+    at = open_app(timeout=240, page="psi_vs_ari.py", clustering="KM")
     assert at.segmented_control(key="clustering").value == "KM"
     bullets = next(m.value for m in at.markdown if m.value.startswith("- "))
     first = bullets.split("\n")[0]
