@@ -557,12 +557,15 @@ CHAR_WIDTH = 6  # px per character of the node texts (10 px font), to size the m
 
 
 def shortened(label: str, chars: int = LABEL_CHARS) -> str:
-    """A cluster's label cut to `chars` characters, an ellipsis marking the cut.
+    """A cluster's label cut to `chars` characters, an ellipsis marking the cut (at least its
+    first character is kept, however little room there is).
 
     >>> shortened("Iris-versicolor"), shortened("a label longer than eighteen characters")
     ('Iris-versicolor', 'a label longer th…')
+    >>> shortened("setosa", 0), shortened("", 0)
+    ('s…', '')
     """
-    return label if len(label) <= chars else label[:chars - 1] + "…"
+    return label if len(label) <= max(chars, 0) else label[:max(chars - 1, 1)] + "…"
 
 
 def _text_margin(texts: list[str]) -> int:
