@@ -231,8 +231,8 @@ def test_compare_shows_table_pairing_mapping_and_values_side_by_side(server, bro
         context.close()
 
 
-def test_overlays_are_drawn_above_webgl_points(server, browser):
-    """Unbalance-like (6 500 points, drawn with WebGL) and one k-means run leave orphans: their
+def test_overlays_are_drawn_above_the_points(server, browser):
+    """Unbalance-like (6 500 points, drawn as one picture) and one k-means run leave orphans: their
     red crosses must show above the points, whose palette has no red."""
     context = browser.new_context(viewport={"width": 1600, "height": 1200})
     page = context.new_page()
@@ -247,17 +247,15 @@ def test_overlays_are_drawn_above_webgl_points(server, browser):
                            " && document.body.innerText.includes('k-means (random start')", timeout=90_000)
     plot = page.locator(".st-key-scatter_reference .js-plotly-plot").first
     plot.scroll_into_view_if_needed()
-    page.wait_for_selector(".st-key-scatter_reference .js-plotly-plot canvas", timeout=60_000)
+    page.wait_for_selector(".st-key-scatter_reference .js-plotly-plot .imagelayer image", timeout=60_000)
     _settle(page)
     # pixel positions of the orphans' crosses, from plotly's own axes
     crosses = plot.evaluate("""gd => {
         const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;
-        const points = gd._fullData.find(t => t.name === 'points');
         const centroids = gd._fullData.find(t => t.name === 'centroids');
-        // WebGL traces are drawn in trace order, above the SVG layer: the overlay must be a
-        // WebGL trace after the points
-        if (points.type !== 'scattergl' || centroids.type !== 'scattergl') return null;
-        if (gd._fullData.indexOf(centroids) < gd._fullData.indexOf(points)) return null;
+        // the points are a picture below every trace; no WebGL trace (drawn above the SVG layer)
+        const pictures = gd._fullLayout.images.filter(i => i.layer === 'below' && i.source.startsWith('data:image/png'));
+        if (pictures.length !== 1 || gd._fullData.some(t => t.type === 'scattergl')) return null;
         const out = [];
         centroids.marker.symbol.forEach((symbol, i) => {
             if (symbol === 'x-thin-open')
@@ -265,7 +263,7 @@ def test_overlays_are_drawn_above_webgl_points(server, browser):
         });
         return out;
     }""")
-    assert crosses, "expected WebGL traces and at least one orphan"
+    assert crosses, "expected the points as one picture below the traces, and at least one orphan"
     shot = ARTIFACTS / "overlay_above_points.png"
     plot.screenshot(path=str(shot))
     from PIL import Image

@@ -3,6 +3,7 @@ unpaired, PSI's steps, CI's direction, honest formatting, figures and files with
 
 from __future__ import annotations
 
+import base64
 import colorsys
 import io
 import json
@@ -12,7 +13,7 @@ import pandas as pd
 import pytest
 from plotly.colors import hex_to_rgb
 
-from cluval_core import INDICES, Comparison, compare
+from cluval_core import INDICES, CluvalError, Comparison, compare
 from cluval_core.outputs.export import (
     contingency_frame,
     csv_with_provenance,
@@ -32,6 +33,7 @@ from cluval_core.outputs.plots import (
     mapping_diagram,
     partition_scatter,
 )
+from cluval_core.outputs.plots.raster import IMAGE_PIXELS, image_extent, points_image
 
 # r = (6, 3), c = (8, 1); Braun-Banquet 5/8, 1/6 / 3/8, 0: the optimum pairs (0, 0) and (1, 1),
 # and the second pair shares no object
@@ -139,15 +141,70 @@ def test_candidates_take_their_partners_colour_and_unpaired_ones_none():
     assert set(colours.tolist()) == {cluster_colour_index(c, "true")[0], len(PALETTE)}  # the partner's and grey
 
 
-def test_overlays_follow_the_points_in_their_rendering_layer():
+def test_many_points_are_one_picture_below_vector_overlays():
     rng = np.random.default_rng(1)
     X = rng.normal(size=(5000, 2))
     a, b = rng.integers(0, 3, 5000), rng.integers(0, 4, 5000)
-    for n, kind in ((5000, "scattergl"), (500, "scatter")):
-        fig = partition_scatter(compare(a[:n], b[:n], X=X[:n]), "pred")
-        drawn = [t for t in fig.data if t.x[0] is not None]  # the rest are legend keys without points
-        assert [t.type for t in drawn] == [kind, kind] and [t.name for t in drawn] == ["points", "centroids"]
-        assert fig.data[:2] == tuple(drawn) and {t.type for t in fig.data} == {kind}
+    small = partition_scatter(compare(a[:500], b[:500], X=X[:500]), "pred")  # markers that name their cluster
+    assert [t.name for t in small.data[:2]] == ["points", "centroids"] and len(small.data[0].x) == 500
+    assert not small.layout.images and {t.type for t in small.data} == {"scatter"}
+    c = compare(a, b, X=X)
+    large = partition_scatter(c, "pred")
+    assert {t.type for t in large.data} == {"scatter"}  # no WebGL: its graphics contexts are what is slow
+    assert [t.name for t in large.data[:2]] == ["extent", "centroids"] and len(large.layout.images) == 1
+    picture = large.layout.images[0]
+    assert (picture.xref, picture.yref, picture.layer) == ("x", "y", "below")
+    extent = large.data[0]  # invisible, over the picture, so that the axes' autorange takes it in
+    assert extent.marker.opacity == 0 and extent.hoverinfo == "skip"
+    assert min(extent.x) <= X[:, 0].min() and max(extent.x) >= X[:, 0].max()
+    assert min(extent.y) <= X[:, 1].min() and max(extent.y) >= X[:, 1].max()
+    drawn = _picture_colours(picture.source)
+    expected = {hex_to_rgb(PALETTE[i]) if i >= 0 else hex_to_rgb(UNPAIRED) for i in cluster_colour_index(c, "pred")}
+    assert drawn == expected  # every cluster's colour, and no other
+
+
+def _picture(source: str) -> np.ndarray:
+    """The RGBA pixels of a layout image's PNG data URI."""
+    from PIL import Image
+
+    return np.asarray(Image.open(io.BytesIO(base64.b64decode(source.split(",", 1)[1]))).convert("RGBA"))
+
+
+def _picture_colours(source: str) -> set:
+    return {tuple(int(v) for v in p[:3]) for p in _picture(source).reshape(-1, 4) if p[3]}
+
+
+def _pixel_of(picture: dict, x: float, y: float) -> tuple[int, int]:
+    """The row and column of the data point (x, y) in `picture`."""
+    height, width = _picture(picture["source"]).shape[:2]
+    return (int((picture["y"] - y) / picture["sizey"] * height), int((x - picture["x"]) / picture["sizex"] * width))
+
+
+def test_a_picture_of_points_puts_each_disc_in_place_and_later_points_on_top():
+    red, green = (230, 20, 20), (20, 200, 20)  # and blue (20, 20, 230), covered
+    x, y = np.array([0.0, 10.0, 10.0, 4.0]), np.array([0.0, 5.0, 5.0, np.nan])  # the third covers the second
+    picture = points_image(x, y, [0, 1, 2, 0], ["#e61414", "#1414e6", "#14c814"], diameter=5, opacity=0.5)
+    pixels = _picture(picture["source"])
+    assert pixels.shape[1] == IMAGE_PIXELS + 2 * (int(np.ceil(5 * IMAGE_PIXELS / 700 / 2)) + 1)  # the longer side
+    for (px, py), colour in (((0.0, 0.0), red), ((10.0, 5.0), green)):
+        row, col = _pixel_of(picture, px, py)
+        assert tuple(pixels[row, col]) == (*colour, 128)
+    assert _picture_colours(picture["source"]) == {red, green}  # blue is covered; the point at NaN is not drawn
+    row, col = _pixel_of(picture, 5.0, 2.5)
+    assert pixels[row, col, 3] == 0  # between the points: transparent
+    xs, ys = image_extent(picture)
+    assert xs[0] < 0 < 10 < xs[1] and ys[0] < 0 < 5 < ys[1]
+    assert np.isclose(picture["sizex"] / pixels.shape[1], picture["sizey"] / pixels.shape[0])  # square pixels
+
+
+def test_a_picture_of_points_that_coincide_or_of_none_is_still_a_picture():
+    one = points_image(np.array([3.0, 3.0]), np.array([1.0, 1.0]), [0, 0], ["#0a141e"], diameter=7)
+    row, col = _pixel_of(one, 3.0, 1.0)
+    assert tuple(_picture(one["source"])[row, col, :3]) == (10, 20, 30)
+    none = points_image(np.array([np.nan]), np.array([0.0]), [0], ["#000000"], diameter=3)
+    assert not _picture(none["source"])[..., 3].any()
+    with pytest.raises(CluvalError, match="at most 255 colours"):
+        points_image(np.zeros(1), np.zeros(1), [0], ["#000000"] * 256, diameter=3)
 
 
 def test_large_tables_are_condensed_and_say_so():

@@ -22,6 +22,7 @@ from plotly.colors import hex_to_rgb, qualitative
 
 from ...core.registry import INDICES
 from ...core.validation import CluvalError, check_choice
+from .raster import image_extent, points_image
 
 __all__ = ["PALETTE", "UNPAIRED", "ORPHAN", "OUTLINE", "project_2d", "cluster_colour_index", "partition_scatter",
            "contingency_heatmap", "mapping_diagram", "condensed_order", "MAX_SHOWN", "LABELLED_SHARE",
@@ -30,7 +31,7 @@ __all__ = ["PALETTE", "UNPAIRED", "ORPHAN", "OUTLINE", "project_2d", "cluster_co
 UNPAIRED = "#808080"  # mid grey: visible on light and dark backgrounds
 ORPHAN = "#e0201b"
 OUTLINE = "#f2a900"  # amber: the cells a claim is about, distinct from the pairs' red outline and both scales
-WEBGL_FROM = 2000  # points; beyond this, scatter plots use WebGL
+IMAGE_FROM = 2000  # points; beyond this, a scatter plot draws its points as one picture
 MAX_SHOWN = 60  # clusters per side drawn one by one in the table and the mapping diagram; the rest are grouped
 MAX_LABELLED = 40  # clusters per side that get text labels
 
@@ -126,9 +127,10 @@ def partition_scatter(c, side: str, *, title: str = "", X2=None, centroids=None,
     Centroids are small diamonds with a dark rim; hollow squares mark clusters shown as
     unpaired, and a thin red cross a cluster the Centroid Index mapping leaves orphaned (nobody
     maps to it); a legend names them. Labels are placed so that none covers another (a label
-    with no free place is left out; hover names every centroid). Overlays
-    are drawn after the points in the same rendering layer (WebGL when there are many
-    points), so they stay on top at any n. `X2` and `centroids` give 2-D coordinates
+    with no free place is left out; hover names every centroid). Up to :data:`IMAGE_FROM` points
+    are markers that name their cluster on hover; more are drawn as one picture
+    (:func:`~cluval_core.outputs.plots.raster.points_image`, fast at any n), with the overlays
+    as vector traces above it. `X2` and `centroids` give 2-D coordinates
     (default: :func:`project_2d` of the comparison's X and its centroids, with the axes titled
     by `coordinate_names`, the names of X's columns, when there are at most two). A `compact`
     figure is lower, has no cluster labels and lets the points fill a narrow column.
@@ -144,21 +146,25 @@ def partition_scatter(c, side: str, *, title: str = "", X2=None, centroids=None,
     colour = cluster_colour_index(c, side)
     n = len(codes)
     idx = np.arange(n) if n <= max_points else np.arange(0, n, int(np.ceil(n / max_points)))
-    webgl = len(idx) > WEBGL_FROM
-    scatter = go.Scattergl if webgl else go.Scatter
-    # one trace, coloured through a discrete scale over the palette (+ grey for unpaired)
+    # one colour per point: its cluster's in the palette, grey for unpaired
     point_colour = colour[codes[idx]]
-    point_colour = np.where(point_colour < 0, len(PALETTE), point_colour).astype(np.uint8)
+    point_colour = np.where(point_colour < 0, len(PALETTE), point_colour)
     scale = PALETTE + [UNPAIRED]
-    cluster_text = np.array([_text(v) for v in labels], dtype=object)
-    fig = go.Figure(scatter(
-        x=X2[idx, 0].astype(np.float32), y=X2[idx, 1].astype(np.float32), mode="markers", name="points",
-        marker=dict(color=point_colour, colorscale=_discrete_colorscale(scale), cmin=-0.5, cmax=len(scale) - 0.5,
-                    size=3 if len(idx) > 20_000 else 5 if len(idx) > 2000 else 7, opacity=0.7),
-        hoverinfo="skip" if webgl else None,
-        customdata=None if webgl else cluster_text[codes[idx]],
-        hovertemplate=None if webgl else "cluster %{customdata}<extra></extra>", showlegend=False,
-    ))
+    diameter = 3 if len(idx) > 20_000 else 5 if len(idx) > IMAGE_FROM else 7  # screen pixels
+    if len(idx) > IMAGE_FROM:  # one picture of the points, the overlays vector traces above it
+        picture = points_image(X2[idx, 0], X2[idx, 1], point_colour, scale, diameter=diameter)
+        corners_x, corners_y = image_extent(picture)
+        fig = go.Figure(go.Scatter(x=corners_x, y=corners_y, mode="markers", name="extent", marker=dict(opacity=0),
+                                   hoverinfo="skip", showlegend=False))
+        fig.add_layout_image(**picture)
+    else:
+        cluster_text = np.array([_text(v) for v in labels], dtype=object)
+        fig = go.Figure(go.Scatter(
+            x=X2[idx, 0].astype(np.float32), y=X2[idx, 1].astype(np.float32), mode="markers", name="points",
+            marker=dict(color=point_colour.astype(np.uint8), colorscale=_discrete_colorscale(scale), cmin=-0.5,
+                        cmax=len(scale) - 0.5, size=diameter, opacity=0.7),
+            customdata=cluster_text[codes[idx]], hovertemplate="cluster %{customdata}<extra></extra>",
+            showlegend=False))
     if centroids is not None and len(centroids):
         forward, backward = _mappings(c)
         orphans = set((backward if side == "true" else forward).orphans.tolist())
@@ -169,7 +175,7 @@ def partition_scatter(c, side: str, *, title: str = "", X2=None, centroids=None,
         style = {kind: CENTROID_STYLE[kind] for kind in kinds}
         text = [f"{_text(labels[i])} ({kinds[i]}, n={_size(sizes[i])})" for i in range(len(centroids))]
         # small markers with a dark rim, the orphan's an open cross: the points under them stay visible
-        fig.add_trace(scatter(
+        fig.add_trace(go.Scatter(
             x=centroids[:, 0], y=centroids[:, 1], mode="markers", name="centroids", text=text,
             marker=dict(symbol=[style[k][0] for k in kinds], size=[style[k][1] for k in kinds],
                         color=[ORPHAN if k == "orphan" else fills[i] for i, k in enumerate(kinds)],
@@ -178,15 +184,16 @@ def partition_scatter(c, side: str, *, title: str = "", X2=None, centroids=None,
                         opacity=0.9),
             hovertemplate="centroid of %{text}<extra></extra>", showlegend=False))
         for kind, (symbol, size, legend) in style.items():  # a legend entry for each kind of centroid shown
-            fig.add_trace(scatter(x=[None], y=[None], mode="markers", name=legend, hoverinfo="skip",
-                                  marker=dict(symbol=symbol, size=size + 2, line=dict(width=2, color=ORPHAN if
-                                              kind == "orphan" else "#222222"),
-                                              color=ORPHAN if kind == "orphan" else UNPAIRED)))
-        if len(centroids) <= MAX_LABELLED and not compact:  # annotations sit above every trace, WebGL included
-            for i, (dx, dy) in _label_places(centroids, X2[idx]).items():
-                fig.add_annotation(x=centroids[i, 0], y=centroids[i, 1], text=_text(labels[i]), showarrow=False,
-                                   xshift=dx, yshift=dy, font=dict(size=10), bgcolor="rgba(255,255,255,0.6)",
-                                   borderpad=0)
+            fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name=legend, hoverinfo="skip",
+                                     marker=dict(symbol=symbol, size=size + 2, line=dict(width=2, color=ORPHAN if
+                                                 kind == "orphan" else "#222222"),
+                                                 color=ORPHAN if kind == "orphan" else UNPAIRED)))
+        if len(centroids) <= MAX_LABELLED and not compact:  # annotations sit above every trace
+            # set at once: each add_annotation copies all those before it (quadratic in the labels)
+            fig.update_layout(annotations=[
+                dict(x=centroids[i, 0], y=centroids[i, 1], text=_text(labels[i]), showarrow=False, xshift=dx,
+                     yshift=dy, font=dict(size=10), bgcolor="rgba(255,255,255,0.6)", borderpad=0)
+                for i, (dx, dy) in _label_places(centroids, X2[idx]).items()])
     legend = dict(orientation="h", x=1, xanchor="right", y=1, yanchor="bottom", font=dict(size=11))
     if compact:
         fig.update_layout(title=title, margin=dict(l=0, r=0, t=30, b=0), height=300, showlegend=False)
