@@ -15,6 +15,7 @@ from cluval_core import INDICES
 from cluval_core.outputs.explain import outline as claim_outline
 from cluval_core.outputs.export import format_value
 from pages import _cache as data
+from pages import _page_url
 from pages import _shared as ui
 
 DEFAULT_INDEX = "ari"
@@ -28,14 +29,18 @@ def _keys(page: str) -> tuple[str, str]:
 def chosen_outline(model, page: str) -> tuple:
     """The cells of the claim chosen below the table, for the table above it (drawn first).
 
-    The claim's control is drawn after the table, so its value is read here: from the session
-    while the page is open, from the URL on a link's first run.
+    The claim's control is drawn after the table, so its value is taken here: from the URL when
+    it is new to the page (a link, Back), else the control's own.
     """
     claims = data.explanation(model).claims
     claim = _keys(page)[0]
-    chosen = st.session_state.get(claim, st.query_params.get(claim, "1"))
-    number = int(chosen) if isinstance(chosen, str) and chosen.isdigit() else 1
-    return claim_outline(claims[number - 1]) if 1 <= number <= len(claims) else ()
+    _page_url.take(claim, _numbers(claims), "1")
+    chosen = st.session_state.get(claim) or "1"
+    return claim_outline(claims[int(chosen) - 1]) if claims else ()
+
+
+def _numbers(claims) -> list[str]:
+    return [str(number) for number in range(1, len(claims) + 1)]
 
 
 # Side by side where both have room, one above the other on a narrower screen; a formula wider than
@@ -63,12 +68,14 @@ def why_these_differ(model, key: str) -> None:
     """The explanation's claims, numbered; the chosen claim's cells are outlined on the table."""
     explanation = data.explanation(model)
     st.subheader("Why these values differ")
-    numbers = [str(number) for number in range(1, len(explanation.claims) + 1)]
+    numbers = _numbers(explanation.claims)
+    _page_url.take(key, numbers, "1")  # as chosen_outline did, for a page that draws no table
     chosen = st.segmented_control(
-        "Outline on the table", numbers, default="1", key=key, bind="query-params",
+        "Outline on the table", numbers, key=key,
         help="Each statement is computed from this table: the cluster sizes, the cells' shares of each index, the "
              "Hungarian pairing and the CI mapping. The chosen one's cells or clusters are outlined (dotted amber) "
              "on the contingency table.") or "1"
+    _page_url.keep(key, chosen, "1")
     st.markdown("\n".join(f"{number}. " + (f"**{ui.plain(claim.text)}**" if number == chosen
                                              else ui.plain(claim.text))
                           for number, claim in zip(numbers, explanation.claims)))
@@ -76,12 +83,17 @@ def why_these_differ(model, key: str) -> None:
                "statements say which clusters and cells weigh for each. The outlined statement is in bold.")
 
 
+def _name(index_id: str) -> str:
+    return INDICES[index_id].name
+
+
 def computation(c, key: str) -> None:
     """Any index's computation in steps, with this table's numbers, its formula and its reference."""
     st.subheader("How an index is computed")
     ids = [i for i, info in INDICES.items() if c.has_data or not info.needs_data]
-    index_id = st.selectbox("Index", ids, key=key, bind="query-params", index=ids.index(DEFAULT_INDEX),
-                            format_func=lambda i: INDICES[i].name)  # the name is what the URL holds
+    _page_url.take(key, ids, DEFAULT_INDEX, as_text=_name)  # the name is what the URL holds
+    index_id = st.selectbox("Index", ids, key=key, format_func=_name)
+    _page_url.keep(key, index_id, DEFAULT_INDEX, as_text=_name)
     info = INDICES[index_id]
     st.latex(info.formula)
     with ui.guarded(f"Computing {info.name} in steps", stop=False):

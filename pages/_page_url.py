@@ -28,19 +28,29 @@ def text(value) -> str:
     return str(value)
 
 
-def take(key: str, options, default) -> None:
+def take(key: str, options, default, as_text=text) -> None:
     """Set control `key` from the URL when the URL is new to this page; a value not among `options` gives `default`.
 
     The control keeps its own value while the URL holds what the page last wrote or read, so a
-    change the user makes is not undone by the URL before it is written there.
+    change the user makes is not undone by the URL before it is written there, unless it is no
+    longer an option (a table with fewer claims). `as_text` is how the URL writes an option
+    (default: :func:`text`).
     """
     seen = st.session_state.setdefault(_SEEN, {})
     written = st.query_params.get(key)
-    if key in st.session_state and key in seen and seen[key] == written:
+    current = st.session_state.get(key)
+    if key in st.session_state and key in seen and seen[key] == written and (current is None or current in options):
         return
-    by_text = {text(option): option for option in options}
+    by_text = {as_text(option): option for option in options}
     st.session_state[key] = by_text.get(written, default)
     seen[key] = written
+
+
+def keep(key: str, value, default, as_text=text) -> None:
+    """Write one control's value in the URL right after the control (absent when it is `default`):
+    for controls drawn by shared views, whose page does not know them all. A change is one entry
+    in the browser's history."""
+    write({key: as_text(value)}, {key: as_text(default)}, (key,))
 
 
 def write(values: dict, defaults: dict, keys) -> None:
@@ -57,6 +67,9 @@ def write(values: dict, defaults: dict, keys) -> None:
 def change_query(remove, values: dict) -> None:
     """Remove the keys `remove` from the URL's query and set `values`, the other keys left as they
     are, in one change (one entry in the browser's history), and only if something changes.
+
+    In a run that Back or Forward started, Streamlit's browser side replaces the current entry
+    instead of adding one: the URL is completed, the history kept.
 
     A key bound to a widget (``bind="query-params"``) may be neither set nor removed here: when
     the query holds one, the keys are changed one by one, the bound one left to its widget.

@@ -24,6 +24,7 @@ from cluval_core.outputs.export import (
 from pages import _cache as data
 from pages import _charts as charts
 from pages import _explain as explained
+from pages import _page_url
 from pages import _shared as ui
 
 HEADLINE = {"ari": "ARI", "nmi_sum": "NMI", "ami": "AMI", "psi": "PSI", "nvd": "NVD", "ci_partition": "CI (partition)",
@@ -171,9 +172,11 @@ def _table_pairing_mapping(model, c, pairing, key: str) -> None:
         heading = st.empty()  # above the diagram, written once the basis below it is known
         chart = st.empty()
         # the option's text is its value in the URL (?mapping=partition): no format_func
-        basis = st.segmented_control("Mapping basis", bases, default=bases[0], key="mapping", bind="query-params",
+        _page_url.take("mapping", bases, bases[0])
+        basis = st.segmented_control("Mapping basis", bases, key="mapping",
                                      help="centroid: each cluster's nearest centroid on the other side (needs the "
                                           "data); partition: its most similar cluster by Jaccard") or bases[0]
+        _page_url.keep("mapping", basis, bases[0])
         mappings = c.centroid_mapping if basis == "centroid" else c.jaccard_mapping
         heading.markdown(f"**CI mapping**: CI = {mappings.ci}")
         charts.chart(data.figure(model, "mapping_diagram", basis=basis, max_shown=FIRST_SCREEN_CLUSTERS,
@@ -204,8 +207,9 @@ def label_width(labels) -> int:
 def contingency_colour_choice(c, *, key: str) -> str:
     """The table's colouring: "counts", or an index whose cells' contributions colour it.
 
-    Its widget key is ``colour``, bound to the URL's query parameter of that name (the same on
-    every page that shows the table; `key` names the page's table, not the choice).
+    Its widget key is ``colour``, kept in the URL's query parameter of that name (the same on
+    every page that shows the table; `key` names the page's table, not the choice): a change is
+    an entry in the browser's history.
 
     Offered for the indices with an anatomy of cells (the registry's ``anatomy``) that this
     comparison can compute, and only while the table is laid out whole in memory (not sparse).
@@ -215,11 +219,15 @@ def contingency_colour_choice(c, *, key: str) -> str:
     ids = [i for i, info in INDICES.items() if info.anatomy and (c.has_data or not info.needs_data)]
     options = ["counts", *ids]
     # the options are written as they go into the URL (?colour=ari): "counts" or an index id
-    return st.selectbox("Colour the cells by", options, key="colour", bind="query-params",
-                        help="**counts**: the shared objects n_ij. An **index id**: each cell's contribution to that "
-                             "index (the caption below names it; the ids are those of the index tables). A cell's "
-                             "share of an index: the cells, plus at most one constant, add up to its value. It shows "
-                             "which pairs of clusters carry an index (ari: the large cells; psi: every pair alike).")
+    _page_url.take("colour", options, "counts")
+    chosen = st.selectbox("Colour the cells by", options, key="colour",
+                          help="**counts**: the shared objects n_ij. An **index id**: each cell's contribution to "
+                               "that index (the caption below names it; the ids are those of the index tables). A "
+                               "cell's share of an index: the cells, plus at most one constant, add up to its value. "
+                               "It shows which pairs of clusters carry an index (ari: the large cells; psi: every "
+                               "pair alike).")
+    _page_url.keep("colour", chosen, "counts")
+    return chosen
 
 
 def contribution_caption(model, index_id: str) -> None:

@@ -51,7 +51,7 @@ def test_the_table_coloured_by_an_index_shows_its_contributions(compared, index_
     np.testing.assert_array_equal(counts, np.asarray(c.table)[np.ix_(pairing.row_order, pairing.col_order)])
     assert heatmap["data"][0]["colorscale"][0][1] != heatmap["data"][0]["colorscale"][-1][1]
 
-    choice = at.selectbox(key="colour")  # bound to the URL's ?colour=
+    choice = at.selectbox(key="colour")  # kept in the URL's ?colour=
     assert choice.value == "counts"
     offered = {index_id for index_id, info in INDICES.items() if info.anatomy}
     assert set(choice.options) == {"counts"} | offered  # the Centroid Index has no cells

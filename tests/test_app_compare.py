@@ -57,7 +57,7 @@ def test_a_link_sets_the_colouring_and_the_mapping_basis():
     assert any(m.value.startswith("**CI mapping**: CI = ") for m in at.markdown)
     assert at.query_params["colour"] == ["ari"] or at.query_params["colour"] == "ari"
 
-    # the sidebar rewrites its keys; the bound ones stay and the page still draws
+    # the sidebar rewrites its keys; the page's own stay and the page still draws
     at.selectbox(key="algorithm").set_value("single").run()
     assert not at.exception and not at.error, [e.message for e in at.exception]
     assert dict(at.query_params)["algorithm"] in ("single", ["single"])

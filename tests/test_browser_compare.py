@@ -129,7 +129,7 @@ def test_a_link_opens_the_colouring_and_basis_it_names(server, browser):
         _settle(page)
         assert shown() == ("ari", "share", 1, 0)
 
-        # the sidebar rewrites its own keys in the URL; the bound ones stay, and nothing fails
+        # the sidebar rewrites its own keys in the URL; the page's own stay, and nothing fails
         _choose(page, "Algorithm", "Agglomerative, single link")
         page.wait_for_function("() => location.search.includes('algorithm=single')", timeout=90_000)
         _settle(page)

@@ -1,6 +1,7 @@
 """The browser's Back and Forward buttons with the sidebar, in headless Chromium: Back undoes a
-sidebar change (the sidebar, the URL and the values return), Forward redoes it, and a page's own
-URL keys stay behind when the user goes to another page. A synthetic data set: no benchmark data."""
+sidebar change (the sidebar, the URL and the values return), Forward redoes it, each change of
+Compare's own controls is an entry of its own, and a page's own URL keys stay behind when the
+user goes to another page. A synthetic data set: no benchmark data."""
 
 from __future__ import annotations
 
@@ -80,3 +81,44 @@ def test_a_pages_own_url_keys_do_not_follow_the_user(server, page):
     page.get_by_role("heading", name="Index reference").first.wait_for(timeout=90_000)
     _settle(page)
     assert _query(page.url) == {}, page.url  # a page without sidebar controls: nothing of the others
+
+
+def _compare_view(page) -> dict:
+    """The Compare page's own controls as the page shows them."""
+    return {"colour": page.get_by_role("combobox", name="Colour the cells by", exact=True).input_value(),
+            "mapping": "partition" if page.locator(".st-key-compare_mapping_partition .js-plotly-plot").count()
+            else "centroid",
+            "index": page.get_by_role("combobox", name="Index", exact=True).input_value()}
+
+
+def test_back_undoes_each_change_of_the_compare_pages_own_controls(server, page):
+    """The table's colouring, the mapping's basis and the index computed: each change is one entry in
+    the history, Back undoes the last one (the view and the URL), Forward redoes it."""
+    page.goto(f"{server}/?dataset={SYNTHETIC}", wait_until="domcontentloaded")
+    page.wait_for_selector(".st-key-compare_mapping_centroid .js-plotly-plot .main-svg", timeout=90_000)
+    _settle(page)
+    start = {"colour": "counts", "mapping": "centroid", "index": "Adjusted Rand index"}
+    assert _compare_view(page) == start
+    entries = page.evaluate("history.length")
+    views, urls = [start], [_query(page.url)]
+    page.locator(".st-key-mapping button", has_text="partition").click()
+    _wait_for(page, lambda p: _query(p.url).get("mapping"), "partition")
+    views.append({**views[-1], "mapping": "partition"})
+    _choose(page, "Colour the cells by", "ari")
+    _wait_for(page, lambda p: _query(p.url).get("colour"), "ari")
+    views.append({**views[-1], "colour": "ari"})
+    _choose(page, "Index", "Pair Sets Index")
+    _wait_for(page, lambda p: _query(p.url).get("index"), "Pair Sets Index")
+    views.append({**views[-1], "index": "Pair Sets Index"})
+    assert _compare_view(page) == views[-1]
+    assert page.evaluate("history.length") == entries + 3  # one entry a change
+    urls += [None, None, _query(page.url)]
+    for view in reversed(views[:-1]):
+        page.go_back()
+        _wait_for(page, _compare_view, view)
+    assert _query(page.url) == urls[0]  # none of the page's keys left: their defaults
+    page.go_forward()
+    _wait_for(page, _compare_view, views[1])
+    assert _query(page.url).get("mapping") == "partition" and "colour" not in _query(page.url)
+    assert page.evaluate("history.length") == entries + 3  # Back and Forward add nothing
+    assert page.get_by_text("Traceback").count() == 0
