@@ -33,7 +33,7 @@ from cluval_core.outputs.plots import (
     mapping_diagram,
     partition_scatter,
 )
-from cluval_core.outputs.plots.raster import IMAGE_PIXELS, image_extent, points_image
+from cluval_core.outputs.plots.raster import IMAGE_PIXELS, SCREEN_PIXELS, image_extent, points_image
 
 # r = (6, 3), c = (8, 1); Braun-Banquet 5/8, 1/6 / 3/8, 0: the optimum pairs (0, 0) and (1, 1),
 # and the second pair shares no object
@@ -185,7 +185,7 @@ def test_a_picture_of_points_puts_each_disc_in_place_and_later_points_on_top():
     x, y = np.array([0.0, 10.0, 10.0, 4.0]), np.array([0.0, 5.0, 5.0, np.nan])  # the third covers the second
     picture = points_image(x, y, [0, 1, 2, 0], ["#e61414", "#1414e6", "#14c814"], diameter=5, opacity=0.5)
     pixels = _picture(picture["source"])
-    assert pixels.shape[1] == IMAGE_PIXELS + 2 * (int(np.ceil(5 * IMAGE_PIXELS / 700 / 2)) + 1)  # the longer side
+    assert pixels.shape[1] == IMAGE_PIXELS + 2 * (int(np.ceil(5 * IMAGE_PIXELS / SCREEN_PIXELS / 2)) + 1)  # longer side
     for (px, py), colour in (((0.0, 0.0), red), ((10.0, 5.0), green)):
         row, col = _pixel_of(picture, px, py)
         assert tuple(pixels[row, col]) == (*colour, 128)

@@ -152,7 +152,8 @@ def partition_scatter(c, side: str, *, title: str = "", X2=None, centroids=None,
     scale = PALETTE + [UNPAIRED]
     diameter = 3 if len(idx) > 20_000 else 5 if len(idx) > IMAGE_FROM else 7  # screen pixels
     if len(idx) > IMAGE_FROM:  # one picture of the points, the overlays vector traces above it
-        picture = points_image(X2[idx, 0], X2[idx, 1], point_colour, scale, diameter=diameter)
+        # a little more opaque than markers: overlapping discs do not add up in one picture
+        picture = points_image(X2[idx, 0], X2[idx, 1], point_colour, scale, diameter=diameter, opacity=0.85)
         corners_x, corners_y = image_extent(picture)
         fig = go.Figure(go.Scatter(x=corners_x, y=corners_y, mode="markers", name="extent", marker=dict(opacity=0),
                                    hoverinfo="skip", showlegend=False))
@@ -194,11 +195,13 @@ def partition_scatter(c, side: str, *, title: str = "", X2=None, centroids=None,
                 dict(x=centroids[i, 0], y=centroids[i, 1], text=_text(labels[i]), showarrow=False, xshift=dx,
                      yshift=dy, font=dict(size=10), bgcolor="rgba(255,255,255,0.6)", borderpad=0)
                 for i, (dx, dy) in _label_places(centroids, X2[idx]).items()])
-    legend = dict(orientation="h", x=1, xanchor="right", y=1, yanchor="bottom", font=dict(size=11))
+    # below the plot, where a long title cannot run into it in a narrow column
+    legend = dict(orientation="h", x=0.5, xanchor="center", y=0, yanchor="bottom", yref="container",
+                  font=dict(size=11))
     if compact:
         fig.update_layout(title=title, margin=dict(l=0, r=0, t=30, b=0), height=300, showlegend=False)
         return fig
-    fig.update_layout(title=title, margin=dict(l=10, r=10, t=60, b=10), height=440, legend=legend,
+    fig.update_layout(title=title, margin=dict(l=10, r=10, t=40, b=60), height=460, legend=legend,
                       xaxis_title=axis_titles[0], yaxis_title=axis_titles[1])
     fig.update_yaxes(scaleanchor="x", scaleratio=1)
     return fig

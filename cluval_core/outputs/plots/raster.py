@@ -25,7 +25,7 @@ from ...core.validation import CluvalError
 __all__ = ["points_image", "image_extent", "IMAGE_PIXELS"]
 
 IMAGE_PIXELS = 1200  # the picture's longer side: about twice a half-screen chart's width, sharp on wide screens
-SCREEN_PIXELS = 700  # the width in screen pixels a marker's `diameter` refers to (a half-screen chart)
+SCREEN_PIXELS = 540  # the width in screen pixels a `diameter` refers to (a half-screen chart's plot at 1920 px)
 
 
 def points_image(x: np.ndarray, y: np.ndarray, codes: np.ndarray, colours, *, diameter: float,
