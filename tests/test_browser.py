@@ -254,7 +254,8 @@ def test_overlays_are_drawn_above_the_points(server, browser):
         const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;
         const centroids = gd._fullData.find(t => t.name === 'centroids');
         // the points are a picture below every trace; no WebGL trace (drawn above the SVG layer)
-        const pictures = gd._fullLayout.images.filter(i => i.layer === 'below' && i.source.startsWith('data:image/png'));
+        const pictures = gd._fullLayout.images.filter(
+            i => i.layer === 'below' && i.source.startsWith('data:image/png'));
         if (pictures.length !== 1 || gd._fullData.some(t => t.type === 'scattergl')) return null;
         const out = [];
         centroids.marker.symbol.forEach((symbol, i) => {

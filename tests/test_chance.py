@@ -284,14 +284,57 @@ def test_seeded_results_do_not_depend_on_label_numbering():
     assert boot.equals(compare(a * 7 + 3, -b * 2 + 11).uncertainty(ids, method="bootstrap", n_samples=30, seed=3))
 
 
-def test_work_beyond_the_budget_or_the_sampler_is_refused_before_it_starts():
+class _Clock:
+    """A clock for the budget's pace: each evaluation takes `step` seconds."""
+
+    def __init__(self, step: float):
+        self.now, self.step, self.reads = 0.0, step, 0
+
+    def __call__(self) -> float:
+        self.reads += 1
+        if self.reads > 1:  # the first read starts the work
+            self.now += self.step
+        return self.now
+
+
+def test_work_beyond_the_budget_is_stopped_after_its_first_evaluations(monkeypatch):
+    from cluval_core.core import chance as chance_module
+
     c = compare([0, 0, 0, 1, 1, 1, 2, 2], [0, 0, 1, 1, 1, 2, 2, 2])
-    with pytest.raises(CluvalError, match=r"1,000,000 tables here, about .* more than the budget of 60 s"):
-        c.chance(n_samples=10**6)
-    rng = np.random.default_rng(0)
-    many = compare(rng.integers(0, 2000, 20_000), rng.integers(0, 2000, 20_000))
-    with pytest.raises(CluvalError, match="the jackknife evaluates .* use the bootstrap with fewer samples"):
-        many.uncertainty()
+    clock = _Clock(0.1)
+    monkeypatch.setattr(chance_module, "_clock", clock)
+    with pytest.raises(CluvalError, match=r"chance\(\) evaluates 1,000 tables here, about 100 s \(measured on the "
+                                          r"first 3\), more than the budget of 60 s, so it was stopped: use fewer "
+                                          r"random tables .* or pass budget="):
+        c.chance(["psi"], n_samples=1000)
+    assert clock.reads == 4  # the start and three evaluations: judged at 0.3 s, the first look after 0.25 s
+    monkeypatch.setattr(chance_module, "_clock", _Clock(0.1))
+    assert len(c.chance(["psi"], n_samples=500)) == 1  # 50 s: within the budget, so never refused
+    monkeypatch.setattr(chance_module, "_clock", _Clock(0.1))
+    with pytest.raises(CluvalError, match=r"about 50 s \(measured on the first 3\), more than the budget of 10 s"):
+        c.chance(["psi"], n_samples=500, budget=10)
+    monkeypatch.setattr(chance_module, "_clock", _Clock(2.0))  # one slow evaluation is judged at once
+    with pytest.raises(CluvalError, match=r"the jackknife evaluates \d+ tables here, about .* \(measured on the first "
+                                          r"1\), more than the budget of 1 s.* use the bootstrap with fewer samples"):
+        c.uncertainty(["psi"], budget=1)
+    monkeypatch.setattr(chance_module, "_clock", _Clock(1.0))
+    with pytest.raises(CluvalError, match="the bootstrap evaluates 100 tables here, about 100 s"):
+        c.uncertainty(["psi"], method="bootstrap", n_samples=100)
+
+
+def test_the_budget_changes_no_value_and_is_a_positive_number_of_seconds():
+    c = compare([0, 0, 0, 1, 1, 1, 2, 2], [0, 0, 1, 1, 1, 2, 2, 2])
+    assert c.chance(["psi", "ari"], n_samples=50, seed=1).equals(
+        c.chance(["psi", "ari"], n_samples=50, seed=1, budget=math.inf))
+    assert c.uncertainty(["psi"]).equals(c.uncertainty(["psi"], budget=1e9))
+    for bad in (0, -1, True, "60", None, math.nan):
+        with pytest.raises(CluvalError, match="budget must be a positive number of seconds"):
+            c.chance(["psi"], n_samples=10, budget=bad)
+        with pytest.raises(CluvalError, match="budget must be a positive number of seconds"):
+            c.uncertainty(["psi"], budget=bad)
+
+
+def test_work_beyond_the_sampler_is_refused_before_it_starts():
     h = 2_500_000_000
     huge = Comparison.from_table([[h, h], [h, h]])
     with pytest.raises(CluvalError, match="beyond the sampler"):

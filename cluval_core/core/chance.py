@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import time
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -44,8 +45,12 @@ __all__ = ["chance", "uncertainty", "contributions", "Contributions", "DenseTabl
 
 # Most cells of random tables held at once (n_samples tables are drawn in batches).
 _BATCH_CELLS = 1 << 22
-# A call estimated to take longer than this is refused before it starts (like the clustering budget).
+# The seconds chance() and uncertainty() may take unless told otherwise (budget=...); work that would
+# take longer, judged from its first evaluations, is stopped (like the clustering budget).
 BUDGET_SECONDS = 60.0
+# The seconds of work after which the pace of the evaluations is first judged (or 3 evaluations).
+_FIRST_LOOK = 0.25
+_clock = time.perf_counter  # what _Pace reads the time from
 # Patefield's sampler (scipy) counts in 32-bit integers; beyond, its tables are wrong.
 _SAMPLER_MAX_N = 2**31 - 1
 # Most objects the permutation model shuffles (three arrays of N integers).
@@ -70,20 +75,47 @@ def _rng(seed) -> np.random.Generator:
                           f"{seed!r}") from None
 
 
-def _budget(evaluations: int, seconds_each: float, what: str, fewer: str) -> None:
-    """Refuse work estimated beyond BUDGET_SECONDS, saying what to change."""
-    seconds = evaluations * seconds_each
-    if seconds > BUDGET_SECONDS:
-        shown = f"{seconds / 60:.0f} min" if seconds < 3600 else f"{seconds / 3600:.1f} h"
-        raise CluvalError(f"{what} evaluates {evaluations:,} tables here, about {shown}, more than the budget of "
-                          f"{BUDGET_SECONDS:.0f} s, so it was not started: {fewer}")
+class _Pace:
+    """Times the evaluations as they run and stops the work when all of it would take longer than
+    `budget` seconds, judged from what the evaluations so far took on this machine.
+
+    It first judges once :data:`_FIRST_LOOK` seconds have passed and at least 3 evaluations are
+    done (or any, after four times as long), then again whenever the time spent has doubled
+    (the machine may slow down): work beyond the budget stops after a small part of it, and
+    work within it is never refused on a guess.
+    """
+
+    def __init__(self, total: int, budget: float, what: str, fewer: str):
+        self.total, self.budget, self.what, self.fewer = total, budget, what, fewer
+        self.start = _clock()
+        self.next_look = _FIRST_LOOK
+
+    def done(self, evaluations: int) -> None:
+        """Called after `evaluations` of the `total` are done."""
+        elapsed = _clock() - self.start
+        if elapsed < self.next_look or evaluations >= self.total or (evaluations < 3 and elapsed < 4 * _FIRST_LOOK):
+            return
+        self.next_look = 2 * elapsed
+        estimate = elapsed / evaluations * self.total
+        if estimate > self.budget:
+            raise CluvalError(f"{self.what} evaluates {self.total:,} tables here, about {_duration(estimate)} "
+                              f"(measured on the first {evaluations:,}), more than the budget of "
+                              f"{_duration(self.budget)}, so it was stopped: {self.fewer}, or pass budget=... "
+                              f"(seconds; math.inf for no limit)")
 
 
-def _seconds_per_table(c, ids, objects: int = 0) -> float:
-    """A generous estimate of one evaluation of `ids` (measured here: pairings grow with the cells)."""
-    cells = len(c.cells.values)
-    pairs = any(INDICES[i].cost == "pairing" for i in ids)
-    return 1e-3 + cells * (8e-5 if pairs else 2e-6) + objects * 5e-8
+def _duration(seconds: float) -> str:
+    if seconds < 1:
+        return f"{seconds:.2g} s"
+    if seconds < 120:
+        return f"{seconds:.1f} s" if seconds < 10 else f"{seconds:.0f} s"
+    return f"{seconds / 60:.0f} min" if seconds < 3600 else f"{seconds / 3600:.1f} h"
+
+
+def _check_budget(budget) -> float:
+    if isinstance(budget, bool) or not isinstance(budget, numbers.Real) or not budget > 0:
+        raise CluvalError(f"budget must be a positive number of seconds (math.inf for no limit), got {budget!r}")
+    return float(budget)
 
 
 def _positive_cells(c):
@@ -166,9 +198,12 @@ def _permutes_objects(c, ids) -> bool:
             and any(INDICES[i].needs_data or INDICES[i].tie_dependent for i in ids))
 
 
-def chance(c, ids=None, *, n_samples: int = 1000, seed=None, progress=None) -> pd.DataFrame:
-    """Each index under the permutation model: expected value, SD, z and p (see the module)."""
+def chance(c, ids=None, *, n_samples: int = 1000, seed=None, progress=None,
+           budget: float = BUDGET_SECONDS) -> pd.DataFrame:
+    """Each index under the permutation model: expected value, SD, z and p (see the module).
+    Stopped when the random tables would take longer than `budget` seconds (:class:`_Pace`)."""
     _counts(c, "chance")
+    budget = _check_budget(budget)
     ids = index_ids(ids, has_data=c.has_data)
     n_samples = _positive_int(n_samples, "n_samples")
     rng = _rng(seed)
@@ -184,8 +219,6 @@ def chance(c, ids=None, *, n_samples: int = 1000, seed=None, progress=None) -> p
         if not permuted and n > _SAMPLER_MAX_N:
             raise CluvalError(f"random tables of {n:,} objects are beyond the sampler (Patefield's algorithm in scipy "
                               f"counts up to {_SAMPLER_MAX_N:,})")
-        _budget(n_samples, _seconds_per_table(c, ids, n if permuted else 0), "chance()",
-                "use fewer random tables (n_samples=...) or fewer indices (ids=...)")
     values = c.scores(ids)
     null = np.empty((n_samples, len(ids)))
     if fixed:  # one cluster on a side: every assignment gives this very table
@@ -193,11 +226,14 @@ def chance(c, ids=None, *, n_samples: int = 1000, seed=None, progress=None) -> p
     else:
         done = 0
         every = max(1, n_samples // 100)  # at most about a hundred progress reports
+        pace = _Pace(n_samples, budget, "chance()",
+                     "use fewer random tables (n_samples=...) or fewer indices (ids=...)")
         for batch in _random_comparisons(c, n_samples, rng, ids):
             for comparison in batch:
                 scores = comparison.scores(ids)
                 null[done] = [scores[i] for i in ids]
                 done += 1
+                pace.done(done)
                 if progress is not None and (done % every == 0 or done == n_samples):
                     progress(done, n_samples)
     if fixed and progress is not None:
@@ -292,12 +328,14 @@ def _reduced(c, r, col, v, tie_order=None):
 
 
 def uncertainty(c, ids=None, *, method: str = "jackknife", level: float = 0.95, n_samples: int = 1000,
-                seed=None, progress=None) -> pd.DataFrame:
+                seed=None, progress=None, budget: float = BUDGET_SECONDS) -> pd.DataFrame:
     """Standard error and interval of each index, by the jackknife or the bootstrap (see the module).
 
     `progress(done, total)` is called as the comparisons of the objects left out (or resampled)
-    with their coordinates, the slow part, are made (about a hundred times in all)."""
+    with their coordinates, the slow part, are made (about a hundred times in all). Stopped
+    when the evaluations would take longer than `budget` seconds (:class:`_Pace`)."""
     _counts(c, "uncertainty")
+    budget = _check_budget(budget)
     ids = index_ids(ids, has_data=c.has_data)
     if method not in ("jackknife", "bootstrap"):
         raise CluvalError(f"method must be 'jackknife' or 'bootstrap', got {method!r}")
@@ -311,17 +349,16 @@ def uncertainty(c, ids=None, *, method: str = "jackknife", level: float = 0.95, 
         raise CluvalError(f"the jackknife leaves out one object of {n}, and a comparison needs at least 2 objects: "
                           "it needs at least 3")
     if c.is_soft:
-        return _soft_uncertainty(c, ids, method, level, n_samples, rng)
+        return _soft_uncertainty(c, ids, method, level, n_samples, rng, budget)
     if any(INDICES[i].needs_data for i in ids):
-        return _object_uncertainty(c, ids, method, level, n_samples, rng, progress)
+        return _object_uncertainty(c, ids, method, level, n_samples, rng, progress, budget)
     r, col, v = _positive_cells(c)
     v = v.astype(np.int64)
-    evaluations = len(v) + c.k_true + c.k_pred if method == "jackknife" else n_samples
-    _budget(evaluations, _seconds_per_table(c, ids), f"the {method}",
-            "use the bootstrap with fewer samples" if method == "jackknife" else "use fewer samples (n_samples=...)")
     values = c.scores(ids)
+    fewer = "use the bootstrap with fewer samples" if method == "jackknife" else "use fewer samples (n_samples=...)"
     if method == "jackknife":
         leave_outs = _leave_outs(c, r, col, v)
+        pace = _Pace(len(leave_outs), budget, "the jackknife", fewer)
         null = np.empty((len(leave_outs), len(ids)))
         weights = np.empty(len(leave_outs))
         for k, (cell, weight, tie_order) in enumerate(leave_outs):
@@ -330,7 +367,10 @@ def uncertainty(c, ids=None, *, method: str = "jackknife", level: float = 0.95, 
             scores = _reduced(c, r, col, left, tie_order).scores(ids)
             null[k] = [scores[i] for i in ids]
             weights[k] = weight
+            pace.done(k + 1)
     else:
+        evaluations = n_samples
+        pace = _Pace(evaluations, budget, "the bootstrap", fewer)
         null = np.empty((evaluations, len(ids)))
         # cells drawn in tie order, so that a seed gives the same resamples whatever the numbering
         order = np.argsort(tie_priority(r, col, c.table.shape, *c.tie_order))
@@ -340,6 +380,7 @@ def uncertainty(c, ids=None, *, method: str = "jackknife", level: float = 0.95, 
             drawn[order] = drawn_in_order
             scores = _reduced(c, r, col, drawn).scores(ids)
             null[k] = [scores[i] for i in ids]
+            pace.done(k + 1)
     return _summary(ids, values, null, weights if method == "jackknife" else None, method, level)
 
 
@@ -366,13 +407,13 @@ def _summary(ids, values, null, weights, method, level) -> pd.DataFrame:
     return pd.DataFrame(rows, index=pd.Index(ids, name="index"))
 
 
-def _object_uncertainty(c, ids, method, level, n_samples, rng, progress=None) -> pd.DataFrame:
+def _object_uncertainty(c, ids, method, level, n_samples, rng, progress, budget) -> pd.DataFrame:
     """Leave out (or resample) objects with their coordinates: the centroid indices change
     with the object, not only with its cell, so each is compared anew (N or n_samples times)."""
     n = len(c.codes[0])
     evaluations = n if method == "jackknife" else n_samples
-    _budget(evaluations, _seconds_per_table(c, ids, 10 * n), f"the {method} of the centroid indices",
-            "use the bootstrap with fewer samples, or leave out the indices that need X")
+    pace = _Pace(evaluations, budget, f"the {method} of the centroid indices",
+                 "use the bootstrap with fewer samples, or leave out the indices that need X")
     values = c.scores(ids)
     null = np.empty((evaluations, len(ids)))
     keep = np.ones(n, dtype=bool)
@@ -386,18 +427,19 @@ def _object_uncertainty(c, ids, method, level, n_samples, rng, progress=None) ->
         scores = c.with_objects(chosen).scores(ids)
         null[k] = [scores[i] for i in ids]
         keep[k] = True
+        pace.done(k + 1)
         if progress is not None and ((k + 1) % every == 0 or k + 1 == evaluations):
             progress(k + 1, evaluations)
     return _summary(ids, values, null, np.ones(evaluations) if method == "jackknife" else None, method, level)
 
 
-def _soft_uncertainty(c, ids, method, level, n_samples, rng) -> pd.DataFrame:
+def _soft_uncertainty(c, ids, method, level, n_samples, rng, budget) -> pd.DataFrame:
     """Leave out (or resample) objects of a soft comparison: N* = U^T V without object k."""
     U, V = c.memberships
     n = len(U)
     evaluations = n if method == "jackknife" else n_samples
-    _budget(evaluations, _seconds_per_table(c, ids, n * c.table.size // 10), f"the {method}",
-            "use the bootstrap with fewer samples" if method == "jackknife" else "use fewer samples (n_samples=...)")
+    fewer = "use the bootstrap with fewer samples" if method == "jackknife" else "use fewer samples (n_samples=...)"
+    pace = _Pace(evaluations, budget, f"the {method}", fewer)
     values = c.scores(ids)
     full = U.T @ V
     null = np.empty((evaluations, len(ids)))
@@ -409,6 +451,7 @@ def _soft_uncertainty(c, ids, method, level, n_samples, rng) -> pd.DataFrame:
             table = U[drawn].T @ V[drawn]
         scores = c.with_table(table).scores(ids)
         null[k] = [scores[i] for i in ids]
+        pace.done(k + 1)
     return _summary(ids, values, null, np.ones(evaluations) if method == "jackknife" else None, method, level)
 
 

@@ -806,7 +806,8 @@ class Comparison:
         return CentroidRatio(rows, cols, ratio, ratio > 1 + TIE_TOLERANCE, unpaired, tie)
 
     # ------------------------------------------------------------------ chance, uncertainty, anatomy
-    def chance(self, ids=None, *, n_samples: int = 1000, seed=None, progress=None) -> pd.DataFrame:
+    def chance(self, ids=None, *, n_samples: int = 1000, seed=None, progress=None,
+               budget: float = _chance.BUDGET_SECONDS) -> pd.DataFrame:
         """Each index under the permutation model (both partitions' cluster sizes fixed).
 
         Returns a DataFrame indexed by index id with the observed ``value``, the ``expected``
@@ -816,8 +817,10 @@ class Comparison:
         pair counts, else from the random tables), ``z`` = (value - expected) / sd and the
         one-sided ``p`` in the index's better direction,
         (1 + #{random values at least as good}) / (1 + n_samples). Deterministic for a
-        given `seed`; `progress(done, total)` is called as the tables are evaluated. Needs
-        integer counts (see :mod:`cluval_core.core.chance`).
+        given `seed`; `progress(done, total)` is called as the tables are evaluated. The work
+        stops with an error as soon as its first tables show that all of them would take
+        longer than `budget` seconds (60 by default; ``math.inf`` for no limit). Needs integer
+        counts (see :mod:`cluval_core.core.chance`).
 
         >>> from cluval_core import compare
         >>> c = compare([0] * 5 + [1] * 5, [0] * 4 + [1] * 6)
@@ -825,20 +828,21 @@ class Comparison:
         >>> float(frame.loc["ari", "expected"]), frame.loc["ari", "method"]
         (0.0, 'exact')
         """
-        return _chance.chance(self, ids, n_samples=n_samples, seed=seed, progress=progress)
+        return _chance.chance(self, ids, n_samples=n_samples, seed=seed, progress=progress, budget=budget)
 
     def uncertainty(self, ids=None, *, method: str = "jackknife", level: float = 0.95, n_samples: int = 1000,
-                    seed=None, progress=None) -> pd.DataFrame:
+                    seed=None, progress=None, budget: float = _chance.BUDGET_SECONDS) -> pd.DataFrame:
         """Standard error ``se`` and interval (``low``, ``high``) of each index.
 
         ``method="jackknife"`` leaves out each object in turn, exactly from the table (one
         evaluation per non-empty cell, weighted by its count; a normal interval);
         ``"bootstrap"`` resamples the table's cells `n_samples` times (a percentile interval).
         The indices that need the coordinates compare anew with each object left out (or each
-        resample); `progress(done, total)` is called as they go.
+        resample); `progress(done, total)` is called as they go. As :meth:`chance`, the work
+        stops when its first evaluations show that all would take longer than `budget` seconds.
         """
         return _chance.uncertainty(self, ids, method=method, level=level, n_samples=n_samples, seed=seed,
-                                   progress=progress)
+                                   progress=progress, budget=budget)
 
     def contributions(self, index_id: str) -> _chance.Contributions:
         """Each cell's share of an index: a :class:`~cluval_core.Contributions` whose ``cells``
