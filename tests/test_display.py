@@ -154,6 +154,7 @@ def test_many_points_are_one_picture_below_vector_overlays():
     assert [t.name for t in large.data[:2]] == ["extent", "centroids"] and len(large.layout.images) == 1
     picture = large.layout.images[0]
     assert (picture.xref, picture.yref, picture.layer) == ("x", "y", "below")
+    assert large.layout.xaxis.showgrid is False and large.layout.yaxis.zeroline is False  # the grid lies above it
     extent = large.data[0]  # invisible, over the picture, so that the axes' autorange takes it in
     assert extent.marker.opacity == 0 and extent.hoverinfo == "skip"
     assert min(extent.x) <= X[:, 0].min() and max(extent.x) >= X[:, 0].max()

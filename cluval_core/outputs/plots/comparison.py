@@ -158,6 +158,9 @@ def partition_scatter(c, side: str, *, title: str = "", X2=None, centroids=None,
         fig = go.Figure(go.Scatter(x=corners_x, y=corners_y, mode="markers", name="extent", marker=dict(opacity=0),
                                    hoverinfo="skip", showlegend=False))
         fig.add_layout_image(**picture)
+        # a picture lies below the grid: lines across the clusters would read as part of the data
+        fig.update_xaxes(showgrid=False, zeroline=False)
+        fig.update_yaxes(showgrid=False, zeroline=False)
     else:
         cluster_text = np.array([_text(v) for v in labels], dtype=object)
         fig = go.Figure(go.Scatter(
