@@ -108,8 +108,12 @@ def _duration(seconds: float) -> str:
     if seconds < 1:
         return f"{seconds:.2g} s"
     if seconds < 120:
-        return f"{seconds:.1f} s" if seconds < 10 else f"{seconds:.0f} s"
+        return f"{seconds:.1f} s" if seconds < 10 and seconds != int(seconds) else f"{seconds:.0f} s"
     return f"{seconds / 60:.0f} min" if seconds < 3600 else f"{seconds / 3600:.1f} h"
+
+
+# What to change when the jackknife or the bootstrap would take longer than the budget.
+_FEWER = {"jackknife": "use the bootstrap with fewer samples", "bootstrap": "use fewer samples (n_samples=...)"}
 
 
 def _check_budget(budget) -> float:
@@ -355,10 +359,9 @@ def uncertainty(c, ids=None, *, method: str = "jackknife", level: float = 0.95, 
     r, col, v = _positive_cells(c)
     v = v.astype(np.int64)
     values = c.scores(ids)
-    fewer = "use the bootstrap with fewer samples" if method == "jackknife" else "use fewer samples (n_samples=...)"
     if method == "jackknife":
         leave_outs = _leave_outs(c, r, col, v)
-        pace = _Pace(len(leave_outs), budget, "the jackknife", fewer)
+        pace = _Pace(len(leave_outs), budget, "the jackknife", _FEWER["jackknife"])
         null = np.empty((len(leave_outs), len(ids)))
         weights = np.empty(len(leave_outs))
         for k, (cell, weight, tie_order) in enumerate(leave_outs):
@@ -370,7 +373,7 @@ def uncertainty(c, ids=None, *, method: str = "jackknife", level: float = 0.95, 
             pace.done(k + 1)
     else:
         evaluations = n_samples
-        pace = _Pace(evaluations, budget, "the bootstrap", fewer)
+        pace = _Pace(evaluations, budget, "the bootstrap", _FEWER["bootstrap"])
         null = np.empty((evaluations, len(ids)))
         # cells drawn in tie order, so that a seed gives the same resamples whatever the numbering
         order = np.argsort(tie_priority(r, col, c.table.shape, *c.tie_order))
@@ -438,8 +441,7 @@ def _soft_uncertainty(c, ids, method, level, n_samples, rng, budget) -> pd.DataF
     U, V = c.memberships
     n = len(U)
     evaluations = n if method == "jackknife" else n_samples
-    fewer = "use the bootstrap with fewer samples" if method == "jackknife" else "use fewer samples (n_samples=...)"
-    pace = _Pace(evaluations, budget, f"the {method}", fewer)
+    pace = _Pace(evaluations, budget, f"the {method}", _FEWER[method])
     values = c.scores(ids)
     full = U.T @ V
     null = np.empty((evaluations, len(ids)))
