@@ -517,12 +517,12 @@ def _reduced_mutual_information(c) -> float:
     """Reduced mutual information (Dirichlet-multinomial reduction) in nats per object; NaN on real tables."""
     if c.is_soft:
         return math.nan
-    h_g, h_g_given_c = _reduced_parts(c)
+    h_g, h_g_given_c = c.memo(_reduced_parts)
     return (h_g - h_g_given_c) / c.n
 
 
 def _rmi_steps(c):
-    h_g, h_g_given_c = _reduced_parts(c)
+    h_g, h_g_given_c = c.memo(_reduced_parts)
     return [Step("H(g)", "min_α [log C(N + K_a α − 1, K_a α − 1) − Σ log C(r_i + α − 1, α − 1)] + log N! − Σ log r_i!",
                  "", h_g, "nats to transmit the reference's labels, its cluster sizes first"),
             Step("H(g|c)", "min_α Σ_j [log C(c_j + K_a α − 1, K_a α − 1) − Σ_i log C(n_ij + α − 1, α − 1)] + "
@@ -596,12 +596,12 @@ def _reduced_mutual_information_flat(c) -> float:
     """
     if c.is_soft:
         return math.nan
-    traditional, log_omega = _flat_parts(c)
+    traditional, log_omega = c.memo(_flat_parts)
     return (traditional - log_omega) / float(c.n)
 
 
 def _rmi_flat_steps(c):
-    traditional, log_omega = _flat_parts(c)
+    traditional, log_omega = c.memo(_flat_parts)
     return [Step("log W", "log N! − Σ log r_i! − Σ log c_j! + Σ log n_ij!", "", traditional,
                  "the traditional (microcanonical) mutual information, in nats"),
             Step("log Ω", "log #tables with the candidate's sizes as rows and the reference's as columns", "",
