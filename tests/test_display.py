@@ -208,6 +208,34 @@ def test_a_picture_of_points_that_coincide_or_of_none_is_still_a_picture():
         points_image(np.zeros(1), np.zeros(1), [0], ["#000000"] * 256, diameter=3)
 
 
+@pytest.mark.parametrize("args, options, message", [
+    ((np.zeros(2), np.ones(2), [-1, 0], ["#ff0000"]), {}, "codes must be whole numbers from 0 to 0"),
+    ((np.zeros(2), np.ones(2), [0, 1], ["#ff0000"]), {}, "codes must be whole numbers from 0 to 0"),
+    ((np.zeros(2), np.ones(2), [0.5, 0], ["#ff0000"]), {}, "codes must be whole numbers"),
+    ((np.zeros(3), np.ones(2), [0, 0], ["#ff0000"]), {}, "of one length"),
+    ((np.array(["a"]), np.zeros(1), [0], ["#ff0000"]), {}, "x and y must be numbers"),
+    ((np.zeros(1), np.zeros(1), [0], ["red"]), {}, "written #rrggbb"),
+    ((np.zeros(1), np.zeros(1), [0], []), {}, "at least 1"),
+    ((np.zeros(1), np.zeros(1), [0], ["#000000"]), {"diameter": 0}, "diameter must be a number above 0"),
+    ((np.zeros(1), np.zeros(1), [0], ["#000000"]), {"diameter": float("nan")}, "diameter must be"),
+    ((np.zeros(1), np.zeros(1), [0], ["#000000"]), {"diameter": 1e6}, "at most 100"),  # not terabytes of discs
+    ((np.zeros(1), np.zeros(1), [0], ["#000000"]), {"diameter": True}, "diameter must be"),
+    ((np.zeros(1), np.zeros(1), [0], ["#000000"]), {"opacity": 1.5}, "opacity must be"),
+    ((np.zeros(1), np.zeros(1), [0], ["#000000"]), {"pixels": 10**6}, "pixels must be"),
+    ((np.zeros(1), np.zeros(1), [0], ["#000000"]), {"pixels": 100.5}, "pixels must be"),
+])
+def test_a_picture_of_points_refuses_what_it_cannot_draw_right(args, options, message):
+    with pytest.raises(CluvalError, match=message):
+        points_image(*args, **{"diameter": 5, **options})
+
+
+def test_a_picture_of_points_far_apart_or_empty_is_still_a_picture():
+    far = points_image(np.array([-1e300, 1e300]), np.array([0.0, 1.0]), [0, 0], ["#102030"], diameter=5)
+    assert _picture_colours(far["source"]) == {(16, 32, 48)} and np.isfinite(far["sizex"])
+    empty = points_image(np.array([]), np.array([]), np.array([], dtype=int), ["#000000"], diameter=5)
+    assert not _picture(empty["source"])[..., 3].any()
+
+
 def test_large_tables_are_condensed_and_say_so():
     rng = np.random.default_rng(2)
     a = rng.integers(0, 200, 20_000)

@@ -40,12 +40,11 @@ def points_image(x: np.ndarray, y: np.ndarray, codes: np.ndarray, colours, *, di
     has `pixels` pixels. Plotly's autorange does not see images: give the chart a trace over
     the same extent (:func:`image_extent`).
     """
-    if len(colours) > 255:
-        raise CluvalError(f"a picture of points takes at most 255 colours, not {len(colours)}")
-    x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    x, y, codes, colours = _checked(x, y, codes, colours, diameter, opacity, pixels)
     drawn = np.flatnonzero(np.isfinite(x) & np.isfinite(y))
-    x, y, codes = x[drawn], y[drawn], np.asarray(codes, dtype=np.intp)[drawn]
+    x, y, codes = x[drawn], y[drawn], codes[drawn]
     x0, x1, y0, y1 = _extent(x, y)
+    pixels = int(pixels)
     scale = (pixels - 1) / max(x1 - x0, y1 - y0)  # pixels per data unit
     radius = diameter * pixels / SCREEN_PIXELS / 2
     pad = int(np.ceil(radius)) + 1
@@ -70,6 +69,33 @@ def points_image(x: np.ndarray, y: np.ndarray, codes: np.ndarray, colours, *, di
                 xref="x", yref="y", x=x0 - (pad + 0.5) * step, y=y1 + (pad + 0.5) * step,
                 sizex=width * step, sizey=height * step, xanchor="left", yanchor="top", sizing="stretch",
                 layer="below")
+
+
+MAX_DIAMETER = 100  # screen pixels a disc may span
+MAX_PIXELS = 8192  # the picture's longer side
+
+
+def _checked(x, y, codes, colours, diameter, opacity, pixels):
+    """The arguments of :func:`points_image` as arrays, or a CluvalError saying what is wrong."""
+    x, y, codes = (np.asarray(v) for v in (x, y, codes))
+    if not (x.ndim == y.ndim == codes.ndim == 1 and len(x) == len(y) == len(codes)):
+        raise CluvalError(f"x, y and codes must be 1-D and of one length, got shapes {x.shape}, {y.shape} and "
+                          f"{codes.shape}")
+    if x.dtype.kind not in "iuf" or y.dtype.kind not in "iuf":
+        raise CluvalError("x and y must be numbers")
+    colours = list(colours)
+    if not 1 <= len(colours) <= 255 or not all(isinstance(c, str) and len(c) == 7 and c[0] == "#" and
+                                                all(h in "0123456789abcdefABCDEF" for h in c[1:]) for c in colours):
+        raise CluvalError(f"colours must be at least 1 and at most 255 colours written #rrggbb, got {len(colours)}: "
+                          f"{colours[:3]!r}…")
+    if len(codes) and (codes.dtype.kind not in "iu" or codes.min() < 0 or codes.max() >= len(colours)):
+        raise CluvalError(f"codes must be whole numbers from 0 to {len(colours) - 1} (one of the colours)")
+    for name, value, low, high in (("diameter", diameter, 0, MAX_DIAMETER), ("opacity", opacity, 0, 1),
+                                   ("pixels", pixels, 2, MAX_PIXELS)):
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
+                or not low < value <= high or (name == "pixels" and value != int(value)):
+            raise CluvalError(f"{name} must be a number above {low} and at most {high}, got {value!r}")
+    return x.astype(np.float64), y.astype(np.float64), codes.astype(np.intp), colours
 
 
 def image_extent(picture: dict) -> tuple[list[float], list[float]]:
