@@ -419,12 +419,23 @@ def _forced_pairs(rows, cols, w, k_a, k_b, priority):
     return fixed, alive
 
 
-def _component_pairs(r, c, w, shape) -> np.ndarray:
+def _compact(ranks: np.ndarray, k: int, small: bool) -> tuple[np.ndarray, int]:
+    """(each entry's position among the distinct ranks, how many are distinct): what
+    ``np.unique(ranks, return_inverse=True)`` gives, by a mask of the k ranks when `small`."""
+    if not small:
+        distinct, position = np.unique(ranks, return_inverse=True)
+        return position, len(distinct)
+    present = np.zeros(k, dtype=bool)
+    present[ranks] = True
+    n = int(np.count_nonzero(present))
+    return (ranks, n) if n == k else ((np.cumsum(present) - 1)[ranks], n)
+
+
+def _component_pairs(r, c, w, shape, small: bool = False) -> np.ndarray:
     """Cell indices of a maximum-weight matching of one connected component (cells laid out
-    in tie order: r and c are ranks), keeping only cells of positive weight."""
-    rows, row_of = np.unique(r, return_inverse=True)
-    cols, col_of = np.unique(c, return_inverse=True)
-    n_r, n_c = len(rows), len(cols)
+    in tie order: r and c are ranks), keeping only cells of positive weight. `small`: the
+    whole table is one small block (the ranks are compacted by a mask, not a sort)."""
+    (row_of, n_r), (col_of, n_c) = _compact(r, shape[0], small), _compact(c, shape[1], small)
     cell = np.full((n_r, n_c), -1, dtype=np.intp) if n_r * n_c <= _DENSE_BLOCK else None
     if cell is not None:
         block = np.zeros((n_r, n_c))
@@ -452,6 +463,8 @@ def _component_pairs(r, c, w, shape) -> np.ndarray:
 
 def _unused(used: np.ndarray, k: int) -> np.ndarray:
     """The indices 0..k-1 not in `used`, ascending."""
+    if len(used) == k:  # used holds each index at most once: none is left
+        return np.zeros(0, dtype=np.intp)
     free = np.ones(k, dtype=bool)
     free[used] = False
     return np.flatnonzero(free)
@@ -469,9 +482,9 @@ def _pad(pair_cells, rows, cols, k_a, k_b, row_rank, col_rank):
     if m:
         free_rows = free_rows[np.argsort(row_rank[free_rows], kind="stable")][:m]
         free_cols = free_cols[np.argsort(col_rank[free_cols], kind="stable")][:m]
-    out_rows = np.r_[pair_rows, free_rows[:m]].astype(np.intp)
-    out_cols = np.r_[pair_cols, free_cols[:m]].astype(np.intp)
-    out_cells = np.r_[pair_cells, np.full(m, -1)].astype(np.intp)
+    out_rows = np.concatenate((pair_rows, free_rows[:m]), dtype=np.intp, casting="unsafe")
+    out_cols = np.concatenate((pair_cols, free_cols[:m]), dtype=np.intp, casting="unsafe")
+    out_cells = np.concatenate((pair_cells, np.full(m, -1)), dtype=np.intp, casting="unsafe")
     slot = np.full(k_a, -1, dtype=np.intp)  # each row once: order by row without sorting
     slot[out_rows] = np.arange(len(out_rows))
     by_row = slot[slot >= 0]
@@ -516,7 +529,7 @@ def optimal_pairing_cells(rows, cols, values, shape, row_order=None, col_order=N
     if priority is None:
         priority = tie_priority(rows, cols, shape, row_order, col_order)
     if k_a * k_b <= _SMALL_TABLE:  # one dense assignment costs less than finding the structure
-        chosen, alive = _component_pairs(r, c, w, shape), np.zeros(0, dtype=np.intp)
+        chosen, alive = _component_pairs(r, c, w, shape, small=True), np.zeros(0, dtype=np.intp)
     else:
         chosen, alive = _forced_pairs(r, c, w, k_a, k_b, priority[positive])
     if len(alive):
@@ -602,7 +615,9 @@ def greedy_pairing_cells(rows, cols, values, shape, row_order=None, col_order=No
     row_value[r[taken]] = v[taken]
     col_value[c[taken]] = v[taken]
     open_ = (row_value[r] <= v) & (col_value[c] <= v)
-    tie = _repeats_a_pair(v[open_], r[open_]) or _repeats_a_pair(v[open_], c[open_])
+    v_open = v[open_]
+    run = np.concatenate(([0], np.cumsum(v_open[1:] != v_open[:-1])))  # v is sorted: equal values in runs
+    tie = _repeats(run * k_a + r[open_]) or _repeats(run * k_b + c[open_])
     n_taken = int(taken.sum())
     if n_taken < min(k_a, k_b) and (k_a - n_taken) * (k_b - n_taken) > 1:
         tie = True  # the empty pairs could be formed in several ways
@@ -610,13 +625,12 @@ def greedy_pairing_cells(rows, cols, values, shape, row_order=None, col_order=No
     return (pair_rows, pair_cols, tie, cells) if return_cells else (pair_rows, pair_cols, tie)
 
 
-def _repeats_a_pair(x: np.ndarray, y: np.ndarray) -> bool:
-    """Whether some (x[k], y[k]) occurs twice."""
-    if len(x) < 1000:  # a sort is quicker than a hash table here
-        order = np.lexsort((y, x))
-        xs, ys = x[order], y[order]
-        return bool(np.any((xs[1:] == xs[:-1]) & (ys[1:] == ys[:-1])))
-    return bool(pd.DataFrame({"x": x, "y": y}).duplicated().any())
+def _repeats(keys: np.ndarray) -> bool:
+    """Whether some whole number occurs twice in `keys`."""
+    if len(keys) < 1000:  # a sort is quicker than a hash table here
+        keys = np.sort(keys)
+        return bool(np.any(keys[1:] == keys[:-1]))
+    return not pd.Index(keys).is_unique
 
 
 def nearest_mapping_cells(sources, targets, scores, shape, target_order=None, *, return_cells=False):
