@@ -29,6 +29,7 @@ import math
 import numbers
 import time
 from dataclasses import dataclass
+from functools import partial
 from typing import NamedTuple
 
 import numpy as np
@@ -36,7 +37,8 @@ import pandas as pd
 from scipy import stats
 from scipy.sparse import coo_array
 
-from .contingency import table_from_codes
+from .contingency import first_occurrence_order, table_from_codes
+from .emi import expected_mutual_information_left_out
 from .matching import tie_priority
 from .registry import INDICES, get_index, index_ids
 from .validation import DENSE_CELLS, CluvalError
@@ -170,8 +172,10 @@ def _random_comparisons(c, n_samples: int, rng, ids):
             batch = []
             for _ in range(min(16, n_samples - start)):
                 shuffled = rng.permutation(codes_b)
+                # the reference's objects stay in place, and so does its tie order
+                tie_order = (c.tie_order[0], first_occurrence_order(shuffled, shape[1]))
                 batch.append(c.with_table(table_from_codes(codes_a, shuffled, *shape), X=X, codes=(codes_a, shuffled),
-                                          same_margins=True))
+                                          tie_order=tie_order, same_margins=True))
             yield batch
         return
     rows, cols = c.tie_order
@@ -309,9 +313,27 @@ def _leave_outs(c, r, col, v):
     return out
 
 
-def _reduced(c, r, col, v, tie_order=None):
+def _left_out_emi(c, r, col):
+    """emi(cell): the expected mutual information of c's margins with one object of that cell left out,
+    all cells' computed at once on the first call (None where that sum is refused: each table then
+    computes its own, and says why)."""
+    found = []
+
+    def emi(cell):
+        if not found:
+            try:
+                found.append(expected_mutual_information_left_out(c.row_sizes, c.col_sizes, r, col))
+            except CluvalError:
+                found.append(None)
+        return None if found[0] is None else float(found[0][cell])
+
+    return emi
+
+
+def _reduced(c, r, col, v, tie_order=None, known_emi=None):
     """The comparison of the cells (r, col, v) of c's layout, empty clusters dropped, in
-    `tie_order` (default c's; clusters that lost their last object are left out of it)."""
+    `tie_order` (default c's; clusters that lost their last object are left out of it);
+    `known_emi` as in :meth:`Comparison.with_table`."""
     k_a, k_b = c.table.shape
     rows_used = np.bincount(r, weights=v, minlength=k_a) > 0
     cols_used = np.bincount(col, weights=v, minlength=k_b) > 0
@@ -328,7 +350,7 @@ def _reduced(c, r, col, v, tie_order=None):
     tie_order = c.tie_order if tie_order is None else tie_order
     order = tuple(new[o[used[o]]] for new, o, used in ((new_row, tie_order[0], rows_used),
                                                        (new_col, tie_order[1], cols_used)))
-    return c.with_table(table, rows=rows_used, cols=cols_used, tie_order=order)
+    return c.with_table(table, rows=rows_used, cols=cols_used, tie_order=order, known_emi=known_emi)
 
 
 def uncertainty(c, ids=None, *, method: str = "jackknife", level: float = 0.95, n_samples: int = 1000,
@@ -364,10 +386,11 @@ def uncertainty(c, ids=None, *, method: str = "jackknife", level: float = 0.95, 
         pace = _Pace(len(leave_outs), budget, "the jackknife", _FEWER["jackknife"])
         null = np.empty((len(leave_outs), len(ids)))
         weights = np.empty(len(leave_outs))
+        emi = _left_out_emi(c, r, col)
         for k, (cell, weight, tie_order) in enumerate(leave_outs):
             left = v.copy()
             left[cell] -= 1
-            scores = _reduced(c, r, col, left, tie_order).scores(ids)
+            scores = _reduced(c, r, col, left, tie_order, partial(emi, cell)).scores(ids)
             null[k] = [scores[i] for i in ids]
             weights[k] = weight
             pace.done(k + 1)

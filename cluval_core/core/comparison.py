@@ -228,37 +228,44 @@ class Comparison:
 
     @classmethod
     def _build(cls, table, row_labels, col_labels, *, X=None, labels=None, codes=None, noise=None, tie_order=None,
-               weighted=False, margin_facts=None):
+               weighted=False, margin_facts=None, known_emi=None, copy=True):
         """A comparison of a table cluval built itself (no validation).
 
         `table` is a numpy array or a scipy.sparse array of counts; `tie_order`, when given, is
         (rows, columns) in the order their clusters first occur (else it is derived from
         `labels` or `codes`, or is the table's own order); `margin_facts` are cached properties
-        that depend on the cluster sizes alone, known from another table with the same margins.
+        that depend on the cluster sizes alone, known from another table with the same margins;
+        `known_emi`, a function giving the expected mutual information (or None: compute it), asked
+        on first use, computed for many tables at once (the jackknife's). ``copy=False`` takes
+        over `table`, which nothing else holds (else the comparison keeps a copy).
         """
         self = cls.__new__(cls)
         self._setup(table, row_labels, col_labels, X=X, labels=labels, codes=codes, noise=noise, tie_order=tie_order,
-                    weighted=weighted)
+                    weighted=weighted, copy=copy)
         self.__dict__.update(margin_facts or {})  # as the cached properties keep them
+        object.__setattr__(self, "_known_emi", known_emi)
         return self
 
     def _setup(self, table, row_labels, col_labels, *, X=None, labels=None, codes=None, noise=None, tie_order=None,
-               weighted=False):
+               weighted=False, copy=True):
         sparse = hasattr(table, "toarray") and hasattr(table, "nnz")
         if not sparse and table.dtype.kind in "iu" and table.size > DENSE_CELLS:
             table, sparse = csr_array(table), True  # a large table keeps only its non-empty cells
-        # our own copy, made read-only below
-        table = csr_array(table, copy=True) if sparse else np.array(table)
-        rows_kept = np.flatnonzero(_margin(table, 1) > 0)
-        cols_kept = np.flatnonzero(_margin(table, 0) > 0)
+        # our own copy (unless handed over: one cluval built, already canonical), made read-only below
+        table = csr_array(table, copy=copy) if sparse else np.array(table) if copy else np.asarray(table)
+        if sparse and copy:
+            table.sum_duplicates()
+            table.eliminate_zeros()
+        row_sizes, col_sizes = _margin(table, 1), _margin(table, 0)
+        rows_kept, cols_kept = np.flatnonzero(row_sizes > 0), np.flatnonzero(col_sizes > 0)
         row_labels, col_labels = np.array(row_labels), np.array(col_labels)
         if len(rows_kept) < table.shape[0] or len(cols_kept) < table.shape[1]:
             table = table[rows_kept][:, cols_kept]
             row_labels, col_labels = row_labels[rows_kept], col_labels[cols_kept]
-        if sparse:
-            table.sum_duplicates()
-            table.eliminate_zeros()
-        n = table.sum()
+        else:  # the margins of the table kept (real-valued ones are summed anew after a cut: in their own order)
+            _read_only(row_sizes, col_sizes)
+            self.__dict__.update(row_sizes=row_sizes, col_sizes=col_sizes)  # as the cached properties keep them
+        n = row_sizes.sum()
         if fewer_than_two(n):
             raise CluvalError(f"at least 2 objects are needed to compare partitions, got {n}")
         _read_only(*((table.data, table.indices, table.indptr) if sparse else (table,)), row_labels, col_labels)
@@ -274,6 +281,7 @@ class Comparison:
         object.__setattr__(self, "_memberships", None)  # (U, V) of a soft comparison, for chance()
         object.__setattr__(self, "_values", {})  # index id -> value, each computed once
         object.__setattr__(self, "_memo", {})  # function -> what it derives from this comparison (memo())
+        object.__setattr__(self, "_known_emi", None)  # see _build
 
     def __setattr__(self, name, value):
         raise AttributeError("Comparison objects are immutable")
@@ -334,7 +342,7 @@ class Comparison:
 
     # ------------------------------------------------------------------ comparisons derived from this one
     def with_table(self, table, *, rows=None, cols=None, tie_order=None, codes=None, X=None,
-                   same_margins: bool = False) -> Comparison:
+                   same_margins: bool = False, known_emi=None) -> Comparison:
         """The comparison of another table over some of these clusters: a random, resampled or
         reduced table (chance, the jackknife, the bootstrap).
 
@@ -342,7 +350,8 @@ class Comparison:
         are (default all, in order); `tie_order` is the new table's (default: these clusters'
         order, or the order of `codes` when given). With ``same_margins=True`` the table has
         this one's cluster sizes, and shares what depends on them alone (the expected mutual
-        information).
+        information); `known_emi` is a function giving the new table's expected mutual
+        information, or None where it should be computed.
         """
         row_labels = self.row_labels if rows is None else self.row_labels[rows]
         col_labels = self.col_labels if cols is None else self.col_labels[cols]
@@ -350,7 +359,7 @@ class Comparison:
             tie_order = self.tie_order
         shared = {name: self.__dict__[name] for name in _MARGIN_FACTS if same_margins and name in self.__dict__}
         return type(self)._build(table, row_labels, col_labels, X=X, codes=codes, tie_order=tie_order,
-                                 margin_facts=shared)
+                                 margin_facts=shared, known_emi=known_emi)
 
     def with_objects(self, chosen) -> Comparison:
         """The comparison of some of the objects, with their coordinates: `chosen` indexes the
@@ -516,6 +525,9 @@ class Comparison:
         AMI subtracts; NaN for a real-valued table, or with a warning beyond the work cluval does."""
         if self.is_soft:
             return math.nan
+        known = self._known_emi() if self._known_emi is not None else None
+        if known is not None:
+            return known
         try:
             return expected_mutual_information(self.row_sizes, self.col_sizes)
         except CluvalError as exc:
@@ -549,20 +561,18 @@ class Comparison:
         `similarity` holds the criterion's value of each cell."""
         r = self.row_sizes[rows]
         c = self.col_sizes[cols]
-        overlap = np.where(found >= 0, self.cells.values[found], self.cells.values.dtype.type(0))
-        sim = np.where(found >= 0, similarity[found], 0.0).astype(np.float64)
-        pairing = Pairing(
-            criterion=criterion, rows=rows, cols=cols,
-            row_labels=self.row_labels[rows], col_labels=self.col_labels[cols],
-            row_sizes=r, col_sizes=c, overlap=overlap, similarity=sim,
-            braun_banquet=overlap / np.maximum(r, c),
-            jaccard=overlap / (r + c - overlap),
-            unpaired_rows=_unused(rows, self.k_true),
-            unpaired_cols=_unused(cols, self.k_pred),
-            total=order_free_sum(sim), _tie=tie,
-        )
-        _read_only(*(getattr(pairing, f) for f in pairing.__dataclass_fields__))
-        return pairing
+        values = self.cells.values
+        if (found >= 0).all():  # no pair of empty cells (the common case): plain gathers
+            overlap, sim = values[found], similarity[found].astype(np.float64)
+        else:
+            overlap = np.where(found >= 0, values[found], values.dtype.type(0))
+            sim = np.where(found >= 0, similarity[found], 0.0).astype(np.float64)
+        arrays = dict(rows=rows, cols=cols, row_labels=self.row_labels[rows], col_labels=self.col_labels[cols],
+                      row_sizes=r, col_sizes=c, overlap=overlap, similarity=sim,
+                      braun_banquet=overlap / np.maximum(r, c), jaccard=overlap / (r + c - overlap),
+                      unpaired_rows=_unused(rows, self.k_true), unpaired_cols=_unused(cols, self.k_pred))
+        _read_only(*arrays.values())
+        return Pairing(criterion=criterion, total=order_free_sum(sim), _tie=tie, **arrays)
 
     def _optimal_pairing(self, criterion: str, similarity: np.ndarray) -> Pairing:
         """The optimal pairing on a similarity given per non-empty cell (0 elsewhere)."""

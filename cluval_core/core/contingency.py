@@ -23,6 +23,16 @@ __all__ = ["factorize", "contingency_table", "first_occurrence_order"]
 
 # Widest integer label range factorised by counting (a lookup table of that many entries).
 _MAX_LOOKUP = 1 << 22
+# Most cells a table larger than DENSE_CELLS is counted in densely (256 MB of counts), when it
+# has at most _CELLS_PER_OBJECT cells per object; its non-empty cells are then kept sparse. One
+# counting pass is several times quicker than sorting the combined codes.
+_COUNTING_CELLS = 1 << 25
+_CELLS_PER_OBJECT = 4
+
+
+def _counted_cells(n: int) -> int:
+    """Most cells a table of n objects is counted in (more: its combined codes are sorted)."""
+    return max(DENSE_CELLS, min(_COUNTING_CELLS, _CELLS_PER_OBJECT * n))
 
 
 def _sort_key(value):
@@ -164,10 +174,10 @@ def _integer_table(a: np.ndarray, b: np.ndarray):
     counts are added into the rows of a table that grows to a's full range.
     """
     b_lo, width = _int_range(b)
-    limit = DENSE_CELLS
+    n = a.size
+    limit = _counted_cells(n)
     if width > limit:
         return None
-    n = a.size
     chunk = min(n, max(1 << 18, 16 * width * width))  # a chunk's counts cost about width^2
     buffer = np.empty(chunk, dtype=np.int64)
     acc, acc_lo = np.zeros((0, width), dtype=np.int64), 0
@@ -201,6 +211,8 @@ def _integer_table(a: np.ndarray, b: np.ndarray):
     rows = np.flatnonzero(acc.any(axis=1))
     cols = np.flatnonzero(acc.any(axis=0))
     table = acc[rows][:, cols] if (len(rows) < acc.shape[0] or len(cols) < width) else acc
+    if table.size > DENSE_CELLS:  # kept as its non-empty cells
+        table = _csr_of_dense(table)
     return table, rows + acc_lo, cols + b_lo
 
 
@@ -243,6 +255,8 @@ def table_from_codes(codes_a: np.ndarray, codes_b: np.ndarray, k_a: int, k_b: in
     if weights is None:
         if dense:
             return np.bincount(combined, minlength=k_a * k_b).reshape(k_a, k_b)
+        if k_a * k_b <= _counted_cells(len(combined)):
+            return _csr_of_dense(np.bincount(combined, minlength=k_a * k_b).reshape(k_a, k_b))
         keys, counts = np.unique(combined, return_counts=True)  # sorted: row-major order
     else:
         keys, where = (np.arange(k_a * k_b), combined) if dense else np.unique(combined, return_inverse=True)
@@ -256,6 +270,19 @@ def table_from_codes(codes_a: np.ndarray, codes_b: np.ndarray, k_a: int, k_b: in
             counts = np.bincount(where, weights=weights, minlength=len(keys))
         if dense:
             return counts.reshape(k_a, k_b)
+    return _csr(keys, counts, k_a, k_b)
+
+
+def _csr_of_dense(table: np.ndarray) -> csr_array:
+    """The non-empty cells of a dense table of counts, as a ``csr_array``."""
+    nonzero = table != 0
+    keys = np.flatnonzero(nonzero)  # a boolean mask: several times quicker than on the counts
+    indptr = np.r_[0, np.cumsum(np.count_nonzero(nonzero, axis=1))]
+    return csr_array((table.ravel()[keys], keys % table.shape[1], indptr), shape=table.shape)
+
+
+def _csr(keys: np.ndarray, counts: np.ndarray, k_a: int, k_b: int) -> csr_array:
+    """The k_a x k_b table whose non-empty cells are row * k_b + column = `keys` (ascending) with `counts`."""
     rows, cols = np.divmod(keys, k_b)
     indptr = np.r_[0, np.cumsum(np.bincount(rows, minlength=k_a))]
     return csr_array((counts if counts.dtype.kind == "f" else counts.astype(np.int64), cols, indptr),

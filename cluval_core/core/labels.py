@@ -98,9 +98,9 @@ def compare(labels_true, labels_pred, *, X=None, noise=None, sample_weight=None)
         codes_a, rows = singleton_codes(a, singles[0])
         codes_b, cols = singleton_codes(b, singles[1])
         table = table_from_codes(codes_a, codes_b, len(rows), len(cols))
-        return Comparison._build(table, rows, cols, X=X, codes=(codes_a, codes_b), noise=noise)
+        return Comparison._build(table, rows, cols, X=X, codes=(codes_a, codes_b), noise=noise, copy=False)
     table, rows, cols = contingency_table(a, b)
-    return Comparison._build(table, rows, cols, X=X, labels=(a, b), noise=noise)
+    return Comparison._build(table, rows, cols, X=X, labels=(a, b), noise=noise, copy=False)
 
 
 def _weighted(a, b, w, singles, noise) -> Comparison:
@@ -119,7 +119,7 @@ def _weighted(a, b, w, singles, noise) -> Comparison:
     table = table_from_codes(codes_a, codes_b, len(rows), len(cols), weights=w)
     if fewer_than_two(table.sum()):
         raise CluvalError(f"the weights sum to {table.sum():g}: at least 2 are needed to compare partitions")
-    return Comparison._build(table, rows, cols, codes=(codes_a, codes_b), noise=noise, weighted=True)
+    return Comparison._build(table, rows, cols, codes=(codes_a, codes_b), noise=noise, weighted=True, copy=False)
 
 
 def score_labels(index_id: str, labels_true, labels_pred, *, X=None, noise=None) -> float:
