@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from sklearn.metrics.cluster import contingency_matrix
 
 from cluval_core import compare
-from cluval_core.core.contingency import contingency_table, factorize
+from cluval_core.core.contingency import contingency_table, factorize, table_from_codes
+from cluval_core.core.validation import DENSE_CELLS
 
 
 def _reference(a, b):
@@ -75,3 +77,22 @@ def test_per_object_codes_follow_the_table_order():
     codes_a, codes_b = c.codes
     assert c.row_labels[codes_a].tolist() == a.tolist()
     assert c.col_labels[codes_b].tolist() == b.tolist()
+
+
+@pytest.mark.parametrize("objects", [2_000_000, 100_000])
+def test_tables_beyond_the_dense_limit_keep_the_non_empty_cells_of_the_sorted_reference(objects):
+    """Above DENSE_CELLS a table is sparse: counted densely while it has at most a few cells per
+    object (2 000 000 objects, 4.4e6 cells), else by sorting the combined codes (100 000
+    objects); both from labels and from codes, the same cells as scipy's sum of duplicates."""
+    rng = np.random.default_rng(objects)
+    k = 2100  # 4.41e6 cells, just above DENSE_CELLS
+    assert k * k > DENSE_CELLS
+    a, b = rng.integers(0, k, objects), rng.integers(0, k, objects)
+    a[:k], b[:k] = np.arange(k), rng.permutation(k)  # every cluster occurs
+    reference = sp.coo_array((np.ones(objects, dtype=np.int64), (a, b)), shape=(k, k)).tocsr()
+    reference.sum_duplicates()
+    for table in (contingency_table(a, b)[0], table_from_codes(a, b, k, k), compare(a, b).table):
+        assert isinstance(table, sp.csr_array) and table.has_canonical_format
+        np.testing.assert_array_equal(table.indptr, reference.indptr)
+        np.testing.assert_array_equal(table.indices, reference.indices)
+        np.testing.assert_array_equal(table.data, reference.data)

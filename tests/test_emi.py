@@ -137,3 +137,34 @@ def test_windowed_expected_mutual_information_equals_the_full_sum(n, k_a, k_b, s
     table = compare(a, b).table
     ours = expected_mutual_information(table.sum(1), table.sum(0))
     assert ours == pytest.approx(full_sum(table, n), rel=1e-10, abs=1e-14)
+
+
+@settings(max_examples=150, deadline=None)
+@given(size_pairs(), st.integers(0, 2**32 - 1), st.sampled_from([1, 1000, 100_000]))
+def test_every_left_out_expectation_equals_its_own_sum(sizes, seed, scale):
+    """The jackknife's expectations, all from one grid at N - 1, equal each reduced margin's own
+    sum (clusters of one object emptied included) to the last bits of the sums."""
+    from cluval_core.core.emi import expected_mutual_information_left_out
+    a, b = (np.array(x) * scale for x in sizes)
+    if a.sum() < 3:
+        return
+    rng = np.random.default_rng(seed)
+    rows, cols = rng.integers(0, len(a), 12), rng.integers(0, len(b), 12)
+    got = expected_mutual_information_left_out(a, b, rows, cols)
+    for value, i, j in zip(got, rows, cols):
+        left_a, left_b = a.copy(), b.copy()
+        left_a[i] -= 1
+        left_b[j] -= 1
+        want = expected_mutual_information(left_a, left_b)
+        assert value == pytest.approx(want, rel=1e-13, abs=1e-15)
+
+
+def test_left_out_expectations_refuse_what_the_sum_refuses():
+    from cluval_core import CluvalError
+    from cluval_core.core.emi import expected_mutual_information_left_out
+    with pytest.raises(CluvalError, match="different totals"):
+        expected_mutual_information_left_out([2, 3], [4], [0], [0])
+    sizes = np.arange(1, 2001) * 2  # sizes and sizes - 1: 4 000 distinct a side
+    with pytest.raises(CluvalError, match="distinct pairs of sizes"):
+        expected_mutual_information_left_out(sizes, sizes, [0], [0])
+    assert expected_mutual_information_left_out([1, 1], [2], [0, 1], [0, 0]).tolist() == [0.0, 0.0]
