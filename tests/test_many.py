@@ -52,3 +52,38 @@ def test_refuses_what_it_cannot_compare():
         compare_many([[0, 1], [1, 0]], [])
     with pytest.raises(CluvalError, match="list of label vectors"):
         compare_many("abc")
+
+
+def test_partitions_that_mostly_agree_are_counted_over_their_meet_with_the_same_values():
+    """Runs of one algorithm: the meet (objects labelled alike in every partition) has a few
+    groups, and every table counted over them, weighted by their sizes, is the objects' table."""
+    from cluval_core.core import many
+    rng = np.random.default_rng(11)
+    n = 3000
+    base = rng.integers(0, 8, n)
+    parts = []
+    for _ in range(6):
+        labels = base.copy()
+        labels[rng.integers(0, n, 20)] = rng.integers(0, 12, 20)  # a few objects move
+        parts.append(labels)
+    codes = [np.asarray(many.factorize(x)[0], dtype=np.intp) for x in parts]
+    met = many._meet(codes, [int(c.max()) + 1 for c in codes])
+    assert met is not None and len(met[1]) < n * many._MEET_SHARE and met[1].sum() == n
+    ids = ["ari", "psi", "ami", "purity", "ch_greedy", "ecs"]
+    matrices = compare_many(parts, ids)
+    for a in range(6):
+        for b in range(6):
+            expected = compare(parts[a], parts[b]).scores(ids)
+            for i in ids:
+                assert matrices[i].iloc[a, b] == expected[i], (i, a, b)
+
+
+def test_many_partitions_with_many_clusters_build_sparse_tables_with_the_same_values():
+    rng = np.random.default_rng(12)
+    n, k = 9000, 2500  # about 2 430 clusters a side: beyond the dense limit
+    parts = [rng.integers(0, k, n), rng.integers(0, k, n)]
+    matrices = compare_many(parts, ["ari", "nmi_sum"])
+    single = compare(parts[0], parts[1])
+    assert single.is_sparse
+    expected = single.scores(["ari", "nmi_sum"])
+    assert matrices["ari"].iloc[0, 1] == expected["ari"] and matrices["nmi_sum"].iloc[0, 1] == expected["nmi_sum"]

@@ -382,7 +382,7 @@ class Comparison:
             return value
 
     # ------------------------------------------------------------------ basic facts
-    @property
+    @cached_property
     def is_soft(self) -> bool:
         return self.table.dtype.kind == "f"
 
@@ -400,6 +400,7 @@ class Comparison:
             rows = np.repeat(np.arange(t.shape[0], dtype=np.intp), np.diff(t.indptr))
             cells = Cells(rows, t.indices.astype(np.intp), t.data)
         else:
+            t = np.asarray(t)  # plain arrays from here on, not the read-only table's class
             rows, cols = np.nonzero(t)
             cells = Cells(rows, cols, t[rows, cols])
         _read_only(*cells)

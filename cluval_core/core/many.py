@@ -1,9 +1,13 @@
 """Many clusterings of the same objects compared pairwise (seeds, a range of k, algorithms).
 
 :func:`compare_many` factorises each partition once and builds each pair's table from the
-codes (one ``bincount``), so P partitions cost P factorisations and P(P-1)/2 tables; every
-value comes from the registry's own code through a :class:`~cluval_core.Comparison`, with
-the ties broken in the order clusters first occur, as :func:`~cluval_core.compare` does.
+codes (one ``bincount`` into a buffer kept from pair to pair), so P partitions cost P
+factorisations and P(P-1)/2 tables. When the partitions agree on most objects (runs of one
+algorithm), their meet, the groups of objects labelled alike in every partition, is much
+smaller than N: each table is then counted over the groups, weighted by their sizes, as every
+pairwise table is a margin of the meet. Every value comes from the registry's own code through
+a :class:`~cluval_core.Comparison`, with the ties broken in the order clusters first occur,
+as :func:`~cluval_core.compare` does.
 """
 
 from __future__ import annotations
@@ -16,12 +20,14 @@ import pandas as pd
 from .comparison import Comparison
 from .contingency import factorize, first_occurrence_order, table_from_codes
 from .registry import INDICES, index_ids
-from .validation import CluvalError, as_labels
+from .validation import DENSE_CELLS, CluvalError, as_labels
 
 __all__ = ["compare_many"]
 
-# Most pairs of partitions one call compares (about a minute of work at N = 1e5).
-MAX_PAIRS = 200_000
+# Most pairs of partitions one call compares (about a minute of work at N = 1e4).
+MAX_PAIRS = 1_000_000
+# The meet is used when it has at most this share of the objects' count.
+_MEET_SHARE = 0.25
 
 
 def _named_partitions(partitions) -> tuple[list[str], list[np.ndarray]]:
@@ -79,16 +85,22 @@ def compare_many(partitions, ids=("ari",), *, progress=None) -> dict[str, pd.Dat
             raise CluvalError(f"partition {name!r} has {len(x)} labels, the first has {n}: every partition must "
                               "label the same objects")
     factorised = [factorize(x, f"partitions[{name!r}]") for name, x in zip(names, arrays)]
+    codes = [np.asarray(c, dtype=np.intp) for c, _ in factorised]
+    uniques = [u for _, u in factorised]
+    ks = [len(u) for u in uniques]
     # each partition's tie order (its clusters in the order they first occur) serves every pair
-    orders = [first_occurrence_order(codes, len(uniques)) for codes, uniques in factorised]
+    orders = [first_occurrence_order(c, k) for c, k in zip(codes, ks)]
+    counted, weights = _meet(codes, ks) or (codes, None)
+    # the codes counted, in their smallest type: less to read per pair (into a buffer of intp)
+    counted = [c.astype(np.min_scalar_type(max(k - 1, 0))) for c, k in zip(counted, ks)]
+    buffer = np.empty(len(counted[0]), dtype=np.intp)
     symmetric = all(INDICES[i].symmetric for i in ids)
     out = {i: np.full((p, p), np.nan) for i in ids}
     pairs = [(a, b) for a in range(p) for b in range(p) if a <= b or not symmetric]
     for done, (a, b) in enumerate(pairs, 1):
-        (codes_a, uniques_a), (codes_b, uniques_b) = factorised[a], factorised[b]
-        table = table_from_codes(codes_a, codes_b, len(uniques_a), len(uniques_b))
-        comparison = Comparison._build(table, uniques_a, uniques_b, codes=(codes_a, codes_b),
-                                       tie_order=(orders[a], orders[b]))
+        table = _table(counted[a], counted[b], ks[a], ks[b], weights, buffer)
+        comparison = Comparison._build(table, uniques[a], uniques[b], codes=(codes[a], codes[b]),
+                                       tie_order=(orders[a], orders[b]), copy=False)
         for i, value in comparison.scores(ids).items():
             out[i][a, b] = value
             if a != b and symmetric:  # else (b, a) is compared in its own turn
@@ -96,3 +108,30 @@ def compare_many(partitions, ids=("ari",), *, progress=None) -> dict[str, pd.Dat
         if progress is not None:
             progress(done, len(pairs))
     return {i: pd.DataFrame(matrix, index=names, columns=names) for i, matrix in out.items()}
+
+
+def _meet(codes: list[np.ndarray], ks: list[int]):
+    """The meet of the partitions, when it has few groups: (each partition's code of each group,
+    each group's size), or None once it has more than a share _MEET_SHARE of the objects."""
+    n = len(codes[0])
+    group, groups = codes[0], ks[0]
+    for c, k in zip(codes[1:], ks[1:]):
+        group, distinct = pd.factorize(group.astype(np.int64) * k + c)
+        groups = len(distinct)
+        if groups > _MEET_SHARE * n:
+            return None
+    first = np.full(groups, n, dtype=np.intp)
+    np.minimum.at(first, group, np.arange(n))  # one object of each group
+    return [c[first] for c in codes], np.bincount(group, minlength=groups).astype(np.float64)
+
+
+def _table(codes_a, codes_b, k_a: int, k_b: int, weights, buffer) -> np.ndarray:
+    """The k_a x k_b table of two code vectors (of objects, or of the meet's groups with their
+    sizes as `weights`), counted through `buffer`; sparse beyond DENSE_CELLS."""
+    if k_a * k_b > DENSE_CELLS:
+        return table_from_codes(codes_a, codes_b, k_a, k_b,
+                                weights=None if weights is None else weights.astype(np.int64))
+    np.multiply(codes_a, k_b, out=buffer, dtype=np.intp)  # computed in intp: small codes never wrap
+    np.add(buffer, codes_b, out=buffer, dtype=np.intp)
+    counts = np.bincount(buffer, weights=weights, minlength=k_a * k_b)
+    return (counts if weights is None else counts.astype(np.int64)).reshape(k_a, k_b)
