@@ -87,3 +87,29 @@ def test_many_partitions_with_many_clusters_build_sparse_tables_with_the_same_va
     assert single.is_sparse
     expected = single.scores(["ari", "nmi_sum"])
     assert matrices["ari"].iloc[0, 1] == expected["ari"] and matrices["nmi_sum"].iloc[0, 1] == expected["nmi_sum"]
+
+
+def test_work_beyond_the_budget_stops_after_the_first_pairs_and_progress_is_reported_about_a_hundred_times(
+        monkeypatch):
+    from cluval_core.core import chance as chance_module
+
+    class Clock:  # every read after the first is 0.1 s later
+        def __init__(self):
+            self.now, self.reads = 0.0, 0
+
+        def __call__(self):
+            self.reads += 1
+            self.now += 0.1 if self.reads > 1 else 0.0
+            return self.now
+
+    parts = _partitions(0, p=40, n=50)  # 820 pairs
+    monkeypatch.setattr(chance_module, "_clock", Clock())
+    with pytest.raises(CluvalError, match=r"compare_many evaluates 820 pairs here, about 82 s \(measured on the first "
+                                          r"3\), more than the budget of 60 s.*compare fewer partitions"):
+        compare_many(parts)
+    monkeypatch.setattr(chance_module, "_clock", Clock())
+    seen = []
+    matrix = compare_many(parts, budget=100, progress=lambda done, total: seen.append((done, total)))["ari"]
+    assert matrix.shape == (40, 40) and 80 <= len(seen) <= 110 and seen[-1] == (820, 820)
+    with pytest.raises(CluvalError, match="budget must be a positive number of seconds"):
+        compare_many(parts, budget=0)

@@ -52,7 +52,7 @@ _BATCH_CELLS = 1 << 22
 BUDGET_SECONDS = 60.0
 # The seconds of work after which the pace of the evaluations is first judged (or 3 evaluations).
 _FIRST_LOOK = 0.25
-_clock = time.perf_counter  # what _Pace reads the time from
+_clock = time.perf_counter  # what Pace reads the time from
 # Patefield's sampler (scipy) counts in 32-bit integers; beyond, its tables are wrong.
 _SAMPLER_MAX_N = 2**31 - 1
 # Most objects the permutation model shuffles (three arrays of N integers).
@@ -77,7 +77,7 @@ def _rng(seed) -> np.random.Generator:
                           f"{seed!r}") from None
 
 
-class _Pace:
+class Pace:
     """Times the evaluations as they run and stops the work when all of it would take longer than
     `budget` seconds, judged from what the evaluations so far took on this machine.
 
@@ -87,8 +87,8 @@ class _Pace:
     work within it is never refused on a guess.
     """
 
-    def __init__(self, total: int, budget: float, what: str, fewer: str):
-        self.total, self.budget, self.what, self.fewer = total, budget, what, fewer
+    def __init__(self, total: int, budget: float, what: str, fewer: str, things: str = "tables"):
+        self.total, self.budget, self.what, self.fewer, self.things = total, budget, what, fewer, things
         self.start = _clock()
         self.next_look = _FIRST_LOOK
 
@@ -100,7 +100,7 @@ class _Pace:
         self.next_look = 2 * elapsed
         estimate = elapsed / evaluations * self.total
         if estimate > self.budget:
-            raise CluvalError(f"{self.what} evaluates {self.total:,} tables here, about {_duration(estimate)} "
+            raise CluvalError(f"{self.what} evaluates {self.total:,} {self.things} here, about {_duration(estimate)} "
                               f"(measured on the first {evaluations:,}), more than the budget of "
                               f"{_duration(self.budget)}, so it was stopped: {self.fewer}, or pass budget=... "
                               f"(seconds; math.inf for no limit)")
@@ -118,7 +118,7 @@ def _duration(seconds: float) -> str:
 _FEWER = {"jackknife": "use the bootstrap with fewer samples", "bootstrap": "use fewer samples (n_samples=...)"}
 
 
-def _check_budget(budget) -> float:
+def check_budget(budget) -> float:
     if isinstance(budget, bool) or not isinstance(budget, numbers.Real) or not budget > 0:
         raise CluvalError(f"budget must be a positive number of seconds (math.inf for no limit), got {budget!r}")
     return float(budget)
@@ -209,9 +209,9 @@ def _permutes_objects(c, ids) -> bool:
 def chance(c, ids=None, *, n_samples: int = 1000, seed=None, progress=None,
            budget: float = BUDGET_SECONDS) -> pd.DataFrame:
     """Each index under the permutation model: expected value, SD, z and p (see the module).
-    Stopped when the random tables would take longer than `budget` seconds (:class:`_Pace`)."""
+    Stopped when the random tables would take longer than `budget` seconds (:class:`Pace`)."""
     _counts(c, "chance")
-    budget = _check_budget(budget)
+    budget = check_budget(budget)
     ids = index_ids(ids, has_data=c.has_data)
     n_samples = _positive_int(n_samples, "n_samples")
     rng = _rng(seed)
@@ -234,7 +234,7 @@ def chance(c, ids=None, *, n_samples: int = 1000, seed=None, progress=None,
     else:
         done = 0
         every = max(1, n_samples // 100)  # at most about a hundred progress reports
-        pace = _Pace(n_samples, budget, "chance()",
+        pace = Pace(n_samples, budget, "chance()",
                      "use fewer random tables (n_samples=...) or fewer indices (ids=...)")
         for batch in _random_comparisons(c, n_samples, rng, ids):
             for comparison in batch:
@@ -359,9 +359,9 @@ def uncertainty(c, ids=None, *, method: str = "jackknife", level: float = 0.95, 
 
     `progress(done, total)` is called as the comparisons of the objects left out (or resampled)
     with their coordinates, the slow part, are made (about a hundred times in all). Stopped
-    when the evaluations would take longer than `budget` seconds (:class:`_Pace`)."""
+    when the evaluations would take longer than `budget` seconds (:class:`Pace`)."""
     _counts(c, "uncertainty")
-    budget = _check_budget(budget)
+    budget = check_budget(budget)
     ids = index_ids(ids, has_data=c.has_data)
     if method not in ("jackknife", "bootstrap"):
         raise CluvalError(f"method must be 'jackknife' or 'bootstrap', got {method!r}")
@@ -383,7 +383,7 @@ def uncertainty(c, ids=None, *, method: str = "jackknife", level: float = 0.95, 
     values = c.scores(ids)
     if method == "jackknife":
         leave_outs = _leave_outs(c, r, col, v)
-        pace = _Pace(len(leave_outs), budget, "the jackknife", _FEWER["jackknife"])
+        pace = Pace(len(leave_outs), budget, "the jackknife", _FEWER["jackknife"])
         null = np.empty((len(leave_outs), len(ids)))
         weights = np.empty(len(leave_outs))
         emi = _left_out_emi(c, r, col)
@@ -396,7 +396,7 @@ def uncertainty(c, ids=None, *, method: str = "jackknife", level: float = 0.95, 
             pace.done(k + 1)
     else:
         evaluations = n_samples
-        pace = _Pace(evaluations, budget, "the bootstrap", _FEWER["bootstrap"])
+        pace = Pace(evaluations, budget, "the bootstrap", _FEWER["bootstrap"])
         null = np.empty((evaluations, len(ids)))
         # cells drawn in tie order, so that a seed gives the same resamples whatever the numbering
         order = np.argsort(tie_priority(r, col, c.table.shape, *c.tie_order))
@@ -438,7 +438,7 @@ def _object_uncertainty(c, ids, method, level, n_samples, rng, progress, budget)
     with the object, not only with its cell, so each is compared anew (N or n_samples times)."""
     n = len(c.codes[0])
     evaluations = n if method == "jackknife" else n_samples
-    pace = _Pace(evaluations, budget, f"the {method} of the centroid indices",
+    pace = Pace(evaluations, budget, f"the {method} of the centroid indices",
                  "use the bootstrap with fewer samples, or leave out the indices that need X")
     values = c.scores(ids)
     null = np.empty((evaluations, len(ids)))
@@ -464,7 +464,7 @@ def _soft_uncertainty(c, ids, method, level, n_samples, rng, budget) -> pd.DataF
     U, V = c.memberships
     n = len(U)
     evaluations = n if method == "jackknife" else n_samples
-    pace = _Pace(evaluations, budget, f"the {method}", _FEWER[method])
+    pace = Pace(evaluations, budget, f"the {method}", _FEWER[method])
     values = c.scores(ids)
     full = U.T @ V
     null = np.empty((evaluations, len(ids)))

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
+from .chance import BUDGET_SECONDS, Pace, check_budget
 from .comparison import Comparison
 from .contingency import factorize, first_occurrence_order, table_from_codes
 from .registry import INDICES, index_ids
@@ -41,7 +42,7 @@ def _named_partitions(partitions) -> tuple[list[str], list[np.ndarray]]:
     return [str(i) for i in range(len(partitions))], list(partitions)
 
 
-def compare_many(partitions, ids=("ari",), *, progress=None) -> dict[str, pd.DataFrame]:
+def compare_many(partitions, ids=("ari",), *, progress=None, budget: float = BUDGET_SECONDS) -> dict[str, pd.DataFrame]:
     """Every pairwise value of the chosen indices for a list of partitions of the same objects.
 
     Parameters
@@ -51,7 +52,11 @@ def compare_many(partitions, ids=("ari",), *, progress=None) -> dict[str, pd.Dat
     ids : str or sequence of str
         Index ids (``cluval_core.INDICES``); indices that need coordinates are refused.
     progress : callable(done, total), optional
-        Called as the pairs are compared.
+        Called as the pairs are compared (about a hundred times in all).
+    budget : float
+        Seconds the work may take (60 by default; ``math.inf`` for no limit): judged from the
+        pace of the first pairs, as :func:`~cluval_core.core.chance.chance` does, work that would
+        take longer stops with an error saying how long it would take.
 
     Returns
     -------
@@ -67,6 +72,7 @@ def compare_many(partitions, ids=("ari",), *, progress=None) -> dict[str, pd.Dat
     >>> float(m["purity"].loc["a", "b"]), float(m["purity"].loc["b", "a"])
     (1.0, 0.75)
     """
+    budget = check_budget(budget)
     names, labels = _named_partitions(partitions)
     ids = index_ids(ids, has_data=False, without_data="compare_many compares labels alone, without coordinates")
     if len(labels) < 2:
@@ -97,6 +103,8 @@ def compare_many(partitions, ids=("ari",), *, progress=None) -> dict[str, pd.Dat
     symmetric = all(INDICES[i].symmetric for i in ids)
     out = {i: np.full((p, p), np.nan) for i in ids}
     pairs = [(a, b) for a in range(p) for b in range(p) if a <= b or not symmetric]
+    pace = Pace(len(pairs), budget, "compare_many", "compare fewer partitions or fewer indices", "pairs")
+    every = max(1, len(pairs) // 100)
     for done, (a, b) in enumerate(pairs, 1):
         table = _table(counted[a], counted[b], ks[a], ks[b], weights, buffer)
         comparison = Comparison._build(table, uniques[a], uniques[b], codes=(codes[a], codes[b]),
@@ -105,7 +113,8 @@ def compare_many(partitions, ids=("ari",), *, progress=None) -> dict[str, pd.Dat
             out[i][a, b] = value
             if a != b and symmetric:  # else (b, a) is compared in its own turn
                 out[i][b, a] = value
-        if progress is not None:
+        pace.done(done)
+        if progress is not None and (done % every == 0 or done == len(pairs)):
             progress(done, len(pairs))
     return {i: pd.DataFrame(matrix, index=names, columns=names) for i, matrix in out.items()}
 
