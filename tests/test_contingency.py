@@ -79,11 +79,12 @@ def test_per_object_codes_follow_the_table_order():
     assert c.col_labels[codes_b].tolist() == b.tolist()
 
 
-@pytest.mark.parametrize("objects", [2_000_000, 100_000])
-def test_tables_beyond_the_dense_limit_keep_the_non_empty_cells_of_the_sorted_reference(objects):
+@pytest.mark.parametrize("objects, gaps", [(2_000_000, False), (100_000, False), (100_000, True)])
+def test_tables_beyond_the_dense_limit_keep_the_non_empty_cells_of_the_sorted_reference(objects, gaps):
     """Above DENSE_CELLS a table is sparse: counted densely while it has at most a few cells per
     object (2 000 000 objects, 4.4e6 cells), else by sorting the combined codes (100 000
-    objects); both from labels and from codes, the same cells as scipy's sum of duplicates."""
+    objects), of the labels themselves when their ranges are narrow enough (gaps and negative
+    labels), else of codes; the same cells as scipy's sum of duplicates."""
     rng = np.random.default_rng(objects)
     k = 2100  # 4.41e6 cells, just above DENSE_CELLS
     assert k * k > DENSE_CELLS
@@ -91,7 +92,11 @@ def test_tables_beyond_the_dense_limit_keep_the_non_empty_cells_of_the_sorted_re
     a[:k], b[:k] = np.arange(k), rng.permutation(k)  # every cluster occurs
     reference = sp.coo_array((np.ones(objects, dtype=np.int64), (a, b)), shape=(k, k)).tocsr()
     reference.sum_duplicates()
-    for table in (contingency_table(a, b)[0], table_from_codes(a, b, k, k), compare(a, b).table):
+    labelled = (a * 7 - 5000, b * 3 + 11) if gaps else (a, b)
+    table, rows, cols = contingency_table(*labelled)
+    np.testing.assert_array_equal(rows, np.unique(labelled[0]))
+    np.testing.assert_array_equal(cols, np.unique(labelled[1]))
+    for table in (table, table_from_codes(a, b, k, k), compare(*labelled).table):
         assert isinstance(table, sp.csr_array) and table.has_canonical_format
         np.testing.assert_array_equal(table.indptr, reference.indptr)
         np.testing.assert_array_equal(table.indices, reference.indices)

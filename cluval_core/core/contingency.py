@@ -208,12 +208,44 @@ def _integer_table(a: np.ndarray, b: np.ndarray):
             grown[acc_lo - new_lo: acc_lo - new_lo + acc.shape[0]] = acc
             acc, acc_lo = grown, new_lo
         acc[lo - acc_lo: hi - acc_lo + 1] += counts
-    rows = np.flatnonzero(acc.any(axis=1))
-    cols = np.flatnonzero(acc.any(axis=0))
-    table = acc[rows][:, cols] if (len(rows) < acc.shape[0] or len(cols) < width) else acc
+    nonzero = acc != 0
+    rows = np.flatnonzero(nonzero.any(axis=1))
+    cols = np.flatnonzero(nonzero.any(axis=0))
+    cut = len(rows) < acc.shape[0] or len(cols) < width
+    table = acc[rows][:, cols] if cut else acc
     if table.size > DENSE_CELLS:  # kept as its non-empty cells
-        table = _csr_of_dense(table)
+        table = _csr_of_dense(table, None if cut else nonzero)
     return table, rows + acc_lo, cols + b_lo
+
+
+def _integer_cells(a: np.ndarray, b: np.ndarray):
+    """The table of two integer label vectors whose ranges are too wide to count in: one sort of
+    their combined codes, without factorising either side first; None when the ranges are too
+    wide for that too (the caller factorises)."""
+    (a_lo, width_a), (b_lo, width_b) = _int_range(a), _int_range(b)
+    most = max(_MAX_LOOKUP, 2 * a.size)  # a look-up table of each range, as factorize() allows
+    shift = max(int(width_b - 1).bit_length(), 1)  # b's offset in the low bits: no division to split a code
+    if width_a > most or width_b > most or width_a >= 2 ** (62 - shift):
+        return None
+    combined = a.astype(np.int64)  # a copy, then in place: (a - a_lo) << shift | (b - b_lo)
+    combined -= a_lo
+    combined <<= shift
+    combined += b
+    combined -= b_lo
+    keys, counts = np.unique(combined, return_counts=True)  # sorted: row-major order
+    del combined
+    per_row = np.bincount(keys >> shift, minlength=width_a)
+    rows = np.flatnonzero(per_row)
+    raw_cols = keys & ((1 << shift) - 1)
+    present = np.zeros(width_b, dtype=bool)
+    present[raw_cols] = True
+    cols = np.flatnonzero(present)
+    indices = raw_cols if len(cols) == width_b else (np.cumsum(present) - 1)[raw_cols]
+    table = csr_array((counts.astype(np.int64), indices, np.r_[0, np.cumsum(per_row[rows])]),
+                      shape=(len(rows), len(cols)))
+    if len(rows) * len(cols) <= DENSE_CELLS:
+        table = table.toarray()
+    return table, (rows + a_lo).astype(a.dtype), (cols + b_lo).astype(b.dtype)
 
 
 def contingency_table(labels_true: np.ndarray, labels_pred: np.ndarray):
@@ -232,9 +264,11 @@ def contingency_table(labels_true: np.ndarray, labels_pred: np.ndarray):
         raise CluvalError(f"labels_true and labels_pred differ in length: {labels_true.size} != {labels_pred.size}")
     labels_true, labels_pred = _as_exact_ints(labels_true), _as_exact_ints(labels_pred)
     if labels_true.dtype.kind == "i" and labels_pred.dtype.kind == "i":
-        dense = _integer_table(labels_true, labels_pred)
-        if dense is not None:
-            return dense
+        counted = _integer_table(labels_true, labels_pred)
+        if counted is None:
+            counted = _integer_cells(labels_true, labels_pred)
+        if counted is not None:
+            return counted
     codes_a, rows = factorize(labels_true, "labels_true")
     codes_b, cols = factorize(labels_pred, "labels_pred")
     return table_from_codes(codes_a, codes_b, len(rows), len(cols)), rows, cols
@@ -273,12 +307,13 @@ def table_from_codes(codes_a: np.ndarray, codes_b: np.ndarray, k_a: int, k_b: in
     return _csr(keys, counts, k_a, k_b)
 
 
-def _csr_of_dense(table: np.ndarray) -> csr_array:
-    """The non-empty cells of a dense table of counts, as a ``csr_array``."""
-    nonzero = table != 0
+def _csr_of_dense(table: np.ndarray, nonzero: np.ndarray | None = None) -> csr_array:
+    """The non-empty cells of a dense table of counts (`nonzero`: its mask, if known), as a ``csr_array``."""
+    nonzero = table != 0 if nonzero is None else nonzero
     keys = np.flatnonzero(nonzero)  # a boolean mask: several times quicker than on the counts
-    indptr = np.r_[0, np.cumsum(np.count_nonzero(nonzero, axis=1))]
-    return csr_array((table.ravel()[keys], keys % table.shape[1], indptr), shape=table.shape)
+    per_row = np.count_nonzero(nonzero, axis=1)
+    cols = keys - np.repeat(np.arange(0, table.size, table.shape[1]), per_row)  # keys % K_b, without a division
+    return csr_array((table.ravel()[keys], cols, np.r_[0, np.cumsum(per_row)]), shape=table.shape)
 
 
 def _csr(keys: np.ndarray, counts: np.ndarray, k_a: int, k_b: int) -> csr_array:

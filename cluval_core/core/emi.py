@@ -42,6 +42,7 @@ import math
 import numpy as np
 from scipy.special import gammaln
 
+from .numeric import distinct
 from .validation import CluvalError
 
 __all__ = ["expected_mutual_information", "expected_mutual_information_terms", "expected_mutual_information_left_out",
@@ -128,8 +129,8 @@ def expected_mutual_information_terms(row_sizes, col_sizes) -> np.ndarray:
     a, b, sums, n = _size_pairs(rows, cols)
     if n <= 1:
         return np.zeros((len(rows), len(cols)))
-    a = np.unique(a)
-    b = np.unique(b)
+    a = distinct(a)
+    b = distinct(b)
     by_size = sums.reshape(len(a), len(b))
     terms = by_size[np.minimum(np.searchsorted(a, rows), len(a) - 1)][:, np.minimum(np.searchsorted(b, cols),
                                                                                      len(b) - 1)]
@@ -161,7 +162,7 @@ def expected_mutual_information_left_out(row_sizes, col_sizes, rows, cols) -> np
         return np.zeros(len(rows))
     grid = []
     for sizes in (a_pos, b_pos):
-        values = np.unique(np.concatenate((sizes, sizes - 1)))
+        values = distinct(np.concatenate((sizes, sizes - 1)))
         grid.append(values[values > 0])
     A, B = grid
     if len(A) * len(B) > MAX_SIZE_PAIRS:
@@ -216,10 +217,10 @@ def _size_pairs(row_sizes, col_sizes):
                           f"({_MAX_N:.2g}), where every count is an exact float; the sizes sum to {n:,}")
     a, b = a[a > 0], b[b > 0]  # empty clusters share nothing
     if n <= 1:
-        return a, b, np.zeros(len(np.unique(a)) * len(np.unique(b))), n
-    distinct = len(np.unique(a)) * len(np.unique(b))
-    if distinct > MAX_SIZE_PAIRS:
-        raise CluvalError(f"the expected mutual information of these cluster sizes sums over {distinct:,} distinct "
+        return a, b, np.zeros(len(distinct(a)) * len(distinct(b))), n
+    pairs = len(distinct(a)) * len(distinct(b))
+    if pairs > MAX_SIZE_PAIRS:
+        raise CluvalError(f"the expected mutual information of these cluster sizes sums over {pairs:,} distinct "
                           f"pairs of sizes, more than the {MAX_SIZE_PAIRS:,} cluval sums")
     return a, b, _distinct_pair_sums(a.tobytes(), b.tobytes(), n), n
 
@@ -228,8 +229,8 @@ def _size_pairs(row_sizes, col_sizes):
 def _distinct_pair_sums(a_bytes: bytes, b_bytes: bytes, n: int) -> np.ndarray:
     # clusters of equal size contribute equally: sum over distinct (row size, column size)
     # pairs, each weighted by how often it occurs (K_a K_b pairs become a few thousand)
-    a = np.unique(np.frombuffer(a_bytes, dtype=np.int64))
-    b = np.unique(np.frombuffer(b_bytes, dtype=np.int64))
+    a = distinct(np.frombuffer(a_bytes, dtype=np.int64))
+    b = distinct(np.frombuffer(b_bytes, dtype=np.int64))
     ai, bj = np.meshgrid(a, b, indexing="ij")
     ai, bj = ai.ravel(), bj.ravel()
     sums = np.zeros(len(ai))

@@ -18,3 +18,15 @@ def order_free_sum(values) -> float:
     (True, False)
     """
     return float(np.sort(np.ravel(values)).sum())
+
+
+def distinct(values) -> np.ndarray:
+    """The sorted distinct values of an array, as ``np.unique(values)`` gives them, always by sorting.
+
+    (Since numpy 2.3, ``np.unique`` without a ``return_*`` flag hashes, which is up to 30 times
+    slower on arrays with many distinct values; asking for the counts keeps the sorting path.)
+
+    >>> distinct(np.array([3, 1, 3, 2])).tolist()
+    [1, 2, 3]
+    """
+    return np.unique(values, return_counts=True)[0]
