@@ -395,3 +395,40 @@ def test_exact_expectations_of_the_modern_family_equal_monte_carlo(n, k_a, k_b, 
         assert abs(frame.loc[index_id, "expected"] - sample.mean()) <= 4 * error, index_id
     for index_id in ("pair_correlation", "sokal_sneath"):  # linear in a: exact standard deviations
         assert frame.loc[index_id, "sd"] == pytest.approx(samples[index_id].std(ddof=1), rel=0.03), index_id
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_a_left_out_table_shares_only_what_it_would_compute_itself(seed):
+    """The jackknife's table with one object left out (Comparison._left_out) takes over the pair
+    counts, the cells' tie order and the pairings of the whole table that provably stay its own
+    (Comparison._share_pairings): the same pairs, totals, counts and scores, to the last bit, as
+    reducing and solving that table afresh, on tables with ties, one-object cells and clusters
+    of different counts (the expected mutual information aside: that one is summed anew)."""
+    from cluval_core.core.chance import _positive_cells, _reduced
+
+    rng = np.random.default_rng(seed)
+    k_a, k_b = rng.integers(2, 7, 2)
+    table = rng.integers(0, [2, 4, 30][seed % 3], (k_a, k_b)) + (rng.random((k_a, k_b)) < 0.3) * 5
+    table[np.arange(k_a), rng.integers(0, k_b, k_a)] += 1  # every row and column non-empty
+    table[rng.integers(0, k_a, k_b), np.arange(k_b)] += 1
+    c = Comparison.from_table(table)
+    r, col, v = _positive_cells(c)
+    shared = 0
+    for cell in range(len(v)):
+        left = v.copy()
+        left[cell] -= 1
+        child, fresh = c._left_out(cell), _reduced(c, r, col, left)
+        if child is None:  # a cluster empties: the jackknife reduces the table
+            assert c.row_sizes[r[cell]] == 1 or c.col_sizes[col[cell]] == 1
+            continue
+        assert child.table.tolist() == fresh.table.tolist()
+        assert child.pair_counts == fresh.pair_counts
+        assert child._tie_priority.tolist() == fresh._tie_priority.tolist()
+        for name in ("hungarian_pairing", "accuracy_pairing", "row_normalised_pairing", "greedy_pairing"):
+            if name in child.__dict__:
+                shared += 1
+                mine, theirs = getattr(child, name), getattr(fresh, name)
+                assert mine.rows.tolist() == theirs.rows.tolist() and mine.cols.tolist() == theirs.cols.tolist(), name
+                assert mine.total == theirs.total and mine.tie_broken == theirs.tie_broken, name
+        assert child.scores(TABLE_IDS) == pytest.approx(fresh.scores(TABLE_IDS), abs=0, rel=0, nan_ok=True)
+    assert shared > 0

@@ -390,7 +390,9 @@ def uncertainty(c, ids=None, *, method: str = "jackknife", level: float = 0.95, 
         for k, (cell, weight, tie_order) in enumerate(leave_outs):
             left = v.copy()
             left[cell] -= 1
-            scores = _reduced(c, r, col, left, tie_order, partial(emi, cell)).scores(ids)
+            known_emi = partial(emi, cell)
+            child = c._left_out(cell, tie_order, known_emi) or _reduced(c, r, col, left, tie_order, known_emi)
+            scores = child.scores(ids)
             null[k] = [scores[i] for i in ids]
             weights[k] = weight
             pace.done(k + 1)

@@ -625,8 +625,7 @@ class Comparison:
     @cached_property
     def row_normalised_pairing(self) -> Pairing:
         """The one-to-one pairing maximising sum of n_ij / r_i (adjusted asymmetric accuracy)."""
-        r, _, v = self.cells
-        return self._optimal_pairing("recall", v / self.row_sizes[r])
+        return self._optimal_pairing("recall", self._row_normalised_weights())
 
     @cached_property
     def greedy_pairing(self) -> Pairing:
@@ -637,6 +636,86 @@ class Comparison:
         rows, cols, tie, found = greedy_pairing_cells(r, c, v, self.table.shape, *self.tie_order,
                                                         priority=self._tie_priority, return_cells=True)
         return self._pairing("overlap", rows, cols, found, v, tie)
+
+    def _row_normalised_weights(self) -> np.ndarray:
+        r, _, v = self.cells
+        return v / self.row_sizes[r]
+
+    def _left_out(self, cell: int, tie_order=None, known_emi=None) -> Comparison | None:
+        """This comparison with one object of the non-empty cell `cell` left out (the exact
+        jackknife), in `tie_order` (default this one's), sharing what provably stays the same;
+        None when a cluster would empty or the table is sparse (the caller reduces the table).
+
+        Shared: the pair counts (exact integers: a loses n_ij - 1 pairs, the row and column r_i - 1
+        and c_j - 1, all pairs N - 1), the cells' tie order when the tie order is the same, and
+        the pairings that provably stay (:meth:`_share_pairings`). `known_emi` is as in
+        :meth:`with_table`.
+        """
+        r, c, v = self.cells
+        i, j = int(r[cell]), int(c[cell])
+        if self.is_sparse or self.row_sizes[i] == 1 or self.col_sizes[j] == 1:
+            return None
+        table = np.array(self.table)
+        table[i, j] -= 1
+        same_order = tie_order is None or all(np.array_equal(mine, theirs)
+                                              for mine, theirs in zip(self.tie_order, tie_order))
+        child = self.with_table(table, tie_order=self.tie_order if same_order else tie_order, known_emi=known_emi)
+        counts, n = self.pair_counts, int(self.n)
+        a = counts.a - (int(v[cell]) - 1)
+        b = counts.a + counts.b - (int(self.row_sizes[i]) - 1) - a
+        c_ = counts.a + counts.c - (int(self.col_sizes[j]) - 1) - a
+        child.__dict__["pair_counts"] = PairCounts(a, b, c_, (n - 1) * (n - 2) // 2 - a - b - c_)
+        if same_order:
+            priority = self._tie_priority
+            if v[cell] == 1:  # the emptied cell leaves the order; the cells after it move up
+                kept = np.arange(len(v)) != cell
+                priority = priority[kept] - (priority[kept] > priority[cell])
+            child.__dict__["_tie_priority"] = priority
+        self._share_pairings(child, cell)
+        return child
+
+    def _share_pairings(self, child: Comparison, cell: int) -> None:
+        """Give `child`, this comparison with one object of the non-empty cell `cell` left out
+        (the same clusters and tie order: the exact jackknife), the pairings of this one that
+        provably stay its pairings, so that it does not solve them again.
+
+        Leaving out an object of cell (i, j) changes only the weights of row i and column j.
+        An optimal pairing P that no other pairing ties stays the only optimal one when P
+        does not use (i, j) and P's cells of row i and of column j gain at least as much as
+        any cell of their row and column, and as nothing (a pairing may leave the row or column
+        to a pair that shares nothing): every other pairing then gains no more than P. For the
+        overlap n_ij only (i, j) changes, by -1; for n_ij / r_i row i's cells grow in proportion
+        to n_ij; for n_ij / max(r_i, c_j) the rule is checked on the cells. The greedy pairing
+        stays the same when it does not use (i, j) and the tie order is the same: that cell only
+        comes later in the order, where it was already blocked. The child's pairing is then built from these pairs
+        exactly as from its own solution, so every value is the one it would compute.
+        """
+        if self.is_identical or child.table.shape != self.table.shape:
+            return
+        facts = self.memo(_PairingFacts)
+        row, col = facts.lines(cell)
+        emptied = bool(self.cells.values[cell] == 1)  # the child's cells are these, the emptied one removed
+        for name, criterion, weight in _OPTIMAL_PAIRINGS:
+            found, in_pairing, before, tied = facts.pairings[name]
+            if tied or in_pairing[cell]:
+                continue
+            after = weight(child)
+            if not all(_gains_most(line, cell, emptied, before, after, in_pairing) for line in (row, col)):
+                continue
+            similarity = child.cells.values if criterion == "overlap" else after
+            child.__dict__[name] = child._pairing(criterion, getattr(self, name).rows, getattr(self, name).cols,
+                                                  _in_child(found, cell, emptied), similarity, False)
+        found, in_pairing, _, _ = facts.pairings["greedy_pairing"]
+        same_order = all(np.array_equal(mine, theirs) for mine, theirs in zip(self.tie_order, child.tie_order))
+        if same_order and not in_pairing[cell]:  # the tie order decides among equal cells
+            greedy = self.greedy_pairing
+            child.__dict__["greedy_pairing"] = child._pairing(
+                "overlap", greedy.rows, greedy.cols, _in_child(found, cell, emptied), child.cells.values,
+                partial(_greedy_tie, child))
+
+    def _pairing_cells(self, pairing: Pairing) -> np.ndarray:
+        """Each pair's position in :attr:`cells` (-1: a pair of clusters that share nothing)."""
+        return self._find_cells(pairing.rows, pairing.cols)
 
     @cached_property
     def psi_expected(self) -> float:
@@ -926,6 +1005,64 @@ class Comparison:
                         else "within rounding of the range: kept in it")
                 steps.append(Step(steps[-1].symbol, "", "", kept, note))
         return Steps(info.id, steps)
+
+
+class _PairingFacts:
+    """What :meth:`Comparison._share_pairings` reads of the whole table, once: each pairing's
+    cells (positions in ``cells``, -1 for pairs that share nothing), a mask of them, the
+    weights and whether another pairing ties; the cells of each row and of each column."""
+
+    def __init__(self, c: Comparison):
+        r, col, _ = c.cells
+        self.pairings = {}
+        for name, _, weight in (*_OPTIMAL_PAIRINGS, ("greedy_pairing", "overlap", None)):
+            pairing = getattr(c, name)
+            found = c._pairing_cells(pairing)
+            in_pairing = np.zeros(len(r), dtype=bool)
+            in_pairing[found[found >= 0]] = True
+            tied = pairing.tie_broken if weight is not None else None
+            self.pairings[name] = (found, in_pairing, None if weight is None else weight(c), tied)
+        self.row_start = np.searchsorted(r, np.arange(c.k_true + 1))  # cells are row-major
+        self.by_col = np.argsort(col, kind="stable")
+        self.col_start = np.searchsorted(col[self.by_col], np.arange(c.k_pred + 1))
+        self.r, self.col = r, col
+
+    def lines(self, cell: int) -> tuple[np.ndarray, np.ndarray]:
+        """The cells of the cell's row and of its column."""
+        i, j = self.r[cell], self.col[cell]
+        return (np.arange(self.row_start[i], self.row_start[i + 1]),
+                self.by_col[self.col_start[j]:self.col_start[j + 1]])
+
+
+def _gains_most(line: np.ndarray, cell: int, emptied: bool, before: np.ndarray, after: np.ndarray,
+                in_pairing: np.ndarray) -> bool:
+    """Whether the pairing's cell among `line` (the parent's cells of one row or column) gains at
+    least as much weight from parent (`before`) to child (`after`, by the child's cells) as every
+    cell of the line, and as nothing (a pair that shares nothing)."""
+    if emptied:  # the emptied cell (read at a placeholder first) loses all its weight
+        gained = after[np.where(line == cell, 0, _in_child(line, cell, emptied))] - before[line]
+        gained[line == cell] = -before[cell]
+    else:
+        gained = after[line] - before[line]
+    mine = gained[in_pairing[line]]
+    return bool((mine.max() if len(mine) else 0.0) >= max(float(gained.max()), 0.0))
+
+
+def _in_child(found: np.ndarray, cell: int, emptied: bool) -> np.ndarray:
+    """The positions `found` of the parent's cells among the child's (the emptied cell removed)."""
+    return found - ((found > cell) & (found >= 0)) if emptied else found
+
+
+# The optimal pairings: (property, criterion, the weights of a comparison's cells).
+_OPTIMAL_PAIRINGS = (("hungarian_pairing", "braun_banquet", lambda x: x._cell_braun_banquet),
+                     ("accuracy_pairing", "overlap", lambda x: x.cells.values.astype(np.float64)),
+                     ("row_normalised_pairing", "recall", lambda x: x._row_normalised_weights()))
+
+
+def _greedy_tie(child) -> bool:
+    """Whether the child's greedy pairing depended on the tie order (computed only if asked)."""
+    r, c, v = child.cells
+    return greedy_pairing_cells(r, c, v, child.table.shape, *child.tie_order, priority=child._tie_priority)[2]
 
 
 # Cached properties that depend on the cluster sizes alone: a table with the same margins shares them.
