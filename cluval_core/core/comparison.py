@@ -687,8 +687,9 @@ class Comparison:
         overlap n_ij only (i, j) changes, by -1; for n_ij / r_i row i's cells grow in proportion
         to n_ij; for n_ij / max(r_i, c_j) the rule is checked on the cells. The greedy pairing
         stays the same when it does not use (i, j) and the tie order is the same: that cell only
-        comes later in the order, where it was already blocked. The child's pairing is then built from these pairs
-        exactly as from its own solution, so every value is the one it would compute.
+        comes later in the order, where it was already blocked. The child's pairing is then
+        built from these pairs exactly as from its own solution, so every value is the one it
+        would compute.
         """
         if self.is_identical or child.table.shape != self.table.shape:
             return
