@@ -210,3 +210,29 @@ def test_sparse_tables_give_the_dense_values_of_the_newer_indices(index_id):
     dense = compare(a, b)
     sparse = Comparison.from_table(sp.csr_array(dense.table))
     assert sparse.score(index_id) == pytest.approx(dense.score(index_id), rel=1e-12, abs=1e-15)
+
+
+def test_one_cell_a_row_or_a_column_is_paired_as_the_forced_pairs_pair_it(monkeypatch):
+    """A table with one non-empty cell in each row (singletons, a refinement of the candidate) or
+    in each column: its optimal pairing takes each line's heaviest cell, ties to the first in tie
+    order, without a sort: the cells the forced pairs fix, and as good as the dense optimum."""
+    monkeypatch.setattr(matching, "_SMALL_TABLE", 0)  # every table takes the path for large ones
+    rng = np.random.default_rng(7)
+    for trial in range(120):
+        k_a, k_b = int(rng.integers(1, 30)), int(rng.integers(1, 7))
+        t = np.zeros((k_a, k_b), dtype=np.int64)
+        t[np.arange(k_a), rng.integers(0, k_b, k_a)] = rng.integers(1, 3, k_a)  # ties among 1s and 2s
+        t = t[:, t.sum(axis=0) > 0]
+        if trial % 2:
+            t = t.T  # one cell a column
+        _check_cells_against_dense(t, rng)
+        r, c = np.nonzero(t)
+        row_order, col_order = rng.permutation(t.shape[0]), rng.permutation(t.shape[1])
+        row_rank, col_rank = np.argsort(row_order), np.argsort(col_order)
+        rr, cc = row_rank[r], col_rank[c]
+        priority = matching.tie_priority(r, c, t.shape, row_order, col_order)
+        for w in (t[r, c].astype(float), t[r, c] / t.sum(axis=1)[r]):
+            fixed, alive = matching._forced_pairs(rr, cc, w, *t.shape, priority)
+            fast = (matching._best_of_each(rr, cc, w, *t.shape) if trial % 2
+                    else matching._best_of_each(cc, rr, w, t.shape[1], t.shape[0]))
+            assert len(alive) == 0 and sorted(fixed.tolist()) == sorted(fast.tolist())

@@ -431,6 +431,18 @@ def _compact(ranks: np.ndarray, k: int, small: bool) -> tuple[np.ndarray, int]:
     return (ranks, n) if n == k else ((np.cumsum(present) - 1)[ranks], n)
 
 
+def _best_of_each(group: np.ndarray, other: np.ndarray, w: np.ndarray, k: int, k_other: int) -> np.ndarray:
+    """The cells of a maximum-weight matching when no two cells share an `other` line (each row,
+    say, has one cell): each `group` line's heaviest cell, ties to the one whose other line comes
+    first (`other` holds tie ranks): what the forced pairs find on such a table, without sorting."""
+    best = np.full(k, -np.inf)
+    np.maximum.at(best, group, w)
+    top = np.flatnonzero(w == best[group])
+    first = np.full(k, k_other, dtype=np.intp)
+    np.minimum.at(first, group[top], other[top])
+    return top[other[top] == first[group[top]]]
+
+
 def _component_pairs(r, c, w, shape, small: bool = False) -> np.ndarray:
     """Cell indices of a maximum-weight matching of one connected component (cells laid out
     in tie order: r and c are ranks), keeping only cells of positive weight. `small`: the
@@ -530,6 +542,10 @@ def optimal_pairing_cells(rows, cols, values, shape, row_order=None, col_order=N
         priority = tie_priority(rows, cols, shape, row_order, col_order)
     if k_a * k_b <= _SMALL_TABLE:  # one dense assignment costs less than finding the structure
         chosen, alive = _component_pairs(r, c, w, shape, small=True), np.zeros(0, dtype=np.intp)
+    elif np.bincount(r, minlength=k_a).max(initial=0) <= 1:  # one cell a row (singletons, a refinement)
+        chosen, alive = _best_of_each(c, r, w, k_b, k_a), np.zeros(0, dtype=np.intp)
+    elif np.bincount(c, minlength=k_b).max(initial=0) <= 1:  # one cell a column
+        chosen, alive = _best_of_each(r, c, w, k_a, k_b), np.zeros(0, dtype=np.intp)
     else:
         chosen, alive = _forced_pairs(r, c, w, k_a, k_b, priority[positive])
     if len(alive):
