@@ -93,10 +93,10 @@ def test_tables_beyond_the_dense_limit_keep_the_non_empty_cells_of_the_sorted_re
     reference = sp.coo_array((np.ones(objects, dtype=np.int64), (a, b)), shape=(k, k)).tocsr()
     reference.sum_duplicates()
     labelled = (a * 7 - 5000, b * 3 + 11) if gaps else (a, b)
-    table, rows, cols = contingency_table(*labelled)
+    from_labels, rows, cols = contingency_table(*labelled)
     np.testing.assert_array_equal(rows, np.unique(labelled[0]))
     np.testing.assert_array_equal(cols, np.unique(labelled[1]))
-    for table in (table, table_from_codes(a, b, k, k), compare(*labelled).table):
+    for table in (from_labels, table_from_codes(a, b, k, k), compare(*labelled).table):
         assert isinstance(table, sp.csr_array) and table.has_canonical_format
         np.testing.assert_array_equal(table.indptr, reference.indptr)
         np.testing.assert_array_equal(table.indices, reference.indices)
