@@ -215,7 +215,8 @@ def test_sparse_tables_give_the_dense_values_of_the_newer_indices(index_id):
 def test_one_cell_a_row_or_a_column_is_paired_as_the_forced_pairs_pair_it(monkeypatch):
     """A table with one non-empty cell in each row (singletons, a refinement of the candidate) or
     in each column: its optimal pairing takes each line's heaviest cell, ties to the first in tie
-    order, without a sort: the cells the forced pairs fix, and as good as the dense optimum."""
+    order, without a sort: the cells the forced pairs fix, and as good as the dense optimum; its
+    greedy pairing, found the same way, is the dense greedy's, tie flag included."""
     monkeypatch.setattr(matching, "_SMALL_TABLE", 0)  # every table takes the path for large ones
     rng = np.random.default_rng(7)
     for trial in range(120):

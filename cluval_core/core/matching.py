@@ -527,7 +527,8 @@ def optimal_pairing_cells(rows, cols, values, shape, row_order=None, col_order=N
     ``scipy.sparse.csgraph.min_weight_full_bipartite_matching``. The clusters left over are
     paired in tie order, so that min(K_a, K_b) pairs result. Returns (rows, cols) by row.
     `priority` (optional, to share the work between calls) ranks the cells in tie order, row
-    first: ``tie_priority(rows, cols, shape, row_order, col_order)``. With `return_cells`, the
+    first: ``tie_priority(rows, cols, shape, row_order, col_order)``, or is a function giving
+    it (called only when it is needed). With `return_cells`, the
     position of each pair's cell in the input arrays comes third (-1 for pairs of empty cells).
 
     >>> optimal_pairing_cells(np.array([0, 0, 1]), np.array([0, 1, 0]), np.array([1.0, 0.9, 0.9]), (2, 2))
@@ -538,8 +539,6 @@ def optimal_pairing_cells(rows, cols, values, shape, row_order=None, col_order=N
     row_rank, col_rank = _ranks(row_order, k_a), _ranks(col_order, k_b)
     positive = np.flatnonzero(values > 0)
     r, c, w = row_rank[rows[positive]], col_rank[cols[positive]], values[positive].astype(np.float64)
-    if priority is None:
-        priority = tie_priority(rows, cols, shape, row_order, col_order)
     if k_a * k_b <= _SMALL_TABLE:  # one dense assignment costs less than finding the structure
         chosen, alive = _component_pairs(r, c, w, shape, small=True), np.zeros(0, dtype=np.intp)
     elif np.bincount(r, minlength=k_a).max(initial=0) <= 1:  # one cell a row (singletons, a refinement)
@@ -547,6 +546,7 @@ def optimal_pairing_cells(rows, cols, values, shape, row_order=None, col_order=N
     elif np.bincount(c, minlength=k_b).max(initial=0) <= 1:  # one cell a column
         chosen, alive = _best_of_each(r, c, w, k_a, k_b), np.zeros(0, dtype=np.intp)
     else:
+        priority = _priority(priority, rows, cols, shape, row_order, col_order)
         chosen, alive = _forced_pairs(r, c, w, k_a, k_b, priority[positive])
     if len(alive):
         n_comp, component = connected_components(
@@ -607,8 +607,12 @@ def greedy_pairing_cells(rows, cols, values, shape, row_order=None, col_order=No
     k_a, k_b = shape
     rows, cols, values = np.asarray(rows, np.intp), np.asarray(cols, np.intp), np.asarray(values)
     row_rank, col_rank = _ranks(row_order, k_a), _ranks(col_order, k_b)
-    if priority is None:
-        priority = tie_priority(rows, cols, shape, row_order, col_order)
+    if k_a * k_b > _SMALL_TABLE:
+        one_a_line = _greedy_one_a_line(rows, cols, values, k_a, k_b, row_rank, col_rank)
+        if one_a_line is not None:
+            pair_rows, pair_cols, tie, cells = one_a_line
+            return (pair_rows, pair_cols, tie, cells) if return_cells else (pair_rows, pair_cols, tie)
+    priority = _priority(priority, rows, cols, shape, row_order, col_order)
     by_tie = np.empty(len(priority), dtype=np.intp)  # the cells in tie order
     by_tie[priority] = np.arange(len(priority))
     by_tie = by_tie[values[by_tie] > 0]
@@ -639,6 +643,38 @@ def greedy_pairing_cells(rows, cols, values, shape, row_order=None, col_order=No
         tie = True  # the empty pairs could be formed in several ways
     pair_rows, pair_cols, cells = _pad(order[taken], rows, cols, k_a, k_b, row_rank, col_rank)
     return (pair_rows, pair_cols, tie, cells) if return_cells else (pair_rows, pair_cols, tie)
+
+
+def _greedy_one_a_line(rows, cols, values, k_a, k_b, row_rank, col_rank):
+    """The greedy pairing of a table whose positive cells are one a row (or one a column), without
+    sorting: the greedy takes each column's largest cell, the first in tie order among equals
+    (rows never compete), and a tie mattered where a column has two largest cells. None for
+    other tables. Returns (rows, cols, tie_broken, cells) as greedy_pairing_cells does."""
+    positive = np.flatnonzero(values > 0)
+    r, c, v = rows[positive], cols[positive], values[positive]
+    if np.bincount(r, minlength=k_a).max(initial=0) <= 1:
+        chosen = _best_of_each(c, row_rank[r], v, k_b, k_a)
+        lines, k = c, k_b
+    elif np.bincount(c, minlength=k_b).max(initial=0) <= 1:
+        chosen = _best_of_each(r, col_rank[c], v, k_a, k_b)
+        lines, k = r, k_a
+    else:
+        return None
+    best = np.zeros(k, dtype=v.dtype)
+    best[lines[chosen]] = v[chosen]
+    tie = bool((np.bincount(lines[v == best[lines]], minlength=k) > 1).any())
+    n_taken = len(chosen)
+    if n_taken < min(k_a, k_b) and (k_a - n_taken) * (k_b - n_taken) > 1:
+        tie = True  # the empty pairs could be formed in several ways
+    pair_rows, pair_cols, cells = _pad(positive[chosen], rows, cols, k_a, k_b, row_rank, col_rank)
+    return pair_rows, pair_cols, tie, cells
+
+
+def _priority(priority, rows, cols, shape, row_order, col_order) -> np.ndarray:
+    """The cells' tie-order ranks: `priority` itself, what it gives when it is a function, or computed."""
+    if priority is None:
+        return tie_priority(rows, cols, shape, row_order, col_order)
+    return priority() if callable(priority) else priority
 
 
 def _repeats(keys: np.ndarray) -> bool:
