@@ -168,3 +168,15 @@ def test_left_out_expectations_refuse_what_the_sum_refuses():
     with pytest.raises(CluvalError, match="distinct pairs of sizes"):
         expected_mutual_information_left_out(sizes, sizes, [0], [0])
     assert expected_mutual_information_left_out([1, 1], [2], [0, 1], [0, 0]).tolist() == [0.0, 0.0]
+
+
+@pytest.mark.parametrize("rows, cols, message", [
+    ([5], [0], "non-empty clusters"), ([-1], [0], "non-empty clusters"), ([0.5], [0], "whole numbers"),
+    ([0, 1], [0], "one each"), ([[0]], [0], "1-D"), ([0], [2], "non-empty clusters"),
+])
+def test_left_out_expectations_refuse_cells_that_are_not_there(rows, cols, message):
+    from cluval_core import CluvalError
+    from cluval_core.core.emi import expected_mutual_information_left_out
+    with pytest.raises(CluvalError, match=message):
+        expected_mutual_information_left_out([3, 2], [2, 3, 0], rows, cols)
+    assert expected_mutual_information_left_out([3, 2], [2, 3], [], []).tolist() == []

@@ -657,8 +657,7 @@ class Comparison:
             return None
         table = np.array(self.table)
         table[i, j] -= 1
-        same_order = tie_order is None or all(np.array_equal(mine, theirs)
-                                              for mine, theirs in zip(self.tie_order, tie_order))
+        same_order = tie_order is None or _same_order(self.tie_order, tie_order)
         child = self.with_table(table, tie_order=self.tie_order if same_order else tie_order, known_emi=known_emi)
         counts, n = self.pair_counts, int(self.n)
         a = counts.a - (int(v[cell]) - 1)
@@ -707,8 +706,7 @@ class Comparison:
             child.__dict__[name] = child._pairing(criterion, getattr(self, name).rows, getattr(self, name).cols,
                                                   _in_child(found, cell, emptied), similarity, False)
         found, in_pairing, _, _ = facts.pairings["greedy_pairing"]
-        same_order = all(np.array_equal(mine, theirs) for mine, theirs in zip(self.tie_order, child.tie_order))
-        if same_order and not in_pairing[cell]:  # the tie order decides among equal cells
+        if _same_order(self.tie_order, child.tie_order) and not in_pairing[cell]:  # ties go by the order
             greedy = self.greedy_pairing
             child.__dict__["greedy_pairing"] = child._pairing(
                 "overlap", greedy.rows, greedy.cols, _in_child(found, cell, emptied), child.cells.values,
@@ -1047,6 +1045,11 @@ def _gains_most(line: np.ndarray, cell: int, emptied: bool, before: np.ndarray, 
         gained = after[line] - before[line]
     mine = gained[in_pairing[line]]
     return bool((mine.max() if len(mine) else 0.0) >= max(float(gained.max()), 0.0))
+
+
+def _same_order(mine, theirs) -> bool:
+    """Whether two tie orders (rows, columns) are the same."""
+    return all(np.array_equal(a, b) for a, b in zip(mine, theirs))
 
 
 def _in_child(found: np.ndarray, cell: int, emptied: bool) -> np.ndarray:

@@ -155,7 +155,10 @@ def expected_mutual_information_left_out(row_sizes, col_sizes, rows, cols) -> np
     """
     a = _cluster_sizes(row_sizes, "row_sizes")
     b = _cluster_sizes(col_sizes, "col_sizes")
-    rows, cols = np.asarray(rows, dtype=np.intp), np.asarray(cols, dtype=np.intp)
+    rows, cols = _clusters_left(rows, a, "rows"), _clusters_left(cols, b, "cols")
+    if len(rows) != len(cols):
+        raise CluvalError(f"rows and cols name the cells objects are left out of, one each: got {len(rows)} rows "
+                          f"and {len(cols)} cols")
     a_pos, b_pos = a[a > 0], b[b > 0]
     n = int(a_pos.sum(dtype=object))
     if n - 1 <= 1:
@@ -185,6 +188,16 @@ def expected_mutual_information_left_out(row_sizes, col_sizes, rows, cols) -> np
     y, y1 = position(B, b[cols]), position(B, b[cols] - 1)
     out = (total - u[x] + u[x1] - w[y] + w[y1]) + (S[x, y] - S[x, y1] - S[x1, y] + S[x1, y1])
     return np.maximum(out, 0.0)
+
+
+def _clusters_left(clusters, sizes: np.ndarray, name: str) -> np.ndarray:
+    """`clusters` as positions of non-empty clusters among `sizes` (an object is left out of each), or a CluvalError."""
+    arr = np.asarray(clusters)
+    if arr.ndim != 1 or (arr.size and arr.dtype.kind not in "iu"):
+        raise CluvalError(f"{name} must be a 1-D sequence of cluster positions (whole numbers), got {clusters!r}")
+    if arr.size and (arr.min() < 0 or arr.max() >= len(sizes) or (sizes[arr] == 0).any()):
+        raise CluvalError(f"{name} must name non-empty clusters among the {len(sizes)} given, got {clusters!r}")
+    return arr.astype(np.intp)
 
 
 def _cluster_sizes(sizes, name: str) -> np.ndarray:
