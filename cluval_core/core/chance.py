@@ -84,21 +84,30 @@ class Pace:
     It first judges once :data:`_FIRST_LOOK` seconds have passed and at least 3 evaluations are
     done (or any, after four times as long), then again whenever the time spent has doubled
     (the machine may slow down): work beyond the budget stops after a small part of it, and
-    work within it is never refused on a guess.
+    work within it is never refused on a guess. The first evaluation pays once for what the
+    rest share (caches, a sampler set up, code loaded), so the pace is read from the evaluations
+    after it: the estimate is the first's time plus the others' mean time for each of the rest.
     """
 
     def __init__(self, total: int, budget: float, what: str, fewer: str, things: str = "tables"):
         self.total, self.budget, self.what, self.fewer, self.things = total, budget, what, fewer, things
         self.start = _clock()
         self.next_look = _FIRST_LOOK
+        self.first = None
 
     def done(self, evaluations: int) -> None:
         """Called after `evaluations` of the `total` are done."""
         elapsed = _clock() - self.start
+        if self.first is None:
+            self.first = (elapsed, evaluations)
         if elapsed < self.next_look or evaluations >= self.total or (evaluations < 3 and elapsed < 4 * _FIRST_LOOK):
             return
         self.next_look = 2 * elapsed
-        estimate = elapsed / evaluations * self.total
+        first, counted = self.first
+        if evaluations > counted:  # the pace of the evaluations after the first call
+            estimate = first + (elapsed - first) / (evaluations - counted) * (self.total - counted)
+        else:
+            estimate = elapsed / evaluations * self.total
         if estimate > self.budget:
             raise CluvalError(f"{self.what} evaluates {self.total:,} {self.things} here, about {_duration(estimate)} "
                               f"(measured on the first {evaluations:,}), more than the budget of "
