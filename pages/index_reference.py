@@ -82,7 +82,7 @@ for family, title in FAMILIES.items():
                      "symmetric" if info.symmetric else "not symmetric",
                      "needs the data X" if info.needs_data else "needs only the labels",
                      "defined on soft tables" if info.soft else "not defined on soft tables",
-                     "whole numbers (a count of clusters)" if info.integer_valued else "real values",
+                     "whole numbers (a count)" if info.integer_valued else "real values",
                      "**depends on the tie order**" if info.tie_dependent else "independent of the tie order"]
             st.markdown(" · ".join(facts))
             st.code(info.call, language="python")

@@ -509,14 +509,14 @@ def rank_solutions(scores: pd.DataFrame) -> pd.DataFrame:
     if not isinstance(scores, pd.DataFrame) or scores.empty:
         raise CluvalError(f"scores must be a non-empty DataFrame (solutions x index ids), got {_describe(scores)}")
     ids = index_ids([str(c) for c in scores.columns])
-    out = pd.DataFrame(index=scores.index.copy())
-    ranks = []
+    columns, ranks = {}, []
     for index_id in ids:
         column = scores[index_id].astype(float)
         rank = column.rank(ascending=not INDICES[index_id].higher_is_better, method="min")
-        out[index_id] = column
-        out[f"{index_id} rank"] = rank
+        columns[index_id] = column
+        columns[f"{index_id} rank"] = rank
         ranks.append(rank)
+    out = pd.DataFrame(columns, index=scores.index.copy())  # built at once: one column at a time fragments it
     ranks = pd.concat(ranks, axis=1)
     out["mean rank"] = ranks.mean(axis=1)
     out["first by"] = (ranks == 1).sum(axis=1).astype(int)

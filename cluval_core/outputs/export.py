@@ -77,7 +77,7 @@ def _number(value: float) -> str:
 def format_value(index_id: str, value: float, digits: int = 4) -> str:
     """A value for display, honest to the digits shown.
 
-    Integer-valued indices (the Centroid Index) print as whole numbers; NaN is "undefined".
+    Integer-valued indices (the Centroid Index, the counts) print whole values as whole numbers; NaN is "undefined".
     Others get `digits` decimals, and more when rounding would show a value they do not
     have: a bound of the range, the best value or 0 (0.99998 is not shown as "1").
 
@@ -94,7 +94,7 @@ def format_value(index_id: str, value: float, digits: int = 4) -> str:
         return "undefined"
     if math.isinf(value):
         return _number(value)
-    if info.integer_valued:
+    if info.integer_valued and value.is_integer():  # a count; on weighted tables it may have decimals
         return f"{value:.0f}"
     landmarks = {info.best, *info.range, 0.0}
     for places in range(digits, 16):
