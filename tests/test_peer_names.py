@@ -18,6 +18,7 @@ import re
 import bcubed
 import clustering_mi as cmi
 import genieclust.compare_partitions as gc
+import igraph
 import numpy as np
 import pytest
 from clusim import sim
@@ -36,6 +37,9 @@ from cluval_core.indices.peers import (
     PEER_NAMES,
     PEERS,
     RELATIONS,
+    CLUSTERCRIT,
+    CLUSTERING_JL,
+    IGRAPH,
     SKLEARN,
     UEF,
     PeerName,
@@ -51,7 +55,9 @@ ALL_IDS = [
     "purity", "purity_inverse", "nvd", "ch_greedy", "ch_optimal", "pa", "na", "aaa", "psi", "psi_simplified",
     "bcubed_precision", "bcubed_recall", "bcubed_f", "ecs", "rmi", "rmi_flat", "nrmi", "mari", "pair_correlation",
     "pair_correlation_distance", "pair_jaccard", "sokal_sneath", "ci_partition", "csi_partition", "ci_centroid",
-    "csi_centroid", "cr",
+    "csi_centroid", "cr", "mirkin", "hubert", "pair_recall", "pair_precision", "czekanowski_dice", "kulczynski",
+    "russel_rao", "rogers_tanimoto", "sokal_sneath_2", "southwood", "fnmi", "split_join_true", "split_join_pred",
+    "chi2", "frobenius",
 ]
 PYTHON_PEERS = [key for key, peer in PEERS.items() if peer.module]
 
@@ -73,7 +79,8 @@ def test_no_entry_names_an_unknown_index():
 
 
 def test_every_entry_names_every_peer_in_order():
-    assert list(PEERS) == [SKLEARN, GENIECLUST, CLUSIM, CLUSTERING_MI, BCUBED, ARICODE, ELKI, UEF]
+    assert list(PEERS) == [SKLEARN, GENIECLUST, CLUSIM, CLUSTERING_MI, BCUBED, ARICODE, ELKI, UEF, IGRAPH, CLUSTERCRIT,
+                           CLUSTERING_JL]
     for index_id, entries in PEER_NAMES.items():
         assert list(entries) == list(PEERS), index_id
         for entry in entries.values():
@@ -213,6 +220,10 @@ def _cs(name, **options):
     return lambda a, b: getattr(sim, name)(_clustering(a), _clustering(b), **options)
 
 
+def _ig(method):
+    return lambda a, b: igraph.compare_communities(_codes(a).tolist(), _codes(b).tolist(), method=method)
+
+
 def _sk(name, **options):
     return lambda a, b: getattr(skm, name)(a, b, **options)
 
@@ -271,6 +282,15 @@ SAME = {
     (BCUBED, "bcubed_precision"): _bcubed_precision,
     (BCUBED, "bcubed_recall"): _bcubed_recall,
     (BCUBED, "bcubed_f"): lambda a, b: bcubed.fscore(_bcubed_precision(a, b), _bcubed_recall(a, b)),
+    (CLUSIM, "czekanowski_dice"): _cs("czekanowski_index"),
+    (CLUSIM, "rogers_tanimoto"): _cs("rogers_tanimoto_index"),
+    (CLUSIM, "southwood"): _cs("southwood_index"),
+    (IGRAPH, "ri"): _ig("rand"),
+    (IGRAPH, "ari"): _ig("adjusted_rand"),
+    (IGRAPH, "nmi_sum"): _ig("nmi"),
+    (IGRAPH, "vi"): _ig("vi"),
+    (IGRAPH, "split_join_true"): lambda a, b: igraph.split_join_distance(_codes(a).tolist(), _codes(b).tolist())[0],
+    (IGRAPH, "split_join_pred"): lambda a, b: igraph.split_join_distance(_codes(a).tolist(), _codes(b).tolist())[1],
 }
 # genieclust 1.3.0 computes these on square tables only (its note says so; checked below)
 SQUARE_ONLY = {(GENIECLUST, "na"), (GENIECLUST, "aaa")}
@@ -358,6 +378,7 @@ OTHER = {
                              lambda c: c.score("rmi") * c.n / LN2),
     (CLUSTERING_MI, "rmi_flat"): (lambda a, b: cmi.mutual_information(b, a, variation="reduced_flat"),
                                   lambda c: c.score("rmi_flat") * c.n / LN2),
+    (IGRAPH, "nvd"): (_ig("split-join"), lambda c: 2 * c.n * c.score("nvd")),
 }
 
 

@@ -72,7 +72,9 @@ def test_indices_of_proportions_do_not_depend_on_the_weights_scale():
     w = rng.random(len(a)) + 0.1
     one, other = compare(a, b, sample_weight=w), compare(a, b, sample_weight=w * 8.0)
     for index_id in TABLE_IDS:
-        if INDICES[index_id].family in SCALE_FREE_FAMILIES and INDICES[index_id].soft:
+        # counts of objects (the split-join projections) scale with the weights: they are in objects
+        if INDICES[index_id].family in SCALE_FREE_FAMILIES and INDICES[index_id].soft and \
+                not INDICES[index_id].integer_valued:
             assert one.score(index_id) == pytest.approx(other.score(index_id), rel=1e-12, abs=1e-14), index_id
 
 

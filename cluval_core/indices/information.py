@@ -63,7 +63,8 @@ from ..core.validation import SOFT_TOLERANCE, CluvalError, as_labels, check_choi
 __all__ = ["mutual_info_score", "normalized_mutual_info_score", "adjusted_mutual_info_score",
            "variation_of_information", "normalized_variation_of_information", "homogeneity_score",
            "completeness_score", "v_measure_score", "reduced_mutual_information",
-           "normalized_reduced_mutual_information"]
+           "normalized_reduced_mutual_information",
+           "fair_normalized_mutual_info_score"]
 
 FAMILY, FAMILY_NAME = "information", "Information theoretic"
 
@@ -393,6 +394,37 @@ def _v_measure(c, beta: float) -> float:
     if beta * h + k == 0:  # h = k = 0, or beta = 0 with k = 0: the product is 0
         return 0.0
     return (1 + beta) * h * k / (beta * h + k)
+
+
+# ---------------------------------------------------------------------- fair normalised mutual information
+def _fairness(c) -> float:
+    """exp(-|K_a - K_b| / K_a): the fair NMI's penalty for a number of clusters other than the reference's."""
+    return math.exp(-abs(c.k_true - c.k_pred) / c.k_true)
+
+
+def _fair_nmi(c) -> float:
+    return _fairness(c) * _nmi(c, NORMALISERS["arithmetic"])
+
+
+def _fair_nmi_steps(c):
+    steps = _nmi_steps(c, NORMALISERS["arithmetic"])
+    nmi = steps[-1].value
+    factor = _fairness(c)
+    return steps + [
+        Step("φ", "exp(−|K_a − K_b| / K_a)", f"exp(−|{c.k_true} − {c.k_pred}| / {c.k_true})", factor,
+             "the penalty for a number of clusters other than the reference's"),
+        Step("FNMI", "φ NMI_sum", f"{shown(factor)} × {shown(nmi)}", _fair_nmi(c))]
+
+
+def _fair_nmi_expectation(c):
+    found = _nmi_expectation(c, NORMALISERS["arithmetic"])
+    return None if found is None else (_fairness(c) * found[0], None)
+
+
+def _fair_nmi_cells(c, dense):
+    found = _nmi_cells(c, dense, NORMALISERS["arithmetic"])
+    return None if found is None else Anatomy(found.cells * _fairness(c), 0.0,
+                                              "the cell's mutual information over (H_a + H_b) / 2, times the penalty")
 
 
 # ---------------------------------------------------------------------- reduced mutual information
@@ -743,6 +775,16 @@ def normalized_reduced_mutual_information(labels_true, labels_pred, *, noise=Non
     return score_labels("nrmi", labels_true, labels_pred, noise=noise)
 
 
+def fair_normalized_mutual_info_score(labels_true, labels_pred, *, noise=None) -> float:
+    """Fair NMI (Amelio & Pizzuti 2015): NMI (arithmetic mean) times exp(-|K_a - K_b| / K_a), K_a the
+    reference's number of clusters.
+
+    >>> round(fair_normalized_mutual_info_score([0, 0, 1, 1], [0, 1, 2, 3]), 4)
+    0.2453
+    """
+    return score_labels("fnmi", labels_true, labels_pred, noise=noise)
+
+
 # ---------------------------------------------------------------------- the registry's entries
 def _nmi_entry(normaliser: Normaliser, name: str, formula: str, reference: str, caveat: str, symbols: str = ""):
     options = {} if normaliser.name == "arithmetic" else {"average_method": normaliser.name}
@@ -892,4 +934,16 @@ ENTRIES = (
         caveat="Asymmetric by design (normalised by the reference alone); 0 when the reference's reduced "
                "entropy is not positive (one cluster, or too few objects).",
         compute=_normalized_reduced_mutual_information, steps=_nrmi_steps),
+    IndexInfo(
+        id="fnmi", name="Fair normalised mutual information", family=FAMILY, range=(0, 1), higher_is_better=True,
+        chance_adjusted=False, symmetric=False, function=fair_normalized_mutual_info_score,
+        formula=r"\mathrm{FNMI} = e^{-|K_a - K_b| / K_a}\,\frac{2\,\mathrm{MI}}{H_a + H_b}",
+        symbols="NMI (arithmetic mean) times a penalty for a number of clusters other than the reference's, "
+                r"$K_a$.",
+        reference="Amelio & Pizzuti (2015), Is normalized mutual information a fair measure for comparing "
+                  "community detection methods?, ASONAM",
+        caveat="The penalty is a heuristic that depends only on the numbers of clusters: it does not correct "
+               "for chance (random partitions with the reference's K score as NMI does), and one tiny extra "
+               "cluster costs as much as a large one.",
+        compute=_fair_nmi, steps=_fair_nmi_steps, expectation=_fair_nmi_expectation, cells=_fair_nmi_cells),
 )

@@ -7,13 +7,18 @@ cluster j of size c_j, n_ij objects in both):
 * ``bcubed_precision``: its precision n_ij / c_j, so P = (1/N) sum n_ij^2 / c_j;
   ``bcubed_recall``: its recall n_ij / r_i, R = (1/N) sum n_ij^2 / r_i; ``bcubed_f`` their
   harmonic mean 2PR / (P + R) (Bagga & Baldwin 1998; Amigó et al. 2009);
+* ``chi2`` and ``frobenius``, from S = sum n_ij^2 / (r_i c_j), the inner product of the two
+  partitions' co-membership matrices with each cluster's block divided by its size (the
+  projections onto the clusters' indicator vectors): Pearson's statistic chi^2 = N (S - 1), and
+  the squared Frobenius distance between those matrices, K_a + K_b - 2S (Lajugie et al. 2014);
 * ``ecs``, element-centric similarity of flat partitions (Gates et al. 2019): 1 minus half the
   L1 distance between its two clusters' uniform membership vectors, which is
   n_ij / max(r_i, c_j); ECS = (1/N) sum n_ij^2 / max(r_i, c_j), and
   ``Comparison.element_scores`` gives each object's.
 
 Under the permutation model E[n_ij^2] = r_i (r_i - 1) c_j (c_j - 1) / (N (N - 1)) + r_i c_j / N,
-so BCubed precision and recall have exact expectations.
+so BCubed precision and recall have exact expectations, and so have chi^2 and the Frobenius
+distance: E[S] = (N - K_a)(N - K_b) / (N (N - 1)) + K_a K_b / N.
 
 >>> from cluval_core import compare
 >>> c = compare([0, 0, 1, 1], [0, 0, 0, 1])
@@ -23,19 +28,21 @@ so BCubed precision and recall have exact expectations.
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import numpy as np
 
 from ..core.labels import compare, score_labels
 from ..core.numeric import order_free_sum
-from ..core.registry import Anatomy, IndexInfo
+from ..core.registry import INF, Anatomy, IndexInfo
 from ..core.steps import SHOWN_TERMS, Step, shown, sum_of
 from ..core.validation import check_choice
 
-__all__ = ["bcubed_score", "element_centric_similarity", "element_centric_scores"]
+__all__ = ["bcubed_score", "element_centric_similarity", "element_centric_scores", "chi_squared",
+           "frobenius_distance"]
 
-FAMILY, FAMILY_NAME = "object_level", "Object level (BCubed, element-centric)"
+FAMILY, FAMILY_NAME = "object_level", "Object level (BCubed, element-centric, co-membership)"
 
 BCUBED = ("Bagga & Baldwin (1998), Entity-based cross-document coreferencing using the vector space model; "
           "Amigó, Gonzalo, Artiles & Verdejo (2009), Information Retrieval 12")
@@ -45,6 +52,7 @@ _SIZES = {
     "precision": (lambda c, r, col: c.col_sizes[col], "c_j"),
     "recall": (lambda c, r, col: c.row_sizes[r], "r_i"),
     "ecs": (lambda c, r, col: np.maximum(c.row_sizes[r], c.col_sizes[col]), "max(r_i, c_j)"),
+    "both": (lambda c, r, col: c.row_sizes[r].astype(np.float64) * c.col_sizes[col], "(r_i c_j)"),
 }
 
 
@@ -100,6 +108,75 @@ def _bcubed_f_steps(c):
             Step("F", "2PR / (P + R)", f"2 × {shown(p)} × {shown(r)} / ({shown(p)} + {shown(r)})", _bcubed_f(c))]
 
 
+# ---------------------------------------------------------------------- co-membership: chi-squared and Frobenius
+def _co_membership(c) -> float:
+    """S = sum n_ij^2 / (r_i c_j): the inner product of the two partitions' normalised co-membership matrices."""
+    return order_free_sum(_cell_totals(c, "both"))
+
+
+def _co_membership_step(c) -> Step:
+    r, col, v = c.cells
+    terms = [f"{shown(x)}²/({shown(a)}×{shown(b)})" for x, a, b in
+             zip(v[:SHOWN_TERMS], c.row_sizes[r[:SHOWN_TERMS]], c.col_sizes[col[:SHOWN_TERMS]])]
+    return Step("S", "Σ n_ij² / (r_i c_j)", sum_of(terms, count=len(v)), _co_membership(c),
+                "the two partitions' co-membership matrices, each cluster's block divided by its size, multiplied "
+                "and summed")
+
+
+def _expected_co_membership(c) -> Fraction:
+    """E[S] under the permutation model, from E[n_ij^2] = r_i (r_i - 1) c_j (c_j - 1) / (N (N - 1)) + r_i c_j / N."""
+    n, k_a, k_b = int(c.n), int(c.k_true), int(c.k_pred)
+    return Fraction((n - k_a) * (n - k_b), n * (n - 1)) + Fraction(k_a * k_b, n)
+
+
+def _chi_squared(c) -> float:
+    """N (S - 1), at least 0 (S is 1 exactly when a side has one cluster; its sum may round below)."""
+    return math.nan if c.is_soft else max(float(c.n) * (_co_membership(c) - 1), 0.0)
+
+
+def _needs_counts(symbol: str) -> list[Step]:
+    return [Step(symbol, "", "", math.nan, "needs a table of counts: undefined on a soft or weighted table")]
+
+
+def _chi_squared_steps(c):
+    if c.is_soft:
+        return _needs_counts("χ²")
+    step = _co_membership_step(c)
+    return [step, Step("χ²", "N (S − 1)", f"{shown(c.n)} × ({shown(step.value)} − 1)", _chi_squared(c))]
+
+
+def _chi_squared_expectation(c):
+    return float(int(c.n) * (_expected_co_membership(c) - 1)), None
+
+
+def _chi_squared_cells(c, dense):
+    t, rows, cols, n = dense
+    return Anatomy(n * t * t / np.outer(rows, cols), -float(n), "N n_ij² / (r_i c_j); the constant is −N")
+
+
+def _frobenius(c) -> float:
+    """K_a + K_b - 2 S, at least 0 (identical partitions' S is K exactly)."""
+    return math.nan if c.is_soft else max(c.k_true + c.k_pred - 2 * _co_membership(c), 0.0)
+
+
+def _frobenius_steps(c):
+    if c.is_soft:
+        return _needs_counts("F")
+    step = _co_membership_step(c)
+    return [step, Step("F", "K_a + K_b − 2 S", f"{shown(c.k_true)} + {shown(c.k_pred)} − 2 × {shown(step.value)}",
+                       _frobenius(c))]
+
+
+def _frobenius_expectation(c):
+    return float(c.k_true + c.k_pred - 2 * _expected_co_membership(c)), None
+
+
+def _frobenius_cells(c, dense):
+    t, rows, cols, n = dense
+    return Anatomy(-2 * t * t / np.outer(rows, cols), float(c.k_true + c.k_pred),
+                   "−2 n_ij² / (r_i c_j); the constant is K_a + K_b")
+
+
 # ---------------------------------------------------------------------- one-line functions
 def bcubed_score(labels_true, labels_pred, *, measure="f", noise=None) -> float:
     """BCubed ``"precision"``, ``"recall"`` or their harmonic mean ``"f"`` (Bagga & Baldwin 1998)."""
@@ -120,6 +197,21 @@ def element_centric_scores(labels_true, labels_pred, *, noise=None) -> np.ndarra
     [0.667, 0.667, 0.333, 0.5]
     """
     return compare(labels_true, labels_pred, noise=noise).element_scores.copy()
+
+
+def chi_squared(labels_true, labels_pred, *, noise=None) -> float:
+    """Pearson's chi-squared statistic of the contingency table, N (sum n_ij^2 / (r_i c_j) - 1).
+
+    >>> chi_squared([0, 0, 1, 1], [0, 0, 1, 1])
+    4.0
+    """
+    return score_labels("chi2", labels_true, labels_pred, noise=noise)
+
+
+def frobenius_distance(labels_true, labels_pred, *, noise=None) -> float:
+    """The squared Frobenius distance K_a + K_b - 2 sum n_ij^2 / (r_i c_j) between the two partitions'
+    normalised co-membership matrices; 0 for identical partitions."""
+    return score_labels("frobenius", labels_true, labels_pred, noise=noise)
 
 
 # ---------------------------------------------------------------------- the registry's entries
@@ -171,4 +263,29 @@ ENTRIES = (
                "of its personalised PageRank. Small clusters weigh by their objects, like ARI.",
         compute=lambda c: _squares_over(c, "ecs"), steps=lambda c: _mean_steps(c, "ecs", "ECS"),
         cells=lambda c, dense: _mean_cells(c, dense, "ecs")),
+    IndexInfo(
+        id="chi2", name="Chi-squared statistic", family=FAMILY, range=(0, INF), higher_is_better=True,
+        chance_adjusted=False, symmetric=True, soft=False, function=chi_squared,
+        formula=r"\chi^2 = \sum_{ij}\frac{(n_{ij} - r_i c_j / N)^2}{r_i c_j / N} = N\left(\sum_{ij}"
+                r"\frac{n_{ij}^2}{r_i c_j} - 1\right)",
+        symbols="Pearson's statistic of the table's departure from independence; by chance (both partitions' "
+                r"cluster sizes fixed) its expectation is exactly $N (K_a - 1)(K_b - 1) / (N - 1)$.",
+        reference="Pearson (1900), Philosophical Magazine 50; the aricode package's Chi2 (Chiquet, Rigaill & "
+                  "Sundqvist)",
+        caveat="A test statistic, not a similarity on a fixed scale: it grows with N and with the numbers of "
+               "clusters, and identical partitions score N (K − 1). Compare values only for the same N and K.",
+        compute=_chi_squared, steps=_chi_squared_steps, expectation=_chi_squared_expectation,
+        cells=_chi_squared_cells),
+    IndexInfo(
+        id="frobenius", name="Frobenius distance (co-membership)", family=FAMILY, range=(0, INF),
+        higher_is_better=False, chance_adjusted=False, symmetric=True, soft=False, function=frobenius_distance,
+        formula=r"F = \lVert P_a - P_b \rVert_F^2 = K_a + K_b - 2\sum_{ij}\frac{n_{ij}^2}{r_i c_j}",
+        symbols=r"$P_a$ is the reference's $N \times N$ co-membership matrix with each cluster's block divided by "
+                r"the cluster's size (the projection onto its clusters' indicators), $P_b$ the candidate's; the "
+                r"squared Frobenius norm of their difference, as aricode's Frobenius computes it (no square root).",
+        reference="Lajugie, Bach & Arlot (2014), Large-margin metric learning for constrained partitioning "
+                  "problems, ICML; the aricode package's Frobenius",
+        caveat="At most K_a + K_b − 2, so it grows with the numbers of clusters: splitting every cluster in "
+               "two costs as much as a random relabelling of few clusters. Not corrected for chance.",
+        compute=_frobenius, steps=_frobenius_steps, expectation=_frobenius_expectation, cells=_frobenius_cells),
 )

@@ -39,6 +39,9 @@ correlation and Sokal-Sneath) has an exact expectation and standard deviation.
 from __future__ import annotations
 
 import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
@@ -51,7 +54,9 @@ from ..core.validation import SOFT_TOLERANCE
 
 __all__ = ["rand_score", "adjusted_rand_score", "fowlkes_mallows_score", "adjusted_fowlkes_mallows_score",
            "modified_adjusted_rand_score", "pair_correlation_coefficient", "pair_correlation_distance",
-           "pair_jaccard_score", "sokal_sneath_score"]
+           "pair_jaccard_score", "sokal_sneath_score", "mirkin_metric", "hubert_index", "pair_recall_score",
+           "pair_precision_score", "czekanowski_dice_score", "kulczynski_score", "russel_rao_score",
+           "rogers_tanimoto_score", "sokal_sneath_2_score", "southwood_score"]
 
 FAMILY, FAMILY_NAME = "pair_counting", "Pair counting"
 
@@ -291,6 +296,33 @@ def pair_f_beta(pair_counts, beta: float = 1.0) -> Fraction | float:
     if precision == 0 and recall == 0:
         return math.nan
     return (weight + 1) * precision * recall / (weight * precision + recall)
+
+
+def pair_mcnemar(pair_counts) -> float:
+    """McNemar's statistic of the pairs (b - c) / sqrt(b + c), not a registry index.
+
+    It compares the pairs that only the reference puts together (b) with those that only the
+    candidate does (c): positive when the reference merges more than the candidate, negative
+    when it splits more, about 0 when their disagreements balance. It tests whether the two
+    partitions disagree one way more than the other, not how far they agree, so it has no best
+    value (clusterCrit's ``McNemar``; Desgraupes 2013).
+
+    Parameters
+    ----------
+    pair_counts : PairCounts
+        ``Comparison.pair_counts`` (a, b, c, d).
+
+    Returns
+    -------
+    float
+        NaN when b + c = 0 (no pair on which they disagree).
+
+    >>> from cluval_core import Comparison
+    >>> round(pair_mcnemar(Comparison.from_table([[3, 1], [0, 2]]).pair_counts), 4)  # b = 3, c = 2: 1/√5
+    0.4472
+    """
+    b, c = pair_counts.b, pair_counts.c
+    return math.nan if b + c == 0 else float((b - c) / math.sqrt(b + c))
 
 
 # ---------------------------------------------------------------------- Rand index
@@ -580,6 +612,116 @@ def _sokal_sneath_steps(c):
                          f"{d}/{shown(denominators[2])} + {d}/{shown(denominators[3])}) / 4", _sokal_sneath(c))]
 
 
+# ---------------------------------------------------------------------- ratios of the pair counts
+_LETTER = re.compile(r"\b[abcdM]\b")
+
+
+@dataclass(frozen=True)
+class PairRatio:
+    """An index that is a ratio of whole-number polynomials of the pair counts: its value, its
+    steps, and, when the ratio is linear in a once the margins are fixed, its exact expectation
+    and standard deviation and its anatomy, all from one definition.
+
+    ``parts(a, b, c, d) -> (numerator, denominator)`` in exact integers for counts; the value is
+    numerator / denominator, or numerator / sqrt(denominator) with ``root``. ``text`` writes the
+    formula in the letters a, b, c, d and M (the steps put the table's numbers in for them).
+    Where the denominator is 0 (within a relative 1e-12 of M^degree on soft tables) the value is
+    ``when_identical`` for identical partitions and NaN otherwise. ``linear``: the numerator is
+    linear in a and the denominator depends on the margins alone (b = m_a - a, c = m_b - a,
+    d = M - m_a - m_b + a), so chance and the anatomy follow from a's.
+    """
+
+    symbol: str
+    text: str
+    parts: Callable
+    when_identical: float = 1.0
+    root: bool = False
+    linear: bool = False
+    degree: int = 1
+
+    def _value(self, c, p):
+        numerator, denominator = self.parts(p.a, p.b, p.c, p.d)
+        if _degenerate(c, abs(denominator), p.total ** self.degree):
+            return None
+        return numerator / (math.sqrt(denominator) if self.root else denominator)
+
+    def value(self, c) -> float:
+        found = self._value(c, c.pair_counts)
+        if found is None:
+            return self.when_identical if c.is_identical else math.nan
+        return float(found)
+
+    def steps(self, c) -> list[Step]:
+        p = c.pair_counts
+        letters = {"a": p.a, "b": p.b, "c": p.c, "d": p.d, "M": p.total}
+        steps = _pair_count_steps(c)
+        if self._value(c, p) is None:
+            value = self.value(c)
+            return steps + [_convention(self.symbol, value, "the denominator is 0: identical partitions score "
+                                        f"{shown(value)}" if c.is_identical else "the denominator is 0: undefined")]
+        numbers = _LETTER.sub(lambda m: shown(letters[m.group()]), self.text)
+        return steps + [Step(self.symbol, self.text, numbers, self.value(c))]
+
+    def _in_a(self, m, m_a, m_b):
+        """(intercept, slope, scale): the value is (intercept + slope a) / scale once the margins are fixed."""
+        n0, denominator = self.parts(0, m_a, m_b, m - m_a - m_b)
+        n1, _ = self.parts(1, m_a - 1, m_b - 1, m - m_a - m_b + 1)
+        if not denominator:
+            return None
+        return n0, n1 - n0, (math.sqrt(denominator) if self.root else denominator)
+
+    def expectation(self, c):
+        """(E, SD) under the permutation model, from a's exact mean and standard deviation."""
+        m, m_a, m_b, _, sd_a = c.memo(_null)
+        found = self._in_a(m, m_a, m_b)
+        if found is None:
+            return None
+        intercept, slope, scale = found
+        mean = (intercept + slope * Fraction(m_a * m_b, m))
+        return float(mean / scale) if isinstance(scale, int) else float(mean) / scale, abs(slope) * sd_a / scale
+
+    def cells(self, c, dense):
+        pairs, m, m_a, m_b = _dense_pairs(dense)
+        found = self._in_a(m, m_a, m_b)
+        if found is None:
+            return None
+        intercept, slope, scale = found
+        return Anatomy(pairs * (slope / scale), intercept / scale,
+                       f"C(n_ij, 2) times {self.symbol}'s weight of a pair together in both; the constant is its "
+                       "value at a = 0")
+
+
+def _ratio_entry(ratio: PairRatio, **facts) -> IndexInfo:
+    """The registry entry of an index defined by a :class:`PairRatio`."""
+    linear = {"expectation": ratio.expectation, "cells": ratio.cells} if ratio.linear else {}
+    return IndexInfo(family=FAMILY, compute=ratio.value, steps=ratio.steps, **{**linear, **facts})
+
+
+def _mirkin_cells(c, dense):
+    """2(b + c) = sum_ij n_ij (r_i - n_ij) + n_ij (c_j - n_ij): each object of a cell with each object it
+    shares one cluster with but not the other."""
+    t, rows, cols = dense.table, dense.rows, dense.cols
+    return Anatomy(t * (rows[:, None] + cols[None, :] - 2 * t), 0.0,
+                   "n_ij (r_i + c_j − 2 n_ij): the ordered pairs of the cell's objects with the objects they share "
+                   "only one cluster with")
+
+
+
+MIRKIN = PairRatio("Mirkin", "2 × (b + c)", lambda a, b, c, d: (2 * (b + c), 1), linear=True)
+HUBERT = PairRatio("H", "(a + d − b − c) / M", lambda a, b, c, d: (a + d - b - c, a + b + c + d), linear=True)
+RECALL = PairRatio("W_I", "a / (a + b)", lambda a, b, c, d: (a, a + b), linear=True)
+PRECISION = PairRatio("W_II", "a / (a + c)", lambda a, b, c, d: (a, a + c), linear=True)
+DICE = PairRatio("CD", "2 × a / (2 × a + b + c)", lambda a, b, c, d: (2 * a, 2 * a + b + c), linear=True)
+KULCZYNSKI = PairRatio("K", "(a / (a + b) + a / (a + c)) / 2",
+                       lambda a, b, c, d: (a * (2 * a + b + c), 2 * (a + b) * (a + c)), linear=True, degree=2)
+RUSSEL_RAO = PairRatio("RR", "a / M", lambda a, b, c, d: (a, a + b + c + d), linear=True)
+ROGERS_TANIMOTO = PairRatio("RT", "(a + d) / (a + d + 2 × (b + c))",
+                            lambda a, b, c, d: (a + d, a + d + 2 * (b + c)))
+SOKAL_SNEATH_2 = PairRatio("SS2", "(a + d) / (a + d + (b + c) / 2)",
+                           lambda a, b, c, d: (2 * (a + d), 2 * (a + d) + b + c))
+SOUTHWOOD = PairRatio("SW", "a / (b + c)", lambda a, b, c, d: (a, b + c), when_identical=math.inf)
+
+
 # ---------------------------------------------------------------------- one-line functions
 def rand_score(labels_true, labels_pred, *, noise=None) -> float:
     """Rand index (a + d) / C(N, 2); 1 for identical partitions.
@@ -632,6 +774,60 @@ def pair_jaccard_score(labels_true, labels_pred, *, noise=None) -> float:
 def sokal_sneath_score(labels_true, labels_pred, *, noise=None) -> float:
     """Sokal-Sneath index: the mean of a/(a+b), a/(a+c), d/(d+b) and d/(d+c)."""
     return score_labels("sokal_sneath", labels_true, labels_pred, noise=noise)
+
+
+def mirkin_metric(labels_true, labels_pred, *, noise=None) -> float:
+    """Mirkin's metric 2 (b + c): the ordered pairs of objects the partitions disagree on, N (N - 1) (1 - RI).
+
+    >>> mirkin_metric([0, 0, 0, 1, 1], [0, 0, 1, 1, 1])
+    8.0
+    """
+    return score_labels("mirkin", labels_true, labels_pred, noise=noise)
+
+
+def hubert_index(labels_true, labels_pred, *, noise=None) -> float:
+    """Hubert's index (a + d - b - c) / M = 2 RI - 1: agreeing minus disagreeing pairs, as a share."""
+    return score_labels("hubert", labels_true, labels_pred, noise=noise)
+
+
+def pair_recall_score(labels_true, labels_pred, *, noise=None) -> float:
+    """Wallace's index a / (a + b): the share of the reference's pairs that the candidate keeps together."""
+    return score_labels("pair_recall", labels_true, labels_pred, noise=noise)
+
+
+def pair_precision_score(labels_true, labels_pred, *, noise=None) -> float:
+    """Wallace's index a / (a + c): the share of the candidate's pairs that the reference holds together."""
+    return score_labels("pair_precision", labels_true, labels_pred, noise=noise)
+
+
+def czekanowski_dice_score(labels_true, labels_pred, *, noise=None) -> float:
+    """Czekanowski-Dice index 2a / (2a + b + c), the pairs' F1 score."""
+    return score_labels("czekanowski_dice", labels_true, labels_pred, noise=noise)
+
+
+def kulczynski_score(labels_true, labels_pred, *, noise=None) -> float:
+    """Kulczynski index: the mean of the pairs' precision and recall."""
+    return score_labels("kulczynski", labels_true, labels_pred, noise=noise)
+
+
+def russel_rao_score(labels_true, labels_pred, *, noise=None) -> float:
+    """Russel-Rao index a / M: the share of all pairs together in both partitions."""
+    return score_labels("russel_rao", labels_true, labels_pred, noise=noise)
+
+
+def rogers_tanimoto_score(labels_true, labels_pred, *, noise=None) -> float:
+    """Rogers-Tanimoto index (a + d) / (a + d + 2 (b + c)): the Rand index with disagreements counted twice."""
+    return score_labels("rogers_tanimoto", labels_true, labels_pred, noise=noise)
+
+
+def sokal_sneath_2_score(labels_true, labels_pred, *, noise=None) -> float:
+    """Sokal-Sneath's second index (a + d) / (a + d + (b + c) / 2): disagreements counted half."""
+    return score_labels("sokal_sneath_2", labels_true, labels_pred, noise=noise)
+
+
+def southwood_score(labels_true, labels_pred, *, noise=None) -> float:
+    """Southwood index a / (b + c): pairs together in both per pair together in one only."""
+    return score_labels("southwood", labels_true, labels_pred, noise=noise)
 
 
 # ---------------------------------------------------------------------- the registry's entries
@@ -726,4 +922,93 @@ ENTRIES = (
                "denominator is 0 (one side one cluster or all singletons) unless the partitions are identical.",
         compute=_sokal_sneath, steps=_sokal_sneath_steps, expectation=_sokal_sneath_expectation,
         cells=_sokal_sneath_cells),
+    _ratio_entry(
+        MIRKIN, id="mirkin", name="Mirkin metric", range=(0, INF), higher_is_better=False, chance_adjusted=False,
+        symmetric=True, integer_valued=True, function=mirkin_metric, cells=_mirkin_cells,
+        formula=r"\mathrm{Mirkin} = 2(b+c) = \sum_i r_i^2 + \sum_j c_j^2 - 2\sum_{ij} n_{ij}^2",
+        symbols=r"The ordered pairs of objects on which the partitions disagree: $N(N-1)(1 - \mathrm{RI})$.",
+        reference="Mirkin (1996), Mathematical classification and clustering, Kluwer; Meilă (2007), Comparing "
+                  "clusterings: an information based distance, J. Multivariate Analysis 98",
+        caveat="A count that grows with N squared: compare values only for the same N (Clustering.jl divides "
+               "it by N(N - 1)). A metric on partitions, but like the Rand index not corrected for chance."),
+    _ratio_entry(
+        HUBERT, id="hubert", name="Hubert index", range=(-1, 1), higher_is_better=True, chance_adjusted=False,
+        symmetric=True, function=hubert_index,
+        formula=r"H = \frac{(a+d)-(b+c)}{\binom{N}{2}}",
+        symbols=r"Pairs on which the partitions agree minus pairs on which they disagree, as a share of all "
+                r"pairs: $2\,\mathrm{RI} - 1$.",
+        reference="Hubert (1977), Nominal scale response agreement as a generalized correlation, British J. "
+                  "Mathematical and Statistical Psychology 30",
+        caveat="The Rand index rescaled, with its faults: random partitions with many clusters score close to "
+               "1. Not clusterCrit's 'Hubert', which is the pair-counting correlation."),
+    _ratio_entry(
+        RECALL, id="pair_recall", name="Pair recall (Wallace)", range=(0, 1), higher_is_better=True,
+        chance_adjusted=False, symmetric=False, function=pair_recall_score,
+        formula=r"W_I = \frac{a}{a+b}",
+        symbols="The share of the pairs the reference holds together that the candidate keeps together: the "
+                "recall of the pairs, the reference taken as the truth.",
+        reference="Wallace (1983), Comment on 'A method for comparing two hierarchical clusterings', JASA 78",
+        caveat="One-sided: merging everything into one cluster gives 1. Read it with pair precision (their "
+               "geometric mean is Fowlkes-Mallows). NaN when the reference is all singletons."),
+    _ratio_entry(
+        PRECISION, id="pair_precision", name="Pair precision (Wallace)", range=(0, 1), higher_is_better=True,
+        chance_adjusted=False, symmetric=False, function=pair_precision_score,
+        formula=r"W_{II} = \frac{a}{a+c}",
+        symbols="The share of the pairs the candidate puts together that the reference holds together: the "
+                "precision of the pairs, the reference taken as the truth.",
+        reference="Wallace (1983), Comment on 'A method for comparing two hierarchical clusterings', JASA 78",
+        caveat="One-sided: splitting everything into singletons gives NaN and any refinement of the reference "
+               "gives 1. Read it with pair recall. NaN when the candidate is all singletons."),
+    _ratio_entry(
+        DICE, id="czekanowski_dice", name="Czekanowski-Dice index", range=(0, 1), higher_is_better=True,
+        chance_adjusted=False, symmetric=True, function=czekanowski_dice_score,
+        formula=r"\mathrm{CD} = \frac{2a}{2a+b+c}",
+        symbols="The harmonic mean of pair precision and recall: the pairs' F1 score (also called the Dice or "
+                "Sørensen index, and clusim's fmeasure).",
+        reference="Czekanowski (1932); Dice (1945), Measures of the amount of ecologic association between "
+                  "species, Ecology 26",
+        caveat="Ignores pairs apart in both; not corrected for chance and biased towards few large clusters. "
+               "Not the F-measure of clusters (f_measure)."),
+    _ratio_entry(
+        KULCZYNSKI, id="kulczynski", name="Kulczynski index", range=(0, 1), higher_is_better=True,
+        chance_adjusted=False, symmetric=True, function=kulczynski_score,
+        formula=r"K = \frac{1}{2}\left(\frac{a}{a+b} + \frac{a}{a+c}\right)",
+        symbols="The arithmetic mean of pair recall and pair precision.",
+        reference="Kulczynski (1927); Desgraupes (2013), Clustering indices, the clusterCrit package's vignette",
+        caveat="Ignores pairs apart in both; one side's perfect score carries it to 0.5 whatever the other "
+               "side does. NaN when a side is all singletons, unless both are."),
+    _ratio_entry(
+        RUSSEL_RAO, id="russel_rao", name="Russel-Rao index", range=(0, 1), higher_is_better=True,
+        chance_adjusted=False, symmetric=True, function=russel_rao_score,
+        formula=r"\mathrm{RR} = \frac{a}{\binom{N}{2}}",
+        symbols="The share of all pairs that both partitions put together.",
+        reference="Russel & Rao (1940), On habitat and association of species of anopheline larvae in "
+                  "south-eastern Madras, J. Malaria Institute of India 3",
+        caveat="Not 1 for identical partitions: it is then the share of pairs that share a cluster, 1 only for one "
+               "cluster on both sides. Depends on the cluster sizes more than on the agreement."),
+    _ratio_entry(
+        ROGERS_TANIMOTO, id="rogers_tanimoto", name="Rogers-Tanimoto index", range=(0, 1), higher_is_better=True,
+        chance_adjusted=False, symmetric=True, function=rogers_tanimoto_score,
+        formula=r"\mathrm{RT} = \frac{a+d}{a+d+2(b+c)}",
+        symbols="The Rand index with each disagreeing pair counted twice.",
+        reference="Rogers & Tanimoto (1960), A computer program for classifying plants, Science 132",
+        caveat="Like the Rand index dominated by pairs apart in both: close to 1 for random partitions with "
+               "many clusters."),
+    _ratio_entry(
+        SOKAL_SNEATH_2, id="sokal_sneath_2", name="Sokal-Sneath index 2", range=(0, 1), higher_is_better=True,
+        chance_adjusted=False, symmetric=True, function=sokal_sneath_2_score,
+        formula=r"\mathrm{SS2} = \frac{a+d}{a+d+\frac{1}{2}(b+c)}",
+        symbols="The Rand index with each disagreeing pair counted half (clusterCrit's Sokal_Sneath2).",
+        reference="Sokal & Sneath (1963), Principles of numerical taxonomy; Desgraupes (2013), the clusterCrit "
+                  "package's vignette",
+        caveat="Even closer to 1 than the Rand index for random partitions with many clusters. Not the "
+               "Sokal-Sneath index (sokal_sneath), the mean of four agreement rates."),
+    _ratio_entry(
+        SOUTHWOOD, id="southwood", name="Southwood index", range=(0, INF), higher_is_better=True,
+        chance_adjusted=False, symmetric=True, function=southwood_score,
+        formula=r"\mathrm{SW} = \frac{a}{b+c}",
+        symbols="Pairs together in both per pair together in one partition only; ∞ for identical partitions.",
+        reference="Southwood (1978), Ecological methods; clusim's southwood_index (Gates & Ahn 2019)",
+        caveat="Unbounded: identical partitions score ∞ (clusim gives 1.0 there) and near-identical ones huge "
+               "values, so averages of it mislead."),
 )

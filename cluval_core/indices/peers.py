@@ -20,7 +20,8 @@ Placeholders in the calls: ``labels_true``/``labels_pred`` are label vectors (th
 first); genieclust's ``x``/``y`` are integer label vectors (reference first); clusim's
 ``c_true``/``c_pred`` are ``clusim.clustering.Clustering`` objects; bcubed's ``cdict``/``ldict``
 map each object to the set of its candidate/reference labels; aricode's ``c1``/``c2`` are
-integer or factor vectors; ELKI's ``t`` is its contingency table of the reference against
+integer or factor vectors; igraph's ``membership_true``/``membership_pred`` are lists of integer
+labels; clusterCrit's ``part1``/``part2`` and Clustering.jl's ``a``/``b`` are integer vectors; ELKI's ``t`` is its contingency table of the reference against
 the candidate; the UEF programs read partition files (``.pa``), the first the reference.
 
 The Python peers' calls are checked in ``tests/test_peer_names.py``: every name resolves in
@@ -50,8 +51,9 @@ from ..core.validation import CluvalError
 
 __all__ = ["PEERS", "PEER_NAMES", "RELATIONS", "Peer", "PeerName", "peer_names"]
 
-SKLEARN, GENIECLUST, CLUSIM, CLUSTERING_MI, BCUBED, ARICODE, ELKI, UEF = (
-    "scikit-learn", "genieclust", "clusim", "clustering-mi", "bcubed", "aricode", "ELKI", "UEF tools")
+SKLEARN, GENIECLUST, CLUSIM, CLUSTERING_MI, BCUBED, ARICODE, ELKI, UEF, IGRAPH, CLUSTERCRIT, CLUSTERING_JL = (
+    "scikit-learn", "genieclust", "clusim", "clustering-mi", "bcubed", "aricode", "ELKI", "UEF tools", "igraph",
+    "clusterCrit", "Clustering.jl")
 
 # What each relation means, in the words a table shows.
 RELATIONS = {
@@ -242,6 +244,42 @@ PEERS = {
             "No special cases: 0/0 gives NaN, except ARI, which prints 0 where cluval gives 1.0.",
             "PSI, the partition CSI and the Centroid Ratio were not found in the group's published code.",
         )),
+    IGRAPH: Peer(
+        name=IGRAPH, language="Python (C core)", version="1.0.0 (python-igraph), igraph C core 1.0",
+        module="igraph", checked=_RUN,
+        conventions=(
+            "`igraph.compare_communities(membership_true, membership_pred, method=...)` with `method` one of "
+            "`\"vi\"`, `\"nmi\"`, `\"split-join\"`, `\"rand\"`, `\"adjusted_rand\"`; "
+            "`igraph.split_join_distance(membership_true, membership_pred)` returns the two projection "
+            "distances, the first argument's first. Integer membership lists (or `VertexClustering` objects).",
+            "Natural logarithms (nats). Memberships are renumbered first, so gaps create no empty clusters.",
+            "`\"split-join\"` is the sum of the two projection distances, in objects: 2N times cluval's `nvd`.",
+        )),
+    CLUSTERCRIT: Peer(
+        name=CLUSTERCRIT, language="R (Fortran core)", version="1.3.0 (src/indices.f95, src/critUtils.f95)",
+        module=None, checked=_READ,
+        conventions=(
+            "`extCriteria(part1, part2, crit)` with `part1` the reference: the pair counts yy, yn, ny, nn are "
+            "cluval's a, b, c, d (unordered pairs). `crit` names one criterion or `\"all\"`.",
+            "The pair counts are 32-bit integers multiplied before they become reals: products such as "
+            "`yy * nn` overflow beyond about 46 000 pairs a count (N of a few hundred), and the values are "
+            "then wrong. No special cases: 0/0 gives NaN.",
+            "`McNemar` is (yn − ny)/√(yn + ny), a test of whether one partition puts more pairs together "
+            "than the other, not an agreement index: cluval gives it as "
+            "`cluval_core.indices.pair_counting.pair_mcnemar(c.pair_counts)`.",
+            "`Sokal_Sneath1` is a/(a + 2(b + c)), not cluval's `sokal_sneath` (the mean of four rates, "
+            "Gösgens et al.'s Sokal & Sneath 1).",
+        )),
+    CLUSTERING_JL: Peer(
+        name=CLUSTERING_JL, language="Julia", version="0.15.8 (src/randindex.jl, src/mutualinfo.jl)",
+        module=None, checked=_READ,
+        conventions=(
+            "`randindex(a, b)` returns the tuple (ARI, RI, Mirkin, Hubert), with Mirkin (b + c)/M and Hubert "
+            "(a + d − b − c)/M; `mutualinfo(a, b; normed=true)` the NMI 2 MI/(H_a + H_b); `varinfo(a, b)` "
+            "the VI; `vmeasure(a, b; β=1)`.",
+            "ARI is 1.0 whenever b + c = 0 (identical partitions), as cluval.",
+            "Natural logarithms (nats).",
+        )),
 }
 
 
@@ -275,8 +313,8 @@ _ELKI_PURITY_NAMES = ("ELKI's purity names are the other way round: with the ref
                       "over the candidate's (cluval's `purity`).")
 _CLUSIM_PURITY = ("Sums over the clusters of whichever partition has fewer clusters (the candidate's on a tie): "
                   "cluval's `purity` when K_b ≤ K_a, `purity_inverse` otherwise.")
-_CLUSIM_PAIR_F = ("The pair-counting F-measure 2a/(2a + b + c) (the Dice coefficient of the pairs), not the "
-                  "set-matching F-measure.")
+_CLUSIM_PAIR_F = ("The pair-counting F-measure 2a/(2a + b + c) (the Dice coefficient of the pairs, cluval's "
+                  "czekanowski_dice), not the set-matching F-measure.")
 _ACCURACY_PY = "`python3 Accuracy.py -m -i reference.pa candidate.pa`"
 _NOT_FOUND_UEF = "Not found in the group's published code."
 
@@ -650,6 +688,82 @@ _MAP = {
         UEF: _absent(_NOT_FOUND_UEF),
     },
 }
+
+_CC = "clusterCrit::extCriteria(part1, part2, "
+_IG = "igraph."
+_CC_OVERFLOW = "Wrong beyond a few hundred objects, where its 32-bit products overflow."
+_CLUSIM_ZERO = "0.0 where the denominator is 0 (cluval 1.0 for identical partitions, NaN otherwise)."
+
+# The indices added after the map above was first written, and the peers' names of the earlier ones
+# that only the later peers (igraph, clusterCrit, Clustering.jl) add.
+_LATER = {
+    "ri": {
+        IGRAPH: _same(f'{_IG}compare_communities(membership_true, membership_pred, method="rand")'),
+        CLUSTERCRIT: _same(f'{_CC}"Rand")', _CC_OVERFLOW),
+        CLUSTERING_JL: _same("randindex(a, b)[2]", "NaN for fewer than 2 objects."),
+    },
+    "ari": {
+        IGRAPH: _same(f'{_IG}compare_communities(membership_true, membership_pred, method="adjusted_rand")'),
+        CLUSTERING_JL: _same("randindex(a, b)[1]"),
+    },
+    "fowlkes_mallows": {CLUSTERCRIT: _same(f'{_CC}"Folkes_Mallows")', _CC_OVERFLOW)},
+    "pair_jaccard": {CLUSTERCRIT: _same(f'{_CC}"Jaccard")', _CC_OVERFLOW)},
+    "pair_correlation": {
+        CLUSTERCRIT: _same(f'{_CC}"Hubert")', "clusterCrit's Hubert is the Pearson correlation of the pairs (its "
+                           "`Phi` divides by the product without the square root: cluval's pair_correlation over "
+                           f"√((a + b)(a + c)(d + b)(d + c)), a tiny number). {_CC_OVERFLOW}"),
+    },
+    "sokal_sneath": {
+        CLUSTERCRIT: _differs(f'{_CC}"Sokal_Sneath1")', "a/(a + 2(b + c)): another index under the same name."),
+    },
+    "mi": {},
+    "nmi_sum": {
+        IGRAPH: _same(f'{_IG}compare_communities(membership_true, membership_pred, method="nmi")',
+                      "1.0 when both partitions have one cluster, as cluval."),
+        CLUSTERING_JL: _same("mutualinfo(a, b)", "The default `normed=true`."),
+    },
+    "vi": {
+        IGRAPH: _same(f'{_IG}compare_communities(membership_true, membership_pred, method="vi")'),
+        CLUSTERING_JL: _same("varinfo(a, b)"),
+    },
+    "nvd": {
+        IGRAPH: _scaled(f'{_IG}compare_communities(membership_true, membership_pred, method="split-join")',
+                        "The split-join distance in objects: 2N times cluval's nvd."),
+    },
+    "mirkin": {
+        CLUSTERING_JL: _scaled("randindex(a, b)[3]", "(b + c)/M: cluval's mirkin / (N (N − 1))."),
+    },
+    "hubert": {
+        CLUSTERING_JL: _same("randindex(a, b)[4]"),
+        CLUSTERCRIT: _absent("Its `Hubert` is the pair correlation (pair_correlation)."),
+    },
+    "pair_recall": {CLUSTERCRIT: _same(f'{_CC}"Recall")', _CC_OVERFLOW)},
+    "pair_precision": {CLUSTERCRIT: _same(f'{_CC}"Precision")', _CC_OVERFLOW)},
+    "czekanowski_dice": {
+        CLUSIM: _same(f"{_CS}czekanowski_index(c_true, c_pred)",
+                      f"Also `dice_index`, `sorensen_index` and `fmeasure`. {_CLUSIM_ZERO}"),
+        CLUSTERCRIT: _same(f'{_CC}"Czekanowski_Dice")', _CC_OVERFLOW),
+    },
+    "kulczynski": {CLUSTERCRIT: _same(f'{_CC}"Kulczynski")', _CC_OVERFLOW)},
+    "russel_rao": {CLUSTERCRIT: _same(f'{_CC}"Russel_Rao")', _CC_OVERFLOW)},
+    "rogers_tanimoto": {
+        CLUSIM: _same(f"{_CS}rogers_tanimoto_index(c_true, c_pred)"),
+        CLUSTERCRIT: _same(f'{_CC}"Rogers_Tanimoto")', _CC_OVERFLOW),
+    },
+    "sokal_sneath_2": {CLUSTERCRIT: _same(f'{_CC}"Sokal_Sneath2")', _CC_OVERFLOW)},
+    "southwood": {
+        CLUSIM: _same(f"{_CS}southwood_index(c_true, c_pred)",
+                      "1.0 where b + c = 0 (identical partitions), where cluval gives ∞."),
+    },
+    "fnmi": {},
+    "split_join_true": {IGRAPH: _same(f"{_IG}split_join_distance(membership_true, membership_pred)[0]")},
+    "split_join_pred": {IGRAPH: _same(f"{_IG}split_join_distance(membership_true, membership_pred)[1]")},
+    "chi2": {ARICODE: _same("aricode::Chi2(c1, c2)")},
+    "frobenius": {ARICODE: _same("aricode::Frobenius(c1, c2)", "Since aricode 1.1.0; squared, as cluval.")},
+}
+for _index_id, _entries in _LATER.items():
+    _MAP.setdefault(_index_id, {}).update(_entries)
+
 
 PEER_NAMES: dict[str, dict[str, PeerName]] = {
     index_id: {peer: entries.get(peer, _absent()) for peer in PEERS} for index_id, entries in _MAP.items()

@@ -38,12 +38,12 @@ import numpy as np
 
 from ..core.labels import score_labels
 from ..core.numeric import order_free_sum
-from ..core.registry import Anatomy, IndexInfo
+from ..core.registry import INF, Anatomy, IndexInfo
 from ..core.steps import SHOWN_TERMS, Step, shown, sum_of
 from ..core.validation import check_choice, check_flag
 
 __all__ = ["f_measure", "purity_score", "van_dongen_distance", "criterion_h", "pivoted_accuracy",
-           "normalized_accuracy", "adjusted_asymmetric_accuracy", "pair_sets_index"]
+           "normalized_accuracy", "adjusted_asymmetric_accuracy", "pair_sets_index", "split_join_distance"]
 
 FAMILY, FAMILY_NAME = "set_matching", "Set matching"
 
@@ -175,6 +175,25 @@ def _nvd_cells(c, dense):
     order_rows, order_cols = c.tie_order
     hits = _line_maxima(t, 1, order_cols).astype(float) + _line_maxima(t, 0, order_rows)
     return Anatomy(-hits * t / (2 * n), 1.0, "-n_ij / 2N at each row's and each column's largest cell; constant 1")
+
+
+def _projection(c, over: str) -> float:
+    """N - sum of one side's line maxima: the split-join projection distance, in objects."""
+    return float(c.n - _cell_sum(c, _maxima(c, over)))
+
+
+def _projection_steps(c, over: str):
+    step = _maxima_step(c, over)
+    symbol = "SJ_a" if over == "true" else "SJ_b"
+    return [step, Step(symbol, "N − Σ max", f"{shown(c.n)} − {shown(step.value)}", _projection(c, over))]
+
+
+def _projection_cells(c, dense, over: str):
+    t, n = dense.table, dense.n
+    order_rows, order_cols = c.tie_order
+    hits = _line_maxima(t, 1, order_cols) if over == "true" else _line_maxima(t, 0, order_rows)
+    which = "row's" if over == "true" else "column's"
+    return Anatomy(np.where(hits, -t, 0.0).astype(float), float(n), f"−n_ij at each {which} largest cell; constant N")
 
 
 # ---------------------------------------------------------------------- Criterion H and the accuracies
@@ -372,6 +391,19 @@ def pair_sets_index(labels_true, labels_pred, *, simplified=False, noise=None) -
     return score_labels("psi_simplified" if simplified else "psi", labels_true, labels_pred, noise=noise)
 
 
+def split_join_distance(labels_true, labels_pred, *, side="true", noise=None) -> float:
+    """A projection distance of van Dongen's split-join distance, in objects: with ``side="true"``
+    N - sum_i max_j n_ij (the reference's objects outside their cluster's best match), with
+    ``side="pred"`` N - sum_j max_i n_ij. Their sum is the split-join distance, 2N NVD.
+
+    >>> split_join_distance([0, 0, 1, 1, 1], [0, 0, 0, 1, 1]), split_join_distance([0, 0, 1, 1, 1], [0, 0, 0, 1, 1], side="pred")
+    (1.0, 1.0)
+    """
+    check_choice("side", side, ("true", "pred"))
+    return score_labels("split_join_true" if side == "true" else "split_join_pred", labels_true, labels_pred,
+                        noise=noise)
+
+
 # ---------------------------------------------------------------------- the registry's entries
 # The family's indices, in the order the registry lists them (cluval_core.indices registers them).
 ENTRIES = (
@@ -496,4 +528,28 @@ ENTRIES = (
                "a metric, but only approximately corrected for chance.",
         compute=lambda c: _pair_sets_index(c, True), steps=lambda c: _psi_steps(c, True),
         cells=lambda c, dense: _psi_cells(c, dense, True)),
+    IndexInfo(
+        id="split_join_true", name="Split-join projection (reference)", family=FAMILY, range=(0, INF),
+        higher_is_better=False, integer_valued=True, chance_adjusted=False, symmetric=False, function=split_join_distance,
+        formula=r"\mathrm{SJ}_a = N - \sum_i \max_j n_{ij}",
+        symbols="The reference's objects that lie outside their cluster's largest overlap with a candidate "
+                "cluster: how far the reference is from being a refinement of the candidate, in objects.",
+        reference="van Dongen (2000), Performance criteria for graph clustering and Markov cluster experiments, "
+                  "CWI report INS-R0012; igraph's split_join_distance",
+        caveat="A count of objects: compare values only for the same N (NVD is the two projections' sum over "
+               "2N). 0 whenever the candidate merges reference clusters, so read it with its other side.",
+        compute=lambda c: _projection(c, "true"), steps=lambda c: _projection_steps(c, "true"),
+        cells=lambda c, dense: _projection_cells(c, dense, "true")),
+    IndexInfo(
+        id="split_join_pred", name="Split-join projection (candidate)", family=FAMILY, range=(0, INF),
+        higher_is_better=False, integer_valued=True, chance_adjusted=False, symmetric=False, function=split_join_distance,
+        function_options={"side": "pred"},
+        formula=r"\mathrm{SJ}_b = N - \sum_j \max_i n_{ij}",
+        symbols="The candidate's objects that lie outside their cluster's largest overlap with a reference "
+                "cluster: how far the candidate is from being a refinement of the reference, in objects.",
+        reference="van Dongen (2000), CWI report INS-R0012; igraph's split_join_distance",
+        caveat="A count of objects: compare values only for the same N. 0 whenever the candidate splits "
+               "reference clusters (all singletons score 0), so read it with its other side.",
+        compute=lambda c: _projection(c, "pred"), steps=lambda c: _projection_steps(c, "pred"),
+        cells=lambda c, dense: _projection_cells(c, dense, "pred")),
 )

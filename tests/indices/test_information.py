@@ -201,3 +201,17 @@ def test_rmi_against_the_authors_package():
         if c.k_true > 1:  # the package gives 0 for a one-cluster reference; so do we, unless identical
             normalised = clustering_mi.normalized_mutual_information(b, a, variation="reduced", normalization="second")
             assert c.score("nrmi") == pytest.approx(normalised, rel=1e-7, abs=1e-10), len(a)
+
+
+def test_fair_nmi_is_nmi_times_the_penalty_for_another_number_of_clusters():
+    """ClustPy's fair NMI: exp(-|K_true - K_pred| / K_true) times scikit-learn's NMI (arithmetic mean)."""
+    from sklearn.metrics import normalized_mutual_info_score
+
+    for a, b in PAIRS:
+        k_a, k_b = len(np.unique(a)), len(np.unique(b))
+        expected = math.exp(-abs(k_a - k_b) / k_a) * normalized_mutual_info_score(a, b)
+        assert compare(a, b).score("fnmi") == pytest.approx(expected, rel=1e-12)
+    assert compare([0, 0, 1, 1], [0, 1, 2, 3]).score("fnmi") == pytest.approx(math.exp(-1) * 2 / 3, rel=1e-15)
+    assert compare([0, 0, 1, 1], [1, 1, 0, 0]).score("fnmi") == 1.0
+    # asymmetric: the penalty reads the reference's number of clusters
+    assert compare([0, 1, 2, 3], [0, 0, 1, 1]).score("fnmi") == pytest.approx(math.exp(-0.5) * 2 / 3, rel=1e-15)

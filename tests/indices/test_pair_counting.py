@@ -176,3 +176,170 @@ def _aricode_mari(a, b):
 def test_mari_against_aricodes_formula():
     for a, b in CASES:
         assert compare(a, b).score("mari") == pytest.approx(_aricode_mari(a, b), rel=1e-10, abs=1e-12)
+
+
+# ---------------------------------------------------------------------- the ratios of the pair counts
+# HAND_A against HAND_B: a = 3, b = 2, c = 4, d = 19, M = 28.
+RATIOS_BY_HAND = {
+    "mirkin": Fraction(2 * (2 + 4)),
+    "hubert": Fraction(3 + 19 - 2 - 4, 28),
+    "pair_recall": Fraction(3, 5),
+    "pair_precision": Fraction(3, 7),
+    "czekanowski_dice": Fraction(6, 12),
+    "kulczynski": (Fraction(3, 5) + Fraction(3, 7)) / 2,
+    "russel_rao": Fraction(3, 28),
+    "rogers_tanimoto": Fraction(22, 22 + 12),
+    "sokal_sneath_2": Fraction(22, 22 + 3),
+    "southwood": Fraction(3, 6),
+}
+
+
+@pytest.mark.parametrize("index_id", sorted(RATIOS_BY_HAND))
+def test_ratios_of_the_pair_counts_by_hand(index_id):
+    c = compare(HAND_A, HAND_B)
+    assert c.score(index_id) == float(RATIOS_BY_HAND[index_id])  # one rounding of the exact ratio
+    assert c.steps(index_id).value == c.score(index_id)
+
+
+def _brute_pairs(x, y):
+    """a, b, c, d over every unordered pair of objects, one pair at a time."""
+    counts = [0, 0, 0, 0]
+    for i in range(len(x)):
+        for j in range(i + 1, len(x)):
+            together_x, together_y = x[i] == x[j], y[i] == y[j]
+            counts[0 if together_x and together_y else 1 if together_x else 2 if together_y else 3] += 1
+    return counts
+
+
+DEFINITIONS = {  # as the peers write them, from a, b, c, d
+    "mirkin": lambda a, b, c, d: 2 * (b + c),
+    "hubert": lambda a, b, c, d: (a + d - b - c) / (a + b + c + d),
+    "pair_recall": lambda a, b, c, d: a / (a + b),
+    "pair_precision": lambda a, b, c, d: a / (a + c),
+    "czekanowski_dice": lambda a, b, c, d: 2 * a / (2 * a + b + c),
+    "kulczynski": lambda a, b, c, d: (a / (a + b) + a / (a + c)) / 2,
+    "russel_rao": lambda a, b, c, d: a / (a + b + c + d),
+    "rogers_tanimoto": lambda a, b, c, d: ((a + d) / 2) / ((a + d) / 2 + b + c),
+    "sokal_sneath_2": lambda a, b, c, d: (2 * (a + d)) / (2 * (a + d) + b + c),
+    "southwood": lambda a, b, c, d: a / (b + c),
+}
+
+
+@pytest.mark.parametrize("case", range(len(CASES)))
+def test_ratios_agree_with_their_definitions_on_every_pair(case):
+    x, y = CASES[case]
+    a, b, cc, d = _brute_pairs(x.tolist(), y.tolist())
+    c = compare(x, y)
+    assert (c.pair_counts.a, c.pair_counts.b, c.pair_counts.c, c.pair_counts.d) == (a, b, cc, d)
+    for index_id, definition in DEFINITIONS.items():
+        try:
+            expected = definition(a, b, cc, d)
+        except ZeroDivisionError:
+            assert math.isnan(c.score(index_id)), index_id  # not identical here, so undefined
+            continue
+        assert c.score(index_id) == pytest.approx(expected, rel=1e-14), index_id
+
+
+def test_ratios_of_identical_partitions_and_their_conventions():
+    labels = [0, 0, 1, 1, 1, 2]
+    c = compare(labels, [5, 5, 7, 7, 7, 9])
+    expected = {"mirkin": 0.0, "hubert": 1.0, "pair_recall": 1.0, "pair_precision": 1.0, "czekanowski_dice": 1.0,
+                "kulczynski": 1.0, "rogers_tanimoto": 1.0, "sokal_sneath_2": 1.0, "southwood": math.inf,
+                "russel_rao": 4 / 15}
+    assert {i: c.score(i) for i in expected} == expected
+    singletons = compare(range(5), range(5))  # no pair together on either side: a = b = c = 0
+    assert [singletons.score(i) for i in ("pair_recall", "czekanowski_dice", "kulczynski", "southwood")] == \
+        [1.0, 1.0, 1.0, math.inf]
+    apart = compare(range(5), [0, 0, 1, 1, 2])  # the reference all singletons: a / (a + b) = 0 / 0
+    assert math.isnan(apart.score("pair_recall")) and math.isnan(apart.score("kulczynski"))
+    assert apart.score("pair_precision") == 0.0
+    assert apart.steps("pair_recall")[-1].note == "the denominator is 0: undefined"
+
+
+def test_mirkin_is_the_rand_index_in_ordered_pairs_and_its_anatomy_counts_each_objects_disagreements():
+    for x, y in PAIRS:
+        c = compare(x, y)
+        n = len(x)
+        assert c.score("mirkin") == pytest.approx(n * (n - 1) * (1 - c.score("ri")), rel=1e-12)
+        sizes_a, sizes_b = np.bincount(codes(x)), np.bincount(codes(y))
+        table = np.asarray(c.table, dtype=np.int64)
+        meila = int((sizes_a ** 2).sum() + (sizes_b ** 2).sum() - 2 * (table ** 2).sum())  # Meilă (2007)
+        assert c.score("mirkin") == meila
+        parts = c.contributions("mirkin")
+        assert parts.constant == 0 and (parts.cells >= 0).all() and parts.cells.sum() == meila
+
+
+def _all_tables(rows, cols):
+    """Every table of counts with these margins and its probability under the permutation model."""
+    from itertools import product
+    from math import comb, factorial, prod
+
+    n = sum(rows)
+    total = factorial(n) // prod(factorial(x) for x in rows) // prod(factorial(x) for x in cols)
+    out = []
+
+    def fill(i, left, cells):
+        if i == len(rows) - 1:
+            if all(v >= 0 for v in left):
+                table = cells + [left]
+                count = prod(factorial(x) for x in rows) * prod(factorial(x) for x in cols)
+                count //= prod(factorial(v) for line in table for v in line)
+                out.append((np.array(table), Fraction(count * comb(n, n), factorial(n))))
+            return
+        for row in product(*[range(min(rows[i], v) + 1) for v in left]):
+            if sum(row) == rows[i]:
+                fill(i + 1, [v - r for v, r in zip(left, row)], cells + [list(row)])
+
+    fill(0, list(cols), [])
+    assert sum(p for _, p in out) == 1 and total > 0
+    return out
+
+
+@pytest.mark.parametrize("rows, cols", [([3, 2, 2], [4, 3]), ([2, 2, 1, 2], [3, 2, 2]), ([4, 3], [2, 2, 2, 1])])
+def test_exact_expectations_and_deviations_of_the_linear_ratios_by_enumeration(rows, cols):
+    ids = ["mirkin", "hubert", "pair_recall", "pair_precision", "czekanowski_dice", "kulczynski", "russel_rao",
+           "chi2", "frobenius", "fnmi"]
+    tables = _all_tables(rows, cols)
+    found = Comparison.from_table(tables[0][0]).chance(ids, n_samples=2, seed=0)
+    for index_id in ids:
+        values = [(Comparison.from_table(t).score(index_id), p) for t, p in tables]
+        mean = sum(float(p) * v for v, p in values)
+        assert found.loc[index_id, "method"] == "exact", index_id
+        assert found.loc[index_id, "expected"] == pytest.approx(mean, rel=1e-12, abs=1e-14), index_id
+        if index_id not in ("chi2", "frobenius", "fnmi"):  # the pair ratios' SD is exact too
+            sd = math.sqrt(sum(float(p) * (v - mean) ** 2 for v, p in values))
+            assert found.loc[index_id, "sd"] == pytest.approx(sd, rel=1e-10, abs=1e-14), index_id
+
+
+def test_the_anatomy_of_the_linear_ratios_adds_up_to_the_value():
+    for x, y in PAIRS[:4]:
+        c = compare(x, y)
+        for index_id in ("hubert", "pair_recall", "pair_precision", "czekanowski_dice", "kulczynski", "russel_rao",
+                         "chi2", "frobenius", "fnmi", "split_join_true", "split_join_pred"):
+            parts = c.contributions(index_id)
+            assert parts.cells.sum() + parts.constant == pytest.approx(c.score(index_id), rel=1e-12, abs=1e-12)
+
+
+def test_chi_squared_is_scipys_and_the_frobenius_distance_the_co_membership_matrices():
+    from scipy.stats import chi2_contingency
+
+    for x, y in PAIRS[:4]:
+        c = compare(x, y)
+        assert c.score("chi2") == pytest.approx(chi2_contingency(np.asarray(c.table), correction=False)[0], rel=1e-11)
+        one_hot_a, one_hot_b = np.eye(c.k_true)[codes(x)], np.eye(c.k_pred)[codes(y)]
+        p_a = one_hot_a @ np.diag(1 / one_hot_a.sum(0)) @ one_hot_a.T
+        p_b = one_hot_b @ np.diag(1 / one_hot_b.sum(0)) @ one_hot_b.T
+        assert c.score("frobenius") == pytest.approx(((p_a - p_b) ** 2).sum(), rel=1e-10)
+    assert compare([0, 0, 1, 1], [1, 1, 0, 0]).score("frobenius") == 0.0
+    assert compare([0, 0, 0, 0], [0, 1, 0, 1]).score("chi2") == 0.0  # one cluster: S is 1, never below
+
+
+def test_mcnemar_of_the_pairs_is_clustercrits():
+    from cluval_core.indices.pair_counting import pair_mcnemar
+
+    for x, y in PAIRS[:3]:
+        p = compare(x, y).pair_counts
+        a, b, cc, d = _brute_pairs(x.tolist(), y.tolist())
+        assert pair_mcnemar(p) == pytest.approx((b - cc) / math.sqrt(b + cc), rel=1e-14)
+        assert pair_mcnemar(compare(y, x).pair_counts) == pytest.approx(-pair_mcnemar(p), rel=1e-14)
+    assert math.isnan(pair_mcnemar(compare([0, 1, 1], [2, 3, 3]).pair_counts))

@@ -44,18 +44,21 @@ _BY_NAME = {
     # pair counting
     "ri": "sky", "ari": "blue", "fowlkes_mallows": "teal", "afm": "olive", "mari": "wine",
     "pair_correlation": "orange", "pair_correlation_distance": "rose", "pair_jaccard": "green",
-    "sokal_sneath": "purple",
+    "sokal_sneath": "purple", "mirkin": "wine", "hubert": "olive", "pair_recall": "orange", "pair_precision": "sky",
+    "czekanowski_dice": "teal", "kulczynski": "pink", "russel_rao": "rose", "rogers_tanimoto": "green",
+    "sokal_sneath_2": "pink", "southwood": "olive",
     # information theory
     "mi": "wine", "nmi_sum": "purple", "nmi_sqrt": "green", "nmi_max": "orange", "nmi_min": "olive",
     "nmi_joint": "rose", "vi": "teal", "nvi": "sky", "ami": "orange", "ami_sqrt": "green", "ami_max": "rose",
     "ami_min": "olive", "homogeneity": "pink", "completeness": "sky", "rmi": "wine", "rmi_flat": "pink",
-    "nrmi": "teal",
+    "nrmi": "teal", "fnmi": "olive",
     # set matching
     "f_measure": "orange", "f_measure_pred": "rose", "purity": "sky", "purity_inverse": "olive", "nvd": "green",
     "ch_greedy": "teal", "ch_optimal": "wine", "pa": "purple", "na": "rose", "aaa": "wine", "psi": "vermilion",
-    "psi_simplified": "pink",
+    "psi_simplified": "pink", "split_join_true": "olive", "split_join_pred": "sky",
     # object level
-    "bcubed_precision": "sky", "bcubed_recall": "orange", "bcubed_f": "purple", "ecs": "green",
+    "bcubed_precision": "sky", "bcubed_recall": "orange", "bcubed_f": "purple", "ecs": "green", "chi2": "wine",
+    "frobenius": "teal",
     # cluster level
     "ci_partition": "orange", "csi_partition": "rose", "ci_centroid": "purple", "csi_centroid": "green",
     "cr": "wine",
