@@ -141,7 +141,8 @@ def test_values_lie_in_the_registered_range(index_id, base_scores):
         assert lo - 1e-12 <= scores[index_id] <= hi + 1e-12
 
 
-@pytest.mark.parametrize("index_id", [i for i in ALL if math.isfinite(INDICES[i].best) and i not in NOT_TOP_WHEN_IDENTICAL])
+@pytest.mark.parametrize("index_id", [i for i in ALL
+                                      if math.isfinite(INDICES[i].best) and i not in NOT_TOP_WHEN_IDENTICAL])
 @pytest.mark.parametrize("case", range(len(CASES)))
 def test_identical_partitions_give_the_best_value(index_id, case):
     a, _, X = CASES[case]

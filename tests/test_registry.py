@@ -207,7 +207,8 @@ def test_derived_facts_follow_their_one_source(index_id):
 @pytest.mark.parametrize("query, expected", [
     ("ari", ["ari"]), ("ARI", ["ari"]), ("Rand", ["ri", "ari", "mari"]), ("psi", ["psi", "psi_simplified"]),
     ("centroid", ["ci_partition", "csi_partition", "ci_centroid", "csi_centroid", "cr"]),
-    ("nmi_max", ["nmi_max"]), ("  Fowlkes-Mallows ", ["fowlkes_mallows", "afm"]), ("van dongen", ["nvd", "split_join_true", "split_join_pred"]),
+    ("nmi_max", ["nmi_max"]), ("  Fowlkes-Mallows ", ["fowlkes_mallows", "afm"]),
+    ("van dongen", ["nvd", "split_join_true", "split_join_pred"]),
     ("arith", ["nmi_sum"]), ("Meila", ["vi", "ch_greedy", "ch_optimal"]), ("zzz", []),
     ("chance", [i for i, info in INDICES.items() if info.chance_adjusted]),
     ("tie", [i for i, info in INDICES.items() if info.tie_dependent]),

@@ -20,8 +20,9 @@ Placeholders in the calls: ``labels_true``/``labels_pred`` are label vectors (th
 first); genieclust's ``x``/``y`` are integer label vectors (reference first); clusim's
 ``c_true``/``c_pred`` are ``clusim.clustering.Clustering`` objects; bcubed's ``cdict``/``ldict``
 map each object to the set of its candidate/reference labels; aricode's ``c1``/``c2`` are
-integer or factor vectors; igraph's ``membership_true``/``membership_pred`` are lists of integer
-labels; clusterCrit's ``part1``/``part2`` and Clustering.jl's ``a``/``b`` are integer vectors; ELKI's ``t`` is its contingency table of the reference against
+integer or factor vectors; igraph's ``membership_true``/``membership_pred`` are lists of
+integer labels; clusterCrit's ``part1``/``part2`` and Clustering.jl's ``a``/``b`` are integer
+vectors; ELKI's ``t`` is its contingency table of the reference against
 the candidate; the UEF programs read partition files (``.pa``), the first the reference.
 
 The Python peers' calls are checked in ``tests/test_peer_names.py``: every name resolves in

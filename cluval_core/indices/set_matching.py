@@ -396,7 +396,8 @@ def split_join_distance(labels_true, labels_pred, *, side="true", noise=None) ->
     N - sum_i max_j n_ij (the reference's objects outside their cluster's best match), with
     ``side="pred"`` N - sum_j max_i n_ij. Their sum is the split-join distance, 2N NVD.
 
-    >>> split_join_distance([0, 0, 1, 1, 1], [0, 0, 0, 1, 1]), split_join_distance([0, 0, 1, 1, 1], [0, 0, 0, 1, 1], side="pred")
+    >>> a, b = [0, 0, 1, 1, 1], [0, 0, 0, 1, 1]
+    >>> split_join_distance(a, b), split_join_distance(a, b, side="pred")
     (1.0, 1.0)
     """
     check_choice("side", side, ("true", "pred"))
@@ -530,7 +531,8 @@ ENTRIES = (
         cells=lambda c, dense: _psi_cells(c, dense, True)),
     IndexInfo(
         id="split_join_true", name="Split-join projection (reference)", family=FAMILY, range=(0, INF),
-        higher_is_better=False, integer_valued=True, chance_adjusted=False, symmetric=False, function=split_join_distance,
+        higher_is_better=False, integer_valued=True, chance_adjusted=False, symmetric=False,
+        function=split_join_distance,
         formula=r"\mathrm{SJ}_a = N - \sum_i \max_j n_{ij}",
         symbols="The reference's objects that lie outside their cluster's largest overlap with a candidate "
                 "cluster: how far the reference is from being a refinement of the candidate, in objects.",
@@ -542,7 +544,8 @@ ENTRIES = (
         cells=lambda c, dense: _projection_cells(c, dense, "true")),
     IndexInfo(
         id="split_join_pred", name="Split-join projection (candidate)", family=FAMILY, range=(0, INF),
-        higher_is_better=False, integer_valued=True, chance_adjusted=False, symmetric=False, function=split_join_distance,
+        higher_is_better=False, integer_valued=True, chance_adjusted=False, symmetric=False,
+        function=split_join_distance,
         function_options={"side": "pred"},
         formula=r"\mathrm{SJ}_b = N - \sum_j \max_i n_{ij}",
         symbols="The candidate's objects that lie outside their cluster's largest overlap with a reference "
