@@ -33,8 +33,8 @@ import pandas as pd
 
 from .validation import CluvalError, _describe
 
-__all__ = ["FAMILIES", "INDICES", "IndexInfo", "Anatomy", "register", "get_index", "index_ids",
-           "find_indices", "index_table", "headline_ids"]
+__all__ = ["FAMILIES", "INDICES", "IndexInfo", "Anatomy", "register", "add_index", "remove_index", "get_index",
+           "index_ids", "find_indices", "index_table", "headline_ids"]
 
 INF = math.inf
 
@@ -188,6 +188,34 @@ def register(family: str, name: str, entries) -> None:
         if info.family != family:
             raise ValueError(f"index {info.id!r} names the family {info.family!r}, not {family!r}")
         INDICES[info.id] = info
+
+
+# the ids added one at a time after the families (users' own indices), which remove_index may take out
+_ADDED: set[str] = set()
+
+
+def add_index(info: IndexInfo) -> None:
+    """Add one index, a user's own, to a registered family: from then on ``score``, ``scores``,
+    ``chance``, ``uncertainty`` and ``compare_many`` compute it like any other."""
+    if not isinstance(info, IndexInfo):
+        raise CluvalError(f"add_index takes an IndexInfo, got {_describe(info)}")
+    if not isinstance(info.id, str) or not info.id.isidentifier():
+        raise CluvalError(f"an index id is a name of letters, digits and underscores, got {_describe(info.id)}")
+    if info.id in INDICES:
+        raise CluvalError(f"the index id {info.id!r} is taken: choose another (remove_index removes one you added)")
+    if info.family not in FAMILIES:
+        raise CluvalError(f"unknown family {info.family!r}; the families are {', '.join(FAMILIES)}")
+    INDICES[info.id] = info
+    _ADDED.add(info.id)
+
+
+def remove_index(index_id: str) -> None:
+    """Remove an index that :func:`add_index` added (cluval's own stay)."""
+    get_index(index_id)
+    if index_id not in _ADDED:
+        raise CluvalError(f"{index_id!r} is one of cluval's own indices: only an index you added can be removed")
+    del INDICES[index_id]
+    _ADDED.discard(index_id)
 
 
 def _unknown(index_id) -> CluvalError:

@@ -776,7 +776,7 @@ def normalized_reduced_mutual_information(labels_true, labels_pred, *, noise=Non
 
 
 def fair_normalized_mutual_info_score(labels_true, labels_pred, *, noise=None) -> float:
-    """Fair NMI (Amelio & Pizzuti 2015): NMI (arithmetic mean) times exp(-|K_a - K_b| / K_a), K_a the
+    """Fair NMI (Amelio & Pizzuti 2015): NMI (arithmetic mean) times exp(-abs(K_a - K_b) / K_a), K_a the
     reference's number of clusters.
 
     >>> round(fair_normalized_mutual_info_score([0, 0, 1, 1], [0, 1, 2, 3]), 4)

@@ -48,15 +48,16 @@ import numpy as np
 
 from ..core.labels import score_labels
 from ..core.numeric import order_free_sum
-from ..core.registry import INF, Anatomy, IndexInfo
+from ..core.registry import INF, Anatomy, IndexInfo, add_index
 from ..core.steps import Step, shown, sum_of
-from ..core.validation import SOFT_TOLERANCE
+from ..core.validation import SOFT_TOLERANCE, CluvalError
 
 __all__ = ["rand_score", "adjusted_rand_score", "fowlkes_mallows_score", "adjusted_fowlkes_mallows_score",
            "modified_adjusted_rand_score", "pair_correlation_coefficient", "pair_correlation_distance",
            "pair_jaccard_score", "sokal_sneath_score", "mirkin_metric", "hubert_index", "pair_recall_score",
            "pair_precision_score", "czekanowski_dice_score", "kulczynski_score", "russel_rao_score",
-           "rogers_tanimoto_score", "sokal_sneath_2_score", "southwood_score"]
+           "rogers_tanimoto_score", "sokal_sneath_2_score", "southwood_score", "pair_index",
+           "pair_index_score"]
 
 FAMILY, FAMILY_NAME = "pair_counting", "Pair counting"
 
@@ -720,6 +721,91 @@ ROGERS_TANIMOTO = PairRatio("RT", "(a + d) / (a + d + 2 × (b + c))",
 SOKAL_SNEATH_2 = PairRatio("SS2", "(a + d) / (a + d + (b + c) / 2)",
                            lambda a, b, c, d: (2 * (a + d), 2 * (a + d) + b + c))
 SOUTHWOOD = PairRatio("SW", "a / (b + c)", lambda a, b, c, d: (a, b + c), when_identical=math.inf)
+
+
+# ---------------------------------------------------------------------- your own index of the pair counts
+@dataclass(frozen=True)
+class _OwnPairIndex:
+    """A user's index f(a, b, c, d): its value and its steps."""
+
+    symbol: str
+    f: Callable
+
+    def value(self, c) -> float:
+        p = c.pair_counts
+        try:
+            value = self.f(p.a, p.b, p.c, p.d)
+        except ZeroDivisionError:
+            return math.nan
+        return float(value)
+
+    def steps(self, c) -> list[Step]:
+        p = c.pair_counts
+        numbers = f"f({shown(p.a)}, {shown(p.b)}, {shown(p.c)}, {shown(p.d)})"
+        return _pair_count_steps(c) + [Step(self.symbol, "f(a, b, c, d)", numbers, self.value(c),
+                                            "" if not math.isnan(self.value(c)) else "f divided by 0: undefined")]
+
+
+def pair_index(index_id: str, f, *, name: str | None = None, higher_is_better: bool = True,
+               range: tuple[float, float] = (-INF, INF), symmetric: bool = False, chance_adjusted: bool = False,
+               formula: str = "", reference: str = "your own index", caveat: str = "") -> IndexInfo:
+    """Your own index of the pair counts, added to the registry: from then on ``score``,
+    ``scores``, ``steps``, ``chance`` (by random tables), ``uncertainty`` and ``compare_many``
+    compute it like cluval's own.
+
+    Parameters
+    ----------
+    index_id : str
+        A new id, letters, digits and underscores (``remove_index`` takes it out again).
+    f : callable
+        ``f(a, b, c, d) -> number``: a, b, c, d are the pairs together in both partitions, only
+        in the reference, only in the candidate and apart in both (exact Python integers for
+        counts, floats on soft tables). A division by zero in f gives NaN.
+    name, formula, reference, caveat : str
+        How the index is shown (``name`` defaults to the id; ``formula`` in LaTeX).
+    higher_is_better, range, symmetric, chance_adjusted
+        Its facts, as for cluval's own indices: they drive rankings, displays and the p-value's
+        direction. ``symmetric`` says that f(a, b, c, d) = f(a, c, b, d).
+
+    Returns
+    -------
+    IndexInfo
+        The registry entry, in the pair-counting family.
+
+    >>> from cluval_core import compare, remove_index
+    >>> info = pair_index("yule_q", lambda a, b, c, d: (a * d - b * c) / (a * d + b * c), name="Yule's Q",
+    ...                   range=(-1, 1), symmetric=True)
+    >>> c = compare([0, 0, 0, 1, 1, 1], [0, 0, 1, 1, 2, 2])  # a = 2, b = 4, c = 1, d = 8
+    >>> c.score("yule_q") == (2 * 8 - 4 * 1) / (2 * 8 + 4 * 1)
+    True
+    >>> remove_index("yule_q")
+    """
+    if not callable(f):
+        raise CluvalError(f"f must be a function f(a, b, c, d), got {f!r}")
+    for flag, value in (("higher_is_better", higher_is_better), ("symmetric", symmetric),
+                        ("chance_adjusted", chance_adjusted)):
+        if not isinstance(value, bool):
+            raise CluvalError(f"{flag} must be True or False, got {value!r}")
+    if (not isinstance(range, tuple) or len(range) != 2 or not all(isinstance(v, (int, float)) for v in range)
+            or not range[0] < range[1]):
+        raise CluvalError(f"range must be a tuple (low, high) of numbers with low < high, got {range!r}")
+    for label, text in (("name", name), ("formula", formula), ("reference", reference), ("caveat", caveat)):
+        if text is not None and not isinstance(text, str):
+            raise CluvalError(f"{label} must be text, got {text!r}")
+    own = _OwnPairIndex(name or str(index_id), f)
+    info = IndexInfo(
+        id=index_id, name=name or str(index_id), family=FAMILY, range=(float(range[0]), float(range[1])),
+        higher_is_better=higher_is_better, chance_adjusted=chance_adjusted, symmetric=symmetric,
+        function=pair_index_score, function_options={"index_id": index_id},
+        formula=formula or r"f(a, b, c, d)", reference=reference,
+        caveat=caveat or "Your own index: its facts are the ones you gave.", compute=own.value, steps=own.steps)
+    add_index(info)
+    return info
+
+
+def pair_index_score(labels_true, labels_pred, *, index_id: str, noise=None) -> float:
+    """The value of an index added with :func:`pair_index` (or of any registered index)."""
+    return score_labels(index_id, labels_true, labels_pred, noise=noise)
 
 
 # ---------------------------------------------------------------------- one-line functions

@@ -808,7 +808,7 @@ def peer_names(index_id: str):
     >>> table.loc["bcubed", ["call", "value"]].tolist()
     ['', 'not available']
     """
-    entries = PEER_NAMES[get_index(index_id).id]
+    entries = PEER_NAMES.get(get_index(index_id).id, {peer: _absent() for peer in PEERS})  # a user's own: none
     return pd.DataFrame(
         [{"tool": PEERS[peer].name, "call": entry.call or "", "relation": entry.relation,
           "value": RELATIONS[entry.relation], "note": entry.note} for peer, entry in entries.items()],

@@ -343,3 +343,53 @@ def test_mcnemar_of_the_pairs_is_clustercrits():
         assert pair_mcnemar(p) == pytest.approx((b - cc) / math.sqrt(b + cc), rel=1e-14)
         assert pair_mcnemar(compare(y, x).pair_counts) == pytest.approx(-pair_mcnemar(p), rel=1e-14)
     assert math.isnan(pair_mcnemar(compare([0, 1, 1], [2, 3, 3]).pair_counts))
+
+
+# ---------------------------------------------------------------------- an index of your own
+@pytest.fixture
+def yule():
+    from cluval_core import pair_index, remove_index
+
+    info = pair_index("yule_q", lambda a, b, c, d: (a * d - b * c) / (a * d + b * c), name="Yule's Q",
+                      range=(-1, 1), symmetric=True)
+    yield info
+    remove_index("yule_q")
+
+
+def test_an_index_of_your_own_is_computed_like_cluvals(yule):
+    from cluval_core import INDICES, compare_many, pair_index_score
+    from cluval_core.indices.peers import peer_names
+    from cluval_core.outputs.plots.colours import index_colour
+
+    c = compare(HAND_A, HAND_B)  # a = 3, b = 2, c = 4, d = 19
+    assert c.score("yule_q") == (3 * 19 - 2 * 4) / (3 * 19 + 2 * 4)
+    assert c.steps("yule_q").value == c.score("yule_q") and "f(3, 2, 4, 19)" in str(c.steps("yule_q"))
+    assert "yule_q" in c.scores() and INDICES["yule_q"].call.endswith('index_id="yule_q")')
+    assert pair_index_score(HAND_A, HAND_B, index_id="yule_q") == c.score("yule_q")
+    found = c.chance(["yule_q"], n_samples=50, seed=0)
+    assert found.loc["yule_q", "method"] == "Monte Carlo" and -1 <= found.loc["yule_q", "expected"] <= 1
+    assert math.isfinite(c.uncertainty(["yule_q"]).loc["yule_q", "se"])
+    assert compare_many({"x": HAND_A, "y": HAND_B}, ["yule_q"])["yule_q"].loc["x", "y"] == c.score("yule_q")
+    assert (peer_names("yule_q")["relation"] == "absent").all() and index_colour("yule_q").startswith("#")
+    assert math.isnan(compare([0, 1, 2], [0, 1, 2]).score("yule_q"))  # 0 / 0 in f: NaN
+
+
+def test_an_index_of_your_own_is_refused_with_reasons_and_removed_on_request(yule):
+    from cluval_core import CluvalError, pair_index, remove_index
+
+    def f(a, b, c, d):
+        return a
+
+    for bad, match in [(dict(index_id="yule_q"), "is taken"), (dict(index_id="no way"), "letters, digits"),
+                       (dict(index_id="ari"), "is taken"), (dict(index_id=3), "letters, digits"),
+                       (dict(index_id="x1", f=3), "f must be a function"),
+                       (dict(index_id="x1", range=(1, 0)), "range must be"),
+                       (dict(index_id="x1", range=[0, 1]), "range must be"),
+                       (dict(index_id="x1", symmetric="yes"), "symmetric must be True or False"),
+                       (dict(index_id="x1", name=5), "name must be text")]:
+        with pytest.raises(CluvalError, match=match):
+            pair_index(**{"f": f, **bad})
+    with pytest.raises(CluvalError, match="only an index you added"):
+        remove_index("ari")
+    with pytest.raises(CluvalError, match="unknown index id 'x1'"):
+        remove_index("x1")

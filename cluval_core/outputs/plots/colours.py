@@ -64,6 +64,8 @@ _BY_NAME = {
     "cr": "wine",
 }
 
+# the colour of every index a user adds (cluval_core.pair_index)
+_OWN = "olive"
 # index id -> colour (#RRGGBB), for every index of the registry
 INDEX_COLOURS = {index_id: INDEX_PALETTE[_BY_NAME[index_id]] for index_id in INDICES if index_id in _BY_NAME}
 
@@ -75,9 +77,9 @@ def index_colour(key: str) -> str:
     '#0072B2'
     """
     base = key[2:] if key.startswith("1-") else key
-    if base not in INDEX_COLOURS:
+    if base not in INDEX_COLOURS and base not in INDICES:
         raise CluvalError(f"no colour for {key!r}: an index id of the registry (or '1-' and one) is expected")
-    return INDEX_COLOURS[base]
+    return INDEX_COLOURS.get(base, INDEX_PALETTE[_OWN])  # an index a user added has the one colour of its own
 
 
 def translucent(colour: str, alpha: float) -> str:
