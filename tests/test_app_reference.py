@@ -14,7 +14,7 @@ from cluval_core.indices.peers import PEERS, RELATIONS, peer_names
 from pages import _shared as ui
 
 pytestmark = pytest.mark.slow
-LABEL = re.compile(r"^(?P<name>.+) \(`(?P<id>[a-z_]+)`\)$")
+LABEL = re.compile(r"^(?P<name>.+) \(`(?P<id>[a-z0-9_]+)`\)$")
 
 
 @pytest.fixture(scope="module")
