@@ -19,6 +19,7 @@ PAGES = [
     COMPARE,
     st.Page("lessons.py", title="Lessons", icon=":material/school:"),
     st.Page("why_disagree.py", title="Why indices disagree", icon=":material/show_chart:"),
+    st.Page("disagreement_real.py", title="Disagreement on real data", icon=":material/compare_arrows:"),
     st.Page("build_table.py", title="Build a table", icon=":material/grid_on:"),
     st.Page("psi_vs_ari.py", title="PSI vs ARI on imbalanced data", icon=":material/balance:"),
     SOFT,

@@ -10,6 +10,9 @@
     cluval experiments list                 the papers' tables and figures cluval reproduces
     cluval experiments run NAME [--full] --out DIR
                                             run one (or "all"): CSV of values and checks, HTML figure
+    cluval disagreement [--full] [--indices ID,...] --out DIR
+                                            where the indices disagree on the benchmark sets: CSVs of
+                                            the scores, the disagreement matrix and the rankings, HTML
 
 ``compare`` reads a file in memory when it fits the memory budget (default 1GB); a larger one,
 or a folder whose files do not each fit, is read out of core in blocks through Dask (the
@@ -57,7 +60,9 @@ from ..data.userdata import (
     table_files,
 )
 from ..experiments import EXPERIMENTS, WITHIN, run_experiment
+from ..experiments.disagreement import FULL, REDUCED, battery_scores, disagreement, ranked_pairs, rankings
 from .export import to_json
+from .plots.disagreement import critical_difference_diagram, disagreement_heatmap
 
 DEFAULT_MEMORY_BUDGET = "1GB"
 DASK_EXTRA = 'python -m pip install "cluval[dask]"'
@@ -291,6 +296,55 @@ def _experiments(args) -> int:
     return 1 if differs else 0
 
 
+_DISAGREEMENT_FILES = ("disagreement_scores.csv", "disagreement.csv", "disagreement_rankings.csv",
+                       "disagreement.html")
+
+
+def _disagreement(args) -> int:
+    ids = [i.strip() for i in args.indices.split(",") if i.strip()] if args.indices else None
+    battery = FULL if args.full else REDUCED
+    missing = [name for name in battery.datasets if not datasets.locate(name)]
+    if missing:
+        raise CluvalError(f"the battery needs the data sets {', '.join(missing)}, not found here: run 'cluval "
+                          "datasets fetch' or set CLUVAL_DATA_DIR")
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise CluvalError(f"--out {out} is an existing file, not a folder")
+    written = _written_before(out)
+    foreign = [name for name in _DISAGREEMENT_FILES if (out / name).exists() and name not in written]
+    if foreign and not args.force:
+        raise CluvalError(f"--out {out} holds {', '.join(foreign)}, which cluval did not write: choose another "
+                          "folder, or pass --force to replace them")
+    start = time.perf_counter()
+    scores = battery_scores(battery, ids, progress=_progress_bar)
+    ids = [c for c in scores.columns if c in INDICES]
+    matrix = disagreement(scores, ids)
+    ranked = {i: rankings(scores, i) for i in ids}
+    out.mkdir(parents=True, exist_ok=True)
+    _record_written(out, list(_DISAGREEMENT_FILES))
+    scores.to_csv(out / "disagreement_scores.csv", index=False)
+    matrix.to_csv(out / "disagreement.csv")
+    rows = [{"index": i, "algorithm": algorithm, "mean rank": rank, "friedman": r.friedman, "p": r.p_value,
+             "critical difference": r.critical_difference} for i, r in ranked.items()
+            for algorithm, rank in r.mean_ranks.items()]
+    pd.DataFrame(rows).to_csv(out / "disagreement_rankings.csv", index=False)
+    shown = [i for i in ("ari", "ami", "nmi_sum", "nvd", "psi", "ci_partition") if i in ranked] or ids[:4]
+    html = [disagreement_heatmap(matrix).to_html(full_html=False, include_plotlyjs="cdn")]
+    html += [critical_difference_diagram(ranked[i]).to_html(full_html=False, include_plotlyjs=False) for i in shown]
+    (out / "disagreement.html").write_text("<html><body>" + "".join(html) + "</body></html>", encoding="utf-8")
+    worst = ranked_pairs(matrix)
+    print(f"{len(scores)} clusterings of {len(battery.datasets)} sets by {len(battery.algorithms)} algorithms, "
+          f"{len(ids)} indices ({time.perf_counter() - start:.1f} s) -> {out}")
+    for (i, j), share in worst.head(3).items():
+        print(f"  {i} and {j} order {share:.0%} of the pairs of clusterings the other way round")
+    for i in shown:
+        r = ranked[i]
+        best = ", ".join(str(a) for a in r.mean_ranks.index[r.mean_ranks <= r.mean_ranks.iloc[0]])
+        print(f"  {i}: best {best} (mean rank {r.mean_ranks.iloc[0]:.2f}; critical difference "
+              f"{r.critical_difference:.2f}; Friedman p = {r.p_value:.2g})")
+    return 0
+
+
 def _app(args) -> int:
     app = Path(__file__).resolve().parents[2] / "app.py"
     if not app.is_file():
@@ -335,6 +389,15 @@ def build_parser() -> argparse.ArgumentParser:
                                                      "not write there are never replaced")
     ex.add_argument("--force", action="store_true", help="replace files in --out that cluval did not write")
     ex.set_defaults(func=_experiments)
+    dis = sub.add_parser("disagreement", help="where the indices disagree about which clustering is closer to the "
+                                              "truth, on the benchmark sets")
+    dis.add_argument("--full", action="store_true", help="every set and algorithm, three seeds (minutes; the default "
+                                                         "takes seconds)")
+    dis.add_argument("--indices", metavar="ID,...", help="the index ids to compare (default: every index)")
+    dis.add_argument("--out", default="results", help="output folder (default: results); files that cluval did "
+                                                      "not write there are never replaced")
+    dis.add_argument("--force", action="store_true", help="replace files in --out that cluval did not write")
+    dis.set_defaults(func=_disagreement)
     return parser
 
 
