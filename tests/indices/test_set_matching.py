@@ -201,3 +201,18 @@ def test_psi_agrees_with_genieclust_on_nonsquare_tables():
         a = rng.integers(0, k_a, 700)
         b = np.where(rng.random(700) < 0.4, rng.integers(0, k_b, 700), a % k_b)
         assert pair_sets_index(a, b) == pytest.approx(gc.pair_sets_index(codes(a), codes(b)), abs=1e-9)
+
+
+def test_split_join_projections_by_hand_and_their_sum_is_twice_n_times_nvd():
+    from cluval_core import CluvalError, split_join_distance
+
+    c = compare(HAND_A, HAND_B)  # row maxima 2, 2, 2, 1; column maxima 2, 2, 2; N = 8
+    assert (c.score("split_join_true"), c.score("split_join_pred")) == (1.0, 2.0)
+    assert [step.symbol for step in c.steps("split_join_true")] == ["Σ max", "SJ_a"]
+    for a, b in PAIRS:
+        c = compare(a, b)
+        assert c.score("split_join_true") + c.score("split_join_pred") == pytest.approx(2 * c.n * c.score("nvd"))
+        assert split_join_distance(a, b, side="pred") == compare(b, a).score("split_join_true")
+    assert compare(range(6), [0] * 6).score("split_join_true") == 0.0  # every singleton lies in the one cluster
+    with pytest.raises(CluvalError, match="side"):
+        split_join_distance([0, 1], [0, 1], side="both")
