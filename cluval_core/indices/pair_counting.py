@@ -627,9 +627,10 @@ class PairRatio:
     numerator / denominator, or numerator / sqrt(denominator) with ``root``. ``text`` writes the
     formula in the letters a, b, c, d and M (the steps put the table's numbers in for them).
     Where the denominator is 0 (within a relative 1e-12 of M^degree on soft tables) the value is
-    ``when_identical`` for identical partitions and NaN otherwise. ``linear``: the numerator is
-    linear in a and the denominator depends on the margins alone (b = m_a - a, c = m_b - a,
-    d = M - m_a - m_b + a), so chance and the anatomy follow from a's.
+    ``when_identical`` for identical partitions and NaN otherwise. Every numerator here is linear
+    in a once the margins are fixed (b = m_a - a, c = m_b - a, d = M - m_a - m_b + a), which gives
+    the anatomy; ``linear``: the denominator depends on the margins alone too, so the exact
+    expectation and standard deviation follow from a's.
     """
 
     symbol: str
@@ -682,20 +683,26 @@ class PairRatio:
         return float(mean / scale) if isinstance(scale, int) else float(mean) / scale, abs(slope) * sd_a / scale
 
     def cells(self, c, dense):
+        """The numerator is linear in a once the margins are fixed (for every ratio here), so with
+        this table's denominator each cell's C(n_ij, 2) carries its share; None where a convention
+        sets the value (the denominator is 0)."""
         pairs, m, m_a, m_b = _dense_pairs(dense)
-        found = self._in_a(m, m_a, m_b)
-        if found is None:
+        p = c.pair_counts
+        _, denominator = self.parts(p.a, p.b, p.c, p.d)
+        if _degenerate(c, abs(denominator), p.total ** self.degree):
             return None
-        intercept, slope, scale = found
-        return Anatomy(pairs * (slope / scale), intercept / scale,
-                       f"C(n_ij, 2) times {self.symbol}'s weight of a pair together in both; the constant is its "
-                       "value at a = 0")
+        n0, _ = self.parts(0, m_a, m_b, m - m_a - m_b)
+        n1, _ = self.parts(1, m_a - 1, m_b - 1, m - m_a - m_b + 1)
+        scale = math.sqrt(denominator) if self.root else float(denominator)
+        return Anatomy(pairs * ((n1 - n0) / scale), n0 / scale,
+                       f"C(n_ij, 2) times {self.symbol}'s weight of a pair together in both; the constant is the "
+                       "share of the pairs apart")
 
 
 def _ratio_entry(ratio: PairRatio, **facts) -> IndexInfo:
     """The registry entry of an index defined by a :class:`PairRatio`."""
-    linear = {"expectation": ratio.expectation, "cells": ratio.cells} if ratio.linear else {}
-    return IndexInfo(family=FAMILY, compute=ratio.value, steps=ratio.steps, **{**linear, **facts})
+    derived = {"cells": ratio.cells, **({"expectation": ratio.expectation} if ratio.linear else {})}
+    return IndexInfo(family=FAMILY, compute=ratio.value, steps=ratio.steps, **{**derived, **facts})
 
 
 def _mirkin_cells(c, dense):

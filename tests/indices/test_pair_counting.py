@@ -311,10 +311,11 @@ def test_exact_expectations_and_deviations_of_the_linear_ratios_by_enumeration(r
             assert found.loc[index_id, "sd"] == pytest.approx(sd, rel=1e-10, abs=1e-14), index_id
 
 
-def test_the_anatomy_of_the_linear_ratios_adds_up_to_the_value():
+def test_the_anatomy_of_the_ratios_and_the_new_indices_adds_up_to_the_value():
     for x, y in PAIRS[:4]:
         c = compare(x, y)
         for index_id in ("hubert", "pair_recall", "pair_precision", "czekanowski_dice", "kulczynski", "russel_rao",
+                         "rogers_tanimoto", "sokal_sneath_2", "southwood",
                          "chi2", "frobenius", "fnmi", "split_join_true", "split_join_pred"):
             parts = c.contributions(index_id)
             assert parts.cells.sum() + parts.constant == pytest.approx(c.score(index_id), rel=1e-12, abs=1e-12)
