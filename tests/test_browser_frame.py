@@ -92,6 +92,7 @@ def test_a_link_reproduces_the_selection_and_its_values(server, browser, context
     # a page without sidebar controls draws none and keeps the selection; so does reloading
     page.get_by_role("link", name="Index reference").click()
     page.get_by_role("heading", name="Index reference").wait_for(timeout=60_000)
+    page.get_by_role("heading", name="The other tools").wait_for(timeout=LONG)  # the end of the page: its run is done
     _settle(page)
     assert page.get_by_role("combobox", name="Data set", exact=True).count() == 0
     assert page.get_by_role("spinbutton", name="k (clusters)").count() == 0
