@@ -664,13 +664,19 @@ class PairRatio:
         numbers = _LETTER.sub(lambda m: shown(letters[m.group()]), self.text)
         return steps + [Step(self.symbol, self.text, numbers, self.value(c))]
 
-    def _in_a(self, m, m_a, m_b):
-        """(intercept, slope, scale): the value is (intercept + slope a) / scale once the margins are fixed."""
+    def _numerator_in_a(self, m, m_a, m_b):
+        """(intercept, slope, denominator at a = 0): the numerator is intercept + slope a once the margins
+        are fixed (b = m_a - a, c = m_b - a, d = M - m_a - m_b + a)."""
         n0, denominator = self.parts(0, m_a, m_b, m - m_a - m_b)
         n1, _ = self.parts(1, m_a - 1, m_b - 1, m - m_a - m_b + 1)
+        return n0, n1 - n0, denominator
+
+    def _in_a(self, m, m_a, m_b):
+        """(intercept, slope, scale): the value is (intercept + slope a) / scale once the margins are fixed."""
+        intercept, slope, denominator = self._numerator_in_a(m, m_a, m_b)
         if not denominator:
             return None
-        return n0, n1 - n0, (math.sqrt(denominator) if self.root else denominator)
+        return intercept, slope, (math.sqrt(denominator) if self.root else denominator)
 
     def expectation(self, c):
         """(E, SD) under the permutation model, from a's exact mean and standard deviation."""
@@ -691,10 +697,9 @@ class PairRatio:
         _, denominator = self.parts(p.a, p.b, p.c, p.d)
         if _degenerate(c, abs(denominator), p.total ** self.degree):
             return None
-        n0, _ = self.parts(0, m_a, m_b, m - m_a - m_b)
-        n1, _ = self.parts(1, m_a - 1, m_b - 1, m - m_a - m_b + 1)
+        intercept, slope, _ = self._numerator_in_a(m, m_a, m_b)
         scale = math.sqrt(denominator) if self.root else float(denominator)
-        return Anatomy(pairs * ((n1 - n0) / scale), n0 / scale,
+        return Anatomy(pairs * (slope / scale), intercept / scale,
                        f"C(n_ij, 2) times {self.symbol}'s weight of a pair together in both; the constant is the "
                        "share of the pairs apart")
 
@@ -749,8 +754,9 @@ class _OwnPairIndex:
     def steps(self, c) -> list[Step]:
         p = c.pair_counts
         numbers = f"f({shown(p.a)}, {shown(p.b)}, {shown(p.c)}, {shown(p.d)})"
-        return _pair_count_steps(c) + [Step(self.symbol, "f(a, b, c, d)", numbers, self.value(c),
-                                            "" if not math.isnan(self.value(c)) else "f divided by 0: undefined")]
+        value = self.value(c)
+        return _pair_count_steps(c) + [Step(self.symbol, "f(a, b, c, d)", numbers, value,
+                                            "f divided by 0: undefined" if math.isnan(value) else "")]
 
 
 def pair_index(index_id: str, f, *, name: str | None = None, higher_is_better: bool = True,
