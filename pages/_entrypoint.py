@@ -21,6 +21,7 @@ PAGES = [
     st.Page("why_disagree.py", title="Why indices disagree", icon=":material/show_chart:"),
     st.Page("disagreement_real.py", title="Disagreement on real data", icon=":material/compare_arrows:"),
     st.Page("build_table.py", title="Build a table", icon=":material/grid_on:"),
+    st.Page("property_atlas.py", title="Property atlas", icon=":material/fact_check:"),
     st.Page("psi_vs_ari.py", title="PSI vs ARI on imbalanced data", icon=":material/balance:"),
     SOFT,
     MANY,

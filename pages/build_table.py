@@ -20,6 +20,7 @@ from cluval_core.data.presets import (
     table_from_text,
     table_to_text,
 )
+from pages import _atlas as atlas
 from pages import _cache as data
 from pages import _explain as explained
 from pages import _shared as ui
@@ -64,13 +65,22 @@ def _state_from_link() -> dict:
         except CluvalError as exc:
             problems.append(f"table ({exc})")
             preset = DEFAULT_PRESET
+    example = None
+    if atlas.URL_ATLAS in query:
+        try:
+            example = atlas.from_link(query[atlas.URL_ATLAS])
+        except CluvalError as exc:
+            problems.append(f"atlas case ({exc})")
+        else:
+            if text is None:
+                text = table_to_text(example[0].tables()[example[1]][1])
     if text is None:
         text = table_to_text(empty_table(*DEFAULT_SHAPE) if preset == EMPTY else presets()[preset].table)
     shape = table_from_text(text).shape
     if problems:
         st.warning(ui.plain("The link's " + "; ".join(problems) + (" was" if len(problems) == 1 else " were")
                             + f" not understood: {preset_title(preset)} is shown instead."))
-    return {"preset": preset, "text": text, "version": 0, "rows": shape[0], "columns": shape[1]}
+    return {"preset": preset, "text": text, "version": 0, "rows": shape[0], "columns": shape[1], "atlas": example}
 
 
 def _start_over(state: dict, table) -> None:
@@ -81,6 +91,7 @@ def _start_over(state: dict, table) -> None:
 
 def _preset_chosen() -> None:
     state = st.session_state[STATE]
+    state["atlas"] = None
     state["preset"] = st.session_state["build_preset"]
     if state["preset"] == EMPTY:
         _start_over(state, empty_table(state["rows"], state["columns"]))
@@ -90,6 +101,7 @@ def _preset_chosen() -> None:
 
 def _shape_chosen() -> None:
     state = st.session_state[STATE]
+    state["atlas"] = None
     state["rows"], state["columns"] = int(st.session_state["build_rows"]), int(st.session_state["build_columns"])
     _start_over(state, empty_table(state["rows"], state["columns"]))
 
@@ -124,6 +136,10 @@ if state["preset"] == EMPTY:
         columns_box.number_input("k′ (candidate clusters)", 1, MAX_CLUSTERS, key="build_columns",
                                  on_change=_shape_chosen)
 
+if state.get("atlas"):
+    with st.container(border=True):
+        st.markdown("**A counterexample from the property atlas**")
+        atlas.show(*state["atlas"], key="build_atlas")
 shown = table_from_text(state["text"])
 row_names = [str(i) for i in range(1, shown.shape[0] + 1)]
 column_names = [str(j) for j in range(1, shown.shape[1] + 1)]
@@ -139,7 +155,9 @@ with editor:
                f"Whole counts from 0 to {MAX_COUNT:,}; an emptied cell counts as 0. Empty rows and columns are left "
                "out of the comparison (clusters without objects).")
 with side:
-    if state["preset"] == EMPTY:
+    if state.get("atlas"):
+        st.info("This table comes from the property atlas: what it shows is above the table.")
+    elif state["preset"] == EMPTY:
         st.info("An empty table: double-click a cell, type its count and press Enter. The indices appear once "
                 "the table holds at least two objects.")
     else:
@@ -147,7 +165,10 @@ with side:
 
 with ui.guarded("Reading the table"):
     text = table_to_text(edited)
-if state["preset"] != EMPTY and text != table_to_text(presets()[state["preset"]].table):
+if state.get("atlas"):
+    if text != table_to_text(state["atlas"][0].tables()[state["atlas"][1]][1]):
+        side.caption("The table has changed since: the counterexample is the table as it was.")
+elif state["preset"] != EMPTY and text != table_to_text(presets()[state["preset"]].table):
     side.caption("The table has changed since: this describes the example as it was.")
 
 possible = default_move(table_from_text(text))
@@ -188,6 +209,8 @@ with side:
 wanted = {URL_PRESET: state["preset"], URL_TABLE: text}
 if {key: st.query_params.get(key) for key in wanted} != wanted:
     st.query_params.update(wanted)
+if not state.get("atlas") and atlas.URL_ATLAS in st.query_params:  # a new start leaves the atlas's case
+    del st.query_params[atlas.URL_ATLAS]
 
 # ---------------------------------------------------------------------- every index
 held = object_count(table_from_text(text))

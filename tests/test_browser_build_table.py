@@ -110,3 +110,28 @@ def test_a_hostile_link_gives_a_warning_and_the_default_table(server, context):
     assert "not understood" in warning and "differ in length" in warning and "<b>x</b>" in warning
     assert _metric(page, "PSI") == _psi(preset_tables()["rand_1971"].table)
     assert _query(page.url)["table"] == "2,1,0;0,2,1"
+
+
+def test_a_counterexample_of_the_property_atlas_opens_here_with_its_note(server, context):
+    """The atlas page's link opens Build a table in a new tab, on the counterexample's table, with the
+    note saying what it shows above the editor."""
+    from cluval_core.indices.properties import counterexample
+
+    page = context.new_page()
+    page.goto(f"{server}/property_atlas", wait_until="domcontentloaded")
+    page.get_by_role("heading", name="One claim in detail").wait_for(timeout=LONG)
+    _settle(page, timeout=LONG)
+    example = counterexample("ari", "distance")  # the claim the page shows first
+    with context.expect_page() as opened:
+        page.get_by_role("link", name="open in Build a table").first.click()
+    page = opened.value
+    page.get_by_role("heading", name="Build a table").wait_for(timeout=LONG)
+    _ready(page)
+    query = _query(page.url)
+    assert query["atlas"] == "ari:distance:0"
+    assert table_from_text(query["table"]).tolist() == example.tables()[0][1].tolist()
+    main = page.locator("[data-testid=stMain]")
+    assert "A counterexample from the property atlas" in main.inner_text()
+    assert "Adjusted Rand index fails distance" in main.inner_text()
+    assert _metric(page, "ARI") == format_value("ari", example.values[0])
+    page.screenshot(path=str(ARTIFACTS / "build_table_atlas.png"))

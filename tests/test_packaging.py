@@ -87,7 +87,7 @@ def _venv_with(wheel: Path, tmp_path: Path) -> tuple[Path, Path]:
 def test_wheel_installs_and_runs_without_the_checkout(tmp_path):
     wheel = _build_wheel(tmp_path)
     names = zipfile.ZipFile(wheel).namelist()
-    assert "cluval_core/data/catalogue.json" in names
+    assert "cluval_core/data/catalogue.json" in names and "cluval_core/indices/atlas.json" in names
     published = sorted(n for n in names if n.startswith("cluval_core/experiments/published/"))
     assert published == [f"cluval_core/experiments/published/{t}.csv" for t in ("lei_table4", "psi_table6",
                                                                                   "psi_table7")]
@@ -134,6 +134,9 @@ def test_wheel_installs_and_runs_without_the_checkout(tmp_path):
     assert json.loads(table6)["psi"] == {"0": 1.0, "1": 1.0, "2": 0.78, "3": 0.18}
     assert json.loads(table7) == json.loads(published("psi_table7").to_json())
     assert json.loads(table4) == json.loads(published("lei_table4").to_json())
+
+    having = run(bin_dir / "cluval", "atlas", "--having", "distance,asymptotic_constant_baseline")
+    assert having.returncode == 0 and "pair_correlation_distance" in having.stdout, having.stderr
 
     app = run(bin_dir / "cluval", "app")
     assert app.returncode == 2 and "Traceback" not in app.stderr

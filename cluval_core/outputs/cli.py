@@ -13,6 +13,12 @@
     cluval disagreement [--full] [--indices ID,...] --out DIR
                                             where the indices disagree on the benchmark sets: CSVs of
                                             the scores, the disagreement matrix and the rankings, HTML
+    cluval atlas [--having PROP,...] [--out FILE.csv]
+                                            the property atlas kept with cluval: which index has which
+                                            property (proved, holds on every case tried, or fails)
+    cluval atlas --search [--tries N] [--seed S] [--out FILE.json]
+                                            search for counterexamples afresh; report what differs from
+                                            the kept atlas (exit 1 if a proved claim is contradicted)
 
 ``compare`` reads a file in memory when it fits the memory budget (default 1GB); a larger one,
 or a folder whose files do not each fit, is read out of core in blocks through Dask (the
@@ -32,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import json
 import os
 import re
 import sys
@@ -61,6 +68,7 @@ from ..data.userdata import (
 )
 from ..experiments import EXPERIMENTS, WITHIN, run_experiment
 from ..experiments.disagreement import FULL, REDUCED, battery_scores, disagreement, ranked_pairs, rankings
+from ..indices import properties
 from .export import to_json
 from .plots.disagreement import critical_difference_diagram, disagreement_heatmap
 
@@ -345,6 +353,47 @@ def _disagreement(args) -> int:
     return 0
 
 
+def _atlas(args) -> int:
+    wanted = [p.strip() for p in args.having.split(",") if p.strip()] if args.having else []
+    for name in wanted:
+        if name not in properties.PROPERTIES:
+            raise CluvalError(f"unknown property {name!r}; the properties are {', '.join(properties.PROPERTIES)}")
+    out = Path(args.out) if args.out else None
+    if out is not None and out.is_dir():
+        raise CluvalError(f"--out {out} is a folder; give a file name")
+    if args.search:
+        if args.tries < 1:
+            raise CluvalError(f"--tries must be at least 1, not {args.tries}")
+        start = time.perf_counter()
+        found = properties.build_atlas(tries=args.tries, seed=args.seed,
+                                       progress=lambda done, total, name: _progress_bar(done / total, name))
+        changed = properties.differences(properties._stored(), found)
+        contradicted = [(i, p) for i, p in properties.PROVED if found["properties"][p][i]["counterexample"]]
+        print(f"{len(properties.PROPERTIES)} properties x {len(INDICES)} indices, {args.tries} cases per size "
+              f"({time.perf_counter() - start:.0f} s); {len(changed)} states differ from the kept atlas")
+        for row in changed.itertuples():
+            print(f"  {row.index} / {row.property}: {row.state_before} -> {row.state_after}")
+        for i, p in contradicted:
+            print(f"  a counterexample contradicts the proof that {i} has {p}")
+        if out is not None:
+            out.write_text(json.dumps(found, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+            print(f"-> {out}")
+        return 1 if contradicted else 0
+    if wanted:
+        having = properties.filter_indices(wanted)
+        print(f"{len(having)} indices have {' and '.join(wanted)}: {', '.join(having) or 'none'}")
+        return 0
+    if out is not None:
+        properties.atlas().to_csv(out, index=False)
+        print(f"-> {out}")
+        return 0
+    mark = {"proved": "P", "holds": "h", "fails": ".", "not searched": "?"}
+    matrix = properties.atlas_matrix().replace(mark).rename(columns=properties.SHORT)
+    print(matrix.to_string())
+    print("P proved, h holds on every case tried, . fails (a counterexample is kept)")
+    return 0
+
+
 def _app(args) -> int:
     app = Path(__file__).resolve().parents[2] / "app.py"
     if not app.is_file():
@@ -398,6 +447,15 @@ def build_parser() -> argparse.ArgumentParser:
                                                       "not write there are never replaced")
     dis.add_argument("--force", action="store_true", help="replace files in --out that cluval did not write")
     dis.set_defaults(func=_disagreement)
+    atl = sub.add_parser("atlas", help="which index has which property: the kept atlas, or a fresh search")
+    atl.add_argument("--having", metavar="PROP,...", help="list the indices that have all these properties")
+    atl.add_argument("--search", action="store_true", help="search for counterexamples afresh (about a minute per "
+                                                           "50 tries)")
+    atl.add_argument("--tries", type=int, default=200, help="cases per number of objects (default: %(default)s)")
+    atl.add_argument("--seed", type=int, default=0, help="seed of the search (default: %(default)s)")
+    atl.add_argument("--out", metavar="FILE", help="write the atlas: CSV (long form), or with --search the JSON "
+                                                   "that cluval keeps")
+    atl.set_defaults(func=_atlas)
     return parser
 
 

@@ -16,6 +16,10 @@ per index) and from the family's module, so the pages cannot drift from the code
     (``:false:`` for those where it is false), each linked to its section.
 ``.. cluval-functions::``
     A summary table of every one-line function, linked to its family page.
+``.. cluval-atlas::``
+    The property atlas (:mod:`cluval_core.indices.properties`): for every property, its name,
+    source and definition, and the indices in each state (proved, with the proof's source;
+    holds on every case tried; fails), each linked to its section.
 """
 
 from __future__ import annotations
@@ -269,10 +273,47 @@ class FunctionsDirective(RegistryDirective):
         return container.children
 
 
+class AtlasDirective(RegistryDirective):
+    """``.. cluval-atlas::``: every property, its definition and the indices in each state."""
+
+    has_content = False
+
+    def run(self) -> list[nodes.Node]:
+        from cluval_core.indices import properties
+
+        self.note_sources()
+        self.env.note_dependency(properties.__file__)
+        self.env.note_dependency(str(properties.ATLAS_FILE))
+        frame = properties.atlas()
+        result = []
+        for prop in properties.PROPERTIES.values():
+            section = nodes.section()
+            section["names"].append(f"property-{prop.id}")
+            section += nodes.title(prop.name, f"{prop.name} ({properties.SHORT[prop.id]})")
+            self.state.document.note_explicit_target(section, section)
+            section += paragraph(prop.definition)
+            section += paragraph(nodes.emphasis("", "Source: "), nodes.Text(prop.source))
+            rows = frame[frame["property"] == prop.id]
+            fields = nodes.field_list()
+            for state, name in (("proved", "Proved"), ("holds", "Holds on every case tried"), ("fails", "Fails")):
+                ids = rows.loc[rows["state"] == state, "index"].tolist()
+                body = nodes.paragraph()
+                for k, index_id in enumerate(ids):
+                    if k:
+                        body += nodes.Text(", ")
+                    body += self.index_reference(index_id)
+                body += nodes.Text(f" ({len(ids)} of {len(rows)})" if ids else "none")
+                fields += field(name, body)
+            section += fields
+            result.append(section)
+        return result
+
+
 def setup(app):
     app.add_directive("cluval-family", FamilyDirective)
     app.add_directive("cluval-index-table", IndexTableDirective)
     app.add_directive("cluval-index-list", IndexListDirective)
     app.add_directive("cluval-functions", FunctionsDirective)
+    app.add_directive("cluval-atlas", AtlasDirective)
     return {"version": cluval_core.__version__, "parallel_read_safe": True, "parallel_write_safe": True}
 
