@@ -255,6 +255,17 @@ def chance(model: Model, n_samples: int, ids: tuple | None = None) -> pd.DataFra
             progress=lambda done, total: update(done / total, f"({done:,} of {total:,})")))
 
 
+def attainable(model: Model) -> pd.DataFrame:
+    """Each index's range over the tables with the comparison's cluster sizes
+    (``Comparison.attainable``), kept across reruns (do not change the frame)."""
+    return _attainable(model.key, model.comparison)
+
+
+@st.cache_resource(show_spinner="Finding each index's extremes for these cluster sizes…", max_entries=16)
+def _attainable(key: str, _c) -> pd.DataFrame:
+    return _c.attainable()
+
+
 def uncertainty(model: Model, centroid_indices: bool = True) -> tuple[pd.DataFrame, str | None]:
     """The jackknife (95 %) of every index, kept across reruns (do not change the frame), and why
     some are missing (or None).

@@ -12,6 +12,7 @@ import streamlit as st
 from cluval_core import FAMILIES, INDICES
 from cluval_core.outputs import plots
 from cluval_core.outputs.export import (
+    chance_sentence,
     contingency_frame,
     csv_with_provenance,
     format_value,
@@ -262,6 +263,9 @@ CHANCE_COLUMNS = {
     "p": st.column_config.NumberColumn("p", format="%.4f", width=64,
                                        help="One-sided p-value in the index's better direction: the share of random "
                                             "tables at least as good (counting the observed one)"),
+    "reachable": st.column_config.TextColumn(
+        "reachable", help="The lowest and highest values over every table with these cluster sizes: exact, or "
+                          "marked ≤ / ≥ where it is a value some table reaches and the extreme lies at least as far"),
     "low": st.column_config.NumberColumn("95% low", format="%.4f", help="Jackknife 95 % interval, lower end"),
     "high": st.column_config.NumberColumn("95% high", format="%.4f", help="Jackknife 95 % interval, upper end"),
 }
@@ -280,10 +284,11 @@ def index_tables(c, *, key: str, model=None) -> dict:
     """
     st.subheader("Every index")
     scores = c.scores()
-    chance = uncertainty = None
+    chance = uncertainty = attainable = None
     if model is not None and st.toggle("Against chance, with intervals", key=f"{key}_chance",
-                                       help="Each index's expected value under the permutation model, z and p, and "
-                                            "its 95 % jackknife interval. Progress bars say the time left."):
+                                       help="Each index's expected value under the permutation model, z and p, "
+                                            "the range its cluster sizes allow, and its 95 % jackknife interval. "
+                                            "Progress bars say the time left."):
         samples = st.segmented_control("Random tables for the Monte Carlo part", CHANCE_SAMPLES,
                                        default=CHANCE_SAMPLES[0], key=f"{key}_chance_samples",
                                        format_func=lambda n: f"{n:,}",
@@ -296,8 +301,14 @@ def index_tables(c, *, key: str, model=None) -> dict:
         with ui.guarded("Comparing with chance", stop=False):
             chance = data.chance(model, samples)
             uncertainty, missing = data.uncertainty(model, centroid_indices=centroid)
+        with ui.guarded("Finding the attainable range", stop=False):
+            attainable = data.attainable(model)
+        if chance is not None:
+            lead = "ari" if "ari" in scores else next(iter(scores))
+            if attainable is not None:
+                st.markdown(ui.plain(chance_sentence(lead, scores[lead], chance, attainable)))
             st.caption(chance_caption(chance, samples, missing))
-    table = score_table(scores, chance, uncertainty)
+    table = score_table(scores, chance, uncertainty, attainable)
     table["value"] = [format_value(i, v, 6) for i, v in scores.items()]  # as text: honest to its digits
     if chance is not None:  # as text, so that "exact" and "undefined" are said, not left blank
         table["expected error"] = ["exact" if error != error else f"{error:.0e}" for error in table["expected error"]]
@@ -324,7 +335,9 @@ def chance_caption(chance, samples: int, missing: str | None) -> str:
             f"exact for {', '.join(exact) if exact else 'no index here'}, else from {samples:,} random tables "
             f"(seed {data.CHANCE_SEED}), whose standard error is the ± column. z = (value − expected) / SD by "
             f"chance; p: one-sided, in the index's better direction (at least 1/{samples + 1:,} with Monte Carlo). "
-            "Interval: the jackknife over objects, value ± 1.96 SE.")
+            "Interval: the jackknife over objects, value ± 1.96 SE. Reachable: the lowest and highest value over "
+            "every table with these cluster sizes, exact unless marked ≤ or ≥ (a value some table reaches; the "
+            "extreme lies at least as far).")
     if missing:
         text += f" The centroid indices have no interval here: {missing[:1].upper() + missing[1:]}."
     return ui.plain(text)

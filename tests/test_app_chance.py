@@ -128,6 +128,18 @@ def test_the_index_table_against_chance_shows_the_librarys_numbers(compared, mon
         assert fractions and fractions[-1] == 1.0 and fractions == sorted(fractions), text
     caption = next(cap.value for cap in at.caption if "permutation model" in cap.value)
     assert "200 random tables" in caption and INDICES["ari"].name in caption
+    # beside the chance band: the range these cluster sizes allow, as the library gives it
+    from cluval_core.outputs.export import chance_sentence, reachable
+    from pages._shared import plain
+
+    reach = c.attainable()
+    for index_id, row in shown.items():
+        ends = reach.loc[index_id]
+        assert row["reachable"] == reachable(index_id, ends["low"], ends["high"], ends["low_exact"],
+                                             ends["high_exact"]), index_id
+    sentence = plain(chance_sentence("ari", c.score("ari"), chance, reach))
+    assert any(m.value == sentence for m in at.markdown), sentence
+    assert "for these sizes it can reach" in sentence
 
 
 def test_against_chance_starts_quick_and_leaves_the_centroid_intervals_to_a_request(compared):

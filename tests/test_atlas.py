@@ -48,7 +48,7 @@ def test_a_perfect_merge_joins_two_clusters_inside_one_reference_cluster(seed):
 
 
 def test_every_table_with_the_margins_and_their_probabilities():
-    tables = list(P._tables_with_margins((2, 1), (1, 2)))
+    tables = list(P.tables_with_margins((2, 1), (1, 2)))
     assert [t.tolist() for t in tables] == [[[0, 2], [1, 0]], [[1, 1], [0, 1]]]
     # hypergeometric weights over every table: ARI's expectation is 0, RI's (M - m_a - m_b + 2 m_a m_b / M) / M
     a, b = [0, 0, 0, 1, 1, 2, 2], [0, 1, 1, 1, 2, 2, 0]
@@ -267,7 +267,6 @@ def test_the_command_line_refuses_bad_input(args, capsys):
 @pytest.mark.slow
 def test_the_page_filters_draws_the_matrix_and_shows_a_claim():
     from apptools import open_app, plotly_figure
-
     from pages import _shared as ui
 
     at = open_app("property_atlas.py")
@@ -303,7 +302,6 @@ def test_the_page_filters_draws_the_matrix_and_shows_a_claim():
 @pytest.mark.slow
 def test_a_counterexample_opens_in_build_a_table_with_its_note():
     from apptools import open_app
-
     from cluval_core.data.presets import table_to_text
     from pages import _shared as ui
 

@@ -105,7 +105,8 @@ HOSTILE_CSV = ",".join(HOSTILE) + """
 **b**,<b>u</b>,5.1,5.0
 """
 HOSTILE_FILE = "**f** <b>f</b> $y$ [g](x).csv"
-PAGES = ["Lessons", "Why indices disagree", "Build a table", "Property atlas", "PSI vs ARI on imbalanced data", "Soft partitions",
+PAGES = ["Lessons", "Why indices disagree", "Build a table", "Property atlas", "PSI vs ARI on imbalanced data",
+         "Soft partitions",
          "Many clusterings", "Reproduce the papers", "Index reference", "Your data"]
 LOCAL = {"127.0.0.1", "localhost"}
 

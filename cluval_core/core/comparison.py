@@ -29,6 +29,7 @@ import pandas as pd
 from scipy.sparse import csr_array
 from scipy.spatial.distance import cdist
 
+from . import attainable as _attainable
 from . import chance as _chance
 from .contingency import contingency_table, factorize, first_occurrence_order, table_from_codes
 from .emi import expected_mutual_information
@@ -918,6 +919,18 @@ class Comparison:
         (0.0, 'exact')
         """
         return _chance.chance(self, ids, n_samples=n_samples, seed=seed, progress=progress, budget=budget)
+
+    def attainable(self, ids=None) -> pd.DataFrame:
+        """Each index's lowest and highest value over the tables with this table's margins (both
+        partitions' cluster sizes): ``low``, ``high``, whether each end is exact (``low_exact``,
+        ``high_exact``) or a value some table reaches, and ``how`` (see
+        :mod:`cluval_core.core.attainable`).
+
+        >>> from cluval_core import compare
+        >>> compare([0, 0, 0, 1, 1, 1], [0, 0, 1, 1, 1, 1]).attainable(["ri"])["low"].tolist()
+        [0.4]
+        """
+        return _attainable.attainable_range(self, ids)
 
     def uncertainty(self, ids=None, *, method: str = "jackknife", level: float = 0.95, n_samples: int = 1000,
                     seed=None, progress=None, budget: float = _chance.BUDGET_SECONDS) -> pd.DataFrame:

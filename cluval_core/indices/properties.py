@@ -40,6 +40,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..core.attainable import tables_with_margins
 from ..core.chance import _exact_expectations as exact_expectations
 from ..core.comparison import Comparison
 from ..core.labels import compare
@@ -373,34 +374,6 @@ def _baseline_tables(case):
              np.arange(n1, n1 + len(a2)))]
 
 
-def _tables_with_margins(rows: tuple, cols: tuple):
-    """Every table of counts with these margins, filled cell by cell."""
-    rows, cols = list(rows), list(cols)
-    k, m = len(rows), len(cols)
-    table = np.zeros((k, m), np.intp)
-
-    def fill(cell: int, row_left: list, col_left: list):
-        if cell == k * m:
-            yield table.copy()
-            return
-        i, j = divmod(cell, m)
-        if j == m - 1:  # the row's last cell takes what the row has left
-            values = [row_left[i]] if row_left[i] <= col_left[j] else []
-        elif i == k - 1:  # the last row takes what the column has left
-            values = [col_left[j]] if col_left[j] <= row_left[i] else []
-        else:
-            values = range(min(row_left[i], col_left[j]) + 1)
-        for v in values:
-            table[i, j] = v
-            row_left[i] -= v
-            col_left[j] -= v
-            yield from fill(cell + 1, row_left, col_left)
-            row_left[i] += v
-            col_left[j] += v
-
-    yield from fill(0, rows, cols)
-
-
 def expected_values(a, b, ids, X=None) -> np.ndarray:
     """Each index's exact expected value under the permutation model (a fixed, b's objects shuffled),
     for small tables: the mean over every table with the margins, weighted by its hypergeometric
@@ -412,7 +385,7 @@ def expected_values(a, b, ids, X=None) -> np.ndarray:
     plain = [i for i in ids if not get_index(i).needs_data]
     data = [i for i in ids if get_index(i).needs_data]
     out = dict.fromkeys(ids, 0.0)
-    for table in _tables_with_margins(tuple(rows), tuple(cols)):
+    for table in tables_with_margins(rows, cols):
         weight = math.exp(log_fixed - sum(math.lgamma(v + 1) for v in table.ravel()))
         scores = Comparison.from_table(table).scores(plain) if plain else {}
         for i in plain:

@@ -29,8 +29,8 @@ from ..core.validation import CluvalError
 from .plots import contingency_heatmap, mapping_diagram, partition_scatter
 from .plots.comparison import shortened
 
-__all__ = ["json_safe", "to_json", "format_value", "score_table", "contingency_frame", "provenance",
-           "csv_with_provenance", "json_with_provenance", "html_report", "report_figures", "handout_html"]
+__all__ = ["json_safe", "to_json", "format_value", "reachable", "chance_sentence", "score_table", "contingency_frame",
+           "provenance", "csv_with_provenance", "json_with_provenance", "html_report", "report_figures", "handout_html"]
 
 
 def _key(key):
@@ -106,8 +106,40 @@ def format_value(index_id: str, value: float, digits: int = 4) -> str:
     return repr(value)
 
 
-def score_table(scores: dict, chance: pd.DataFrame | None = None, uncertainty: pd.DataFrame | None = None
-                ) -> pd.DataFrame:
+def reachable(index_id: str, low: float, high: float, low_exact: bool = True, high_exact: bool = True) -> str:
+    """An attainable range (:meth:`Comparison.attainable <cluval_core.Comparison.attainable>`) in
+    words: "low … high", an end that is only a value some table reaches marked "≤" (the lowest
+    value is at most this) or "≥" (the highest is at least this).
+
+    >>> reachable("ari", -0.21621621621621623, 1.0), reachable("psi", 0.0008, 1.0, False, True)
+    ('−0.2162 … 1', '≤ 0.0008 … 1')
+    """
+    if low != low or high != high:
+        return "undefined"
+    left = format_value(index_id, low).replace("-", "−")
+    right = format_value(index_id, high).replace("-", "−")
+    return f"{'' if low_exact else '≤ '}{left} … {'' if high_exact else '≥ '}{right}"
+
+
+def chance_sentence(index_id: str, value: float, chance: pd.DataFrame, attainable: pd.DataFrame) -> str:
+    """One index's value against chance and against what its sizes allow, in one sentence:
+    "ARI is 0.79; by chance 0.00 ± 0.01; for these sizes it can reach −0.12 … 1."."""
+    info = get_index(index_id)
+    text = f"{info.name} is {format_value(index_id, value)}"
+    if index_id in chance.index and chance.loc[index_id, "expected"] == chance.loc[index_id, "expected"]:
+        expected, sd = chance.loc[index_id, "expected"], chance.loc[index_id, "sd"]
+        text += f"; by chance {format_value(index_id, expected)}"
+        if sd == sd:
+            text += f" ± {sd:.2g}"
+    if index_id in attainable.index:
+        row = attainable.loc[index_id]
+        text += ("; for these sizes it can reach "
+                 + reachable(index_id, row["low"], row["high"], bool(row["low_exact"]), bool(row["high_exact"])))
+    return text.replace("-", "−") + "."
+
+
+def score_table(scores: dict, chance: pd.DataFrame | None = None, uncertainty: pd.DataFrame | None = None,
+                attainable: pd.DataFrame | None = None) -> pd.DataFrame:
     """The registry's facts next to each value: family, name, id, value, range, best, ...
 
     With `chance` (a :meth:`Comparison.chance <cluval_core.Comparison.chance>` frame) the table
@@ -115,7 +147,9 @@ def score_table(scores: dict, chance: pd.DataFrame | None = None, uncertainty: p
     error of that expectation (``expected error``, empty when it is exact), ``sd``, ``z`` and
     ``p``; with `uncertainty` (:meth:`Comparison.uncertainty
     <cluval_core.Comparison.uncertainty>`) its standard error ``se`` and interval ``low`` to
-    ``high``. An index missing from either frame gets empty cells there.
+    ``high``; with `attainable` (:meth:`Comparison.attainable <cluval_core.Comparison.attainable>`)
+    the range its cluster sizes allow, in words (``reachable``, see :func:`reachable`). An index
+    missing from a frame gets empty cells there.
     """
     rows = []
     for index_id, value in scores.items():
@@ -137,6 +171,11 @@ def score_table(scores: dict, chance: pd.DataFrame | None = None, uncertainty: p
             known = index_id in uncertainty.index
             for column in ("se", "low", "high"):
                 row[column] = uncertainty.loc[index_id, column] if known else math.nan
+        if attainable is not None:
+            known = index_id in attainable.index
+            ends = attainable.loc[index_id] if known else None
+            row["reachable"] = (reachable(index_id, ends["low"], ends["high"], bool(ends["low_exact"]),
+                                          bool(ends["high_exact"])) if known else "")
         rows.append(row)
     return pd.DataFrame(rows)
 
