@@ -16,7 +16,7 @@ value. :func:`attainable_range` gives each index's two ends, each one either **e
   maximises the joint entropy, minimising Σ n_ij log n_ij. Both are convex separable costs over
   the transportation polytope, solved exactly as a linear programme over unit increments (its
   matrix is totally unimodular, so the optimum is a table of counts; Chacón & Rastrojo 2023 give
-  ARI's minimum in closed form, the same table's);
+  a closed form for ARI's lowest value when only the numbers of clusters are given);
 * the best end is exact where the sizes allow it: identical partitions when the two lists of
   sizes are the same (for an index that scores its best value there, and for the two families),
   and for the two families a nested table, where one partition's clusters are unions of the
