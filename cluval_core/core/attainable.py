@@ -222,12 +222,6 @@ def _identical(rows, cols) -> np.ndarray | None:
     return table
 
 
-def _scores(table, ids) -> dict:
-    from .comparison import Comparison
-
-    return Comparison.from_table(table).scores(list(ids))
-
-
 def attainable_range(c, ids=None, *, limit: int = ENUMERATION_LIMIT) -> pd.DataFrame:
     """Each index's worst and best value over the tables with c's margins (both partitions' cluster
     sizes), one row per index id: ``low`` and ``high`` (the lowest and highest values, whatever the
@@ -254,7 +248,7 @@ def attainable_range(c, ids=None, *, limit: int = ENUMERATION_LIMIT) -> pd.DataF
     if _at_most(rows, cols) <= limit:  # few enough to compare every one
         everything = list(tables_with_margins(rows, cols))
     if everything is not None:
-        values = np.array([[s[i] for i in plain] for s in (_scores(t, plain) for t in everything)], float)
+        values = np.array([[s[i] for i in plain] for s in (_scores(c, t, plain) for t in everything)], float)
         with np.errstate(invalid="ignore"):
             low, high = np.nanmin(values, axis=0), np.nanmax(values, axis=0)
         how = f"every table with these sizes ({len(everything):,} table{'s' if len(everything) != 1 else ''})"
@@ -265,7 +259,7 @@ def attainable_range(c, ids=None, *, limit: int = ENUMERATION_LIMIT) -> pd.DataF
                   "entropy": least_concentrated(rows, cols, _n_log_n), "product": _rounded_product(rows, cols),
                   "greedy": _greedy(rows, cols), "nested": _nested(rows, cols), "identical": _identical(rows, cols),
                   "observed": np.asarray(c.table, np.int64)}
-    found = {name: _scores(t, plain) for name, t in candidates.items() if t is not None}
+    found = {name: _scores(c, t, plain) for name, t in candidates.items() if t is not None}
     by_pairs, by_information = pair_monotone(), info_monotone()
     for i in plain:
         info = INDICES[i]
@@ -307,6 +301,11 @@ def attainable_range(c, ids=None, *, limit: int = ENUMERATION_LIMIT) -> pd.DataF
                          "as far")
         out.loc[i] = [float(low), float(high), low_exact, high_exact, "; ".join(notes)]
     return _typed(out)
+
+
+def _scores(c, table, ids) -> dict:
+    """The indices on another table with c's margins (sharing what the margins alone fix)."""
+    return c.with_table(table, same_margins=True).scores(list(ids))
 
 
 def _typed(out: pd.DataFrame) -> pd.DataFrame:
