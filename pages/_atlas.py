@@ -6,6 +6,7 @@ the k-th comparison of the case (counted from 0) in the editor and the atlas's n
 
 from __future__ import annotations
 
+import re
 from urllib.parse import urlencode
 
 import pandas as pd
@@ -30,8 +31,8 @@ def link(example: Counterexample, k: int) -> str:
 def from_link(value: str) -> tuple[Counterexample, int]:
     """The counterexample and comparison a link's ``atlas`` value names; a CluvalError says what is wrong."""
     parts = str(value).split(":")
-    if len(parts) != 3 or not parts[2].isdigit():
-        raise CluvalError(f"{value[:60]!r} is not index:property:table")
+    if len(parts) != 3 or not re.fullmatch(r"[0-9]{1,3}", parts[2]):
+        raise CluvalError(f"{str(value)[:60]!r} is not index:property:table")
     index, prop, k = parts[0], parts[1], int(parts[2])
     example = counterexample(index, prop)
     if example is None:

@@ -70,7 +70,11 @@ def _state_from_link() -> dict:
         try:
             example = atlas.from_link(query[atlas.URL_ATLAS])
         except CluvalError as exc:
-            problems.append(f"atlas case ({exc})")
+            if text is not None and not problems:  # the table itself is fine: shown, without the note
+                st.warning(ui.plain(f"The link's atlas case was not understood ({exc}): the table is shown without "
+                                    "the atlas's note."))
+            else:
+                problems.append(f"atlas case ({exc})")
         else:
             if text is None:
                 text = table_to_text(example[0].tables()[example[1]][1])

@@ -32,8 +32,9 @@ def _property_name(prop: str) -> str:
 st.title("Property atlas")
 st.markdown("Which index has which property. Each cell is **proved** (a published proof, whose source is named), "
             "**holds** on every case a search tried (the number is kept), or **fails**: the search found a "
-            "counterexample, kept as the smallest it found, which opens in Build a table. The searches run in the "
-            "test suite, so a claim of proved or holds that a counterexample contradicts fails the tests.")
+            "counterexample, kept as the smallest it found, which opens in Build a table. The test suite checks every "
+            "kept counterexample again and runs a fresh search, which must find no counterexample to a claim of "
+            "proved or holds.")
 
 with ui.guarded("The atlas"):
     frame = atlas()

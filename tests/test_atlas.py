@@ -87,6 +87,9 @@ def test_convex_additivity_by_hand():
     h = -(0.5 * math.log(0.5) + 2 * 0.25 * math.log(0.25))
     assert compare(a, b).score("vi") == pytest.approx(4 / 6 * h)
     assert verdicts("convex_additivity", (a, b), ["vi", "mirkin", "ri"]) == {"vi": False, "mirkin": True, "ri": True}
+    # the same partitions under other labels: the clusters' weights follow their labels
+    assert verdicts("convex_additivity", ([1, 1, 1, 0, 0], [0, 1, 2, 3, 3]), ["vi"]) == {"vi": False}
+    assert verdicts("convex_additivity", ([7, 7, 3, 3, 3, 3], [5, 5, 1, 2, 4, 4]), ["vi"]) == {"vi": False}
 
 
 def test_the_rag_bag_by_hand():
@@ -140,6 +143,14 @@ def test_every_counterexample_says_what_it_shows_with_its_numbers():
         sentence = counterexample(index, prop).sentence()
         assert sentence.endswith(".") and any(ch.isdigit() for ch in sentence) or "finite best" in sentence \
             or "undefined at the extremes" in sentence, (index, prop, sentence)
+
+
+def test_normalisation_allows_negative_values_only_where_the_range_does():
+    # ARI and the pair correlation may be negative ([-1, 1]); purity may not; VI exceeds 1
+    found = verdicts("normalisation", ([0, 1, 1, 2, 2, 0], [0, 0, 1, 1, 2, 2]), ["ari", "pair_correlation", "vi"])
+    assert compare([0, 1, 1, 2, 2, 0], [0, 0, 1, 1, 2, 2]).score("ari") < 0
+    assert found == {"ari": False, "pair_correlation": False, "vi": True}
+    assert FRAME.set_index(["index", "property"]).loc[("mirkin", "normalisation"), "state"] == "fails"
 
 
 def test_unknown_properties_and_indices_are_errors():
@@ -213,6 +224,15 @@ def test_a_fresh_search_contradicts_no_claim():
     contradicted = [(row.index, row.property) for row in FRAME.itertuples()
                     if row.state in ("proved", "holds") and found[row.property][row.index]["counterexample"]]
     assert not contradicted, contradicted
+
+
+def test_differences_name_the_changed_claims():
+    changed = json.loads(json.dumps(STORED))
+    entry = changed["properties"]["symmetry"]["purity"]
+    entry["counterexample"] = None  # purity's asymmetry forgotten: it would hold
+    found = P.differences(STORED, changed)
+    assert found.to_dict("records") == [{"index": "purity", "property": "symmetry", "state_before": "fails",
+                                         "state_after": "holds"}]
     assert P.differences(STORED, STORED).empty
 
 
@@ -257,7 +277,8 @@ def test_the_command_line_lists_filters_and_searches(tmp_path, capsys):
     assert "states differ from the kept atlas" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("args", [["--having", "tidiness"], ["--search", "--tries", "0"], ["--out", "."]])
+@pytest.mark.parametrize("args", [["--having", "tidiness"], ["--search", "--tries", "0"], ["--out", "."],
+                                  ["--search", "--having", "distance"]])
 def test_the_command_line_refuses_bad_input(args, capsys):
     assert main(["atlas", *args]) == 2
     assert capsys.readouterr().err.startswith("cluval: error:")
@@ -316,7 +337,11 @@ def test_a_counterexample_opens_in_build_a_table_with_its_note():
     # the atlas's case alone (no table in the link) opens its table too; a bad case is a warning
     at = open_app("build_table.py", atlas="nmi_max:monotonicity:0")
     assert at.data_editor[0].value.astype(int).values.tolist() == example.tables()[0][1].tolist()
-    for bad in ("nmi_max:monotonicity:9", "ari:symmetry:0", "nope", "ari:tidiness:0"):
+    for bad in ("nmi_max:monotonicity:9", "ari:symmetry:0", "nope", "ari:tidiness:0", "ari:distance:²"):
         at = open_app("build_table.py", atlas=bad)
         assert any("atlas case" in w.value for w in at.warning), bad
         assert not any("counterexample from the property atlas" in m.value for m in at.markdown)
+    # a good table with a bad case: the table, without the note
+    at = open_app("build_table.py", table=table_to_text(table), atlas="ari:distance:99")
+    assert at.data_editor[0].value.astype(int).values.tolist() == table.tolist()
+    assert any("shown without the atlas" in w.value for w in at.warning)

@@ -14,7 +14,25 @@ from cluval_core.core import attainable as A
 PLAIN = [i for i in INDICES if not INDICES[i].needs_data]
 # margins small enough to enumerate, unequal sizes (no identical partitions) and equal ones
 MARGINS = [((3, 3), (2, 4)), ((4, 3, 2), (5, 4)), ((3, 3, 2), (3, 3, 2)), ((5, 2, 2), (3, 3, 3)),
-           ((2, 2, 2, 1), (4, 3)), ((6, 3), (3, 3, 3)), ((4, 4, 1), (2, 2, 2, 3))]
+           ((2, 2, 2, 1), (4, 3)), ((6, 3), (3, 3, 3)), ((4, 4, 1), (2, 2, 2, 3)),
+           ((2, 6, 2), (7, 3)), ((6, 2, 6), (4, 10)), ((10, 4), (3, 9, 2))]  # the last three: RMI is not monotone in MI
+
+
+def _random_margins(count: int, seed: int):
+    """Margin sets of at most 14 objects and 4 clusters a side, with at most 600 tables."""
+    rng = np.random.default_rng(seed)
+    found = []
+    while len(found) < count:
+        n = int(rng.integers(5, 15))
+        rows = np.bincount(rng.integers(0, int(rng.integers(2, 5)), n))
+        cols = np.bincount(rng.integers(0, int(rng.integers(2, 5)), n))
+        rows, cols = tuple(int(v) for v in rows if v), tuple(int(v) for v in cols if v)
+        if len(rows) > 1 and len(cols) > 1 and A._at_most(rows, cols, 600) <= 600:
+            found.append((rows, cols))
+    return found
+
+
+RANDOM_MARGINS = _random_margins(12, 7)
 
 
 def _every_table(rows, cols):
@@ -43,7 +61,7 @@ def test_enumerated_ranges_are_every_tables_extremes(rows, cols):
         np.testing.assert_allclose(frame["high"], np.nanmax(values, axis=0), rtol=1e-12)
 
 
-@pytest.mark.parametrize(("rows", "cols"), MARGINS)
+@pytest.mark.parametrize(("rows", "cols"), MARGINS + RANDOM_MARGINS)
 def test_the_ends_claimed_exact_without_enumeration_are_exact(rows, cols):
     """Enumeration switched off: every end called exact equals every table's extreme, and every other
     end is a value some table reaches (the true extreme lies at least as far)."""
@@ -75,10 +93,11 @@ def test_the_programmes_find_every_tables_minimum(rows, cols):
         assert cost(found).sum() == pytest.approx(best, rel=1e-12)
 
 
-@pytest.mark.parametrize(("rows", "cols"), MARGINS)
+@pytest.mark.parametrize(("rows", "cols"), MARGINS + RANDOM_MARGINS)
 def test_the_monotone_families_are_monotone_in_a_and_in_mi(rows, cols):
-    """What the exact worst ends rest on: with the margins fixed, every index of PAIR_MONOTONE is a
-    monotone function of a, every index of INFO_MONOTONE one of the mutual information."""
+    """What the exact worst ends rest on: with the margins fixed, every index of pair_monotone() is a
+    function of a, every index of info_monotone() one of the mutual information, rising with it for a
+    similarity and falling for a distance."""
     tables, values = _every_table(rows, cols)
     comparisons = [Comparison.from_table(t) for t in tables]
     a = np.array([c.pair_counts.a for c in comparisons], float)
@@ -91,12 +110,38 @@ def test_the_monotone_families_are_monotone_in_a_and_in_mi(rows, cols):
             steps = np.diff(v[finite])
             same = np.isclose(np.diff(key[order][finite]), 0, atol=1e-12)
             assert np.allclose(steps[same], 0, atol=1e-9), i  # equal a (or MI), equal value
-            assert (steps >= -1e-9).all() or (steps <= 1e-9).all(), i
+            direction = 1 if INDICES[i].higher_is_better else -1
+            assert (direction * steps >= -1e-9).all(), i
 
 
 def test_the_monotone_families_are_known_after_registration():
     assert "ari" in A.pair_monotone() and "mari" not in A.pair_monotone() and "psi" not in A.pair_monotone()
     assert {"ami", "vi", "nmi_joint", "homogeneity"} <= A.info_monotone()
+    assert not {"rmi", "rmi_flat", "nrmi"} & A.info_monotone()
+
+
+def test_the_reduced_mutual_information_is_not_monotone_in_mi():
+    """Why RMI and its kin are left out: on sizes (2, 6, 2) and (7, 3) the table of largest joint entropy
+    is not RMI's lowest."""
+    tables = list(A.tables_with_margins((2, 6, 2), (7, 3)))
+    rmi = [Comparison.from_table(t).score("rmi") for t in tables]
+    widest = A.least_concentrated((2, 6, 2), (7, 3), A._n_log_n)
+    assert min(rmi) < Comparison.from_table(widest).score("rmi") - 1e-3
+    frame = Comparison.from_table(tables[0]).attainable(["rmi"])
+    assert frame.loc["rmi", "low"] == pytest.approx(min(rmi))  # few tables: every one compared
+
+
+def test_a_single_cluster_side_has_one_table_and_undefined_indices_say_so():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        frame = compare([0] * 5, [0, 1, 2, 3, 4]).attainable(["ari", "nmi_sum", "psi", "pair_correlation"])
+    assert frame.loc["psi", "low_exact"] and frame.loc["psi", "low"] == frame.loc["psi", "high"]
+    assert np.isnan(frame.loc["pair_correlation", "low"]) and not frame.loc["pair_correlation", "low_exact"]
+    assert frame.loc["pair_correlation", "how"] == "undefined on every table with these sizes"
+    one = A.attainable_range(compare([0, 0, 1, 1], [0, 0, 0, 0]), ["psi"], limit=0)
+    assert one.loc["psi", "low_exact"] and one.loc["psi", "high_exact"]  # one table: no programme needed
 
 
 def test_large_tables_use_the_programmes_and_say_which_end_is_exact():
@@ -139,3 +184,15 @@ def test_soft_tables_and_unbalanced_margins_are_refused():
         Comparison.from_table(np.array([[0.5, 0.5], [0.2, 0.8]])).attainable()
     with pytest.raises(CluvalError, match="differ"):
         list(A.tables_with_margins((2, 2), (3,)))
+
+
+def test_the_sentence_beside_the_chance_band():
+    from cluval_core.outputs.export import chance_sentence, reachable
+
+    c = compare([0, 0, 0, 1, 1, 1], [0, 0, 1, 1, 1, 1])
+    chance, reach = c.chance(["ari", "fowlkes_mallows"], n_samples=20, seed=0), c.attainable(["ari", "fowlkes_mallows"])
+    assert chance_sentence("ari", c.score("ari"), chance, reach) == (
+        "Adjusted Rand index is 0.3243; by chance 0 ± 0.26; for these sizes it can reach −0.2162 … 0.3243.")
+    assert chance_sentence("fowlkes_mallows", 0.5, chance, reach).startswith("Fowlkes-Mallows index is 0.5;")
+    assert reachable("psi", 0.0008, 1.0, False, True) == "≤ 0.0008 … 1"
+    assert reachable("ari", float("nan"), 1.0) == "undefined"

@@ -12,7 +12,8 @@ value. :func:`attainable_range` gives each index's two ends, each one either **e
 * otherwise, the worst end of the indices that are monotone functions of the pairs together
   in both partitions, a = Σ C(n_ij, 2) (the pair-counting indices but MARI, which also reads
   higher moments), is exact on the table that minimises Σ n_ij², and that of the indices
-  monotone in the mutual information (the information-theoretic family) on the table that
+  monotone in the mutual information (the information-theoretic family but the reduced mutual
+  informations RMI, its flat form and NRMI, which read the cells beyond MI) on the table that
   maximises the joint entropy, minimising Σ n_ij log n_ij. Both are convex separable costs over
   the transportation polytope, solved exactly as a linear programme over unit increments (its
   matrix is totally unimodular, so the optimum is a table of counts; Chacón & Rastrojo 2023 give
@@ -69,11 +70,18 @@ def pair_monotone() -> frozenset[str]:
                      if info.family == "pair_counting" and i != "mari" and not _added(i))
 
 
+# the information-theoretic indices that read more of the table than its mutual information: the reduced
+# mutual informations subtract a term of the cells (a Dirichlet-multinomial fit, or Σ log n_ij!)
+_NOT_BY_MI = frozenset({"rmi", "rmi_flat", "nrmi"})
+
+
 def info_monotone() -> frozenset[str]:
     """The registered indices that, with the margins fixed, are monotone functions of the mutual
     information: the information-theoretic family (the entropies, K_a, K_b and the expected mutual
-    information are fixed by the margins)."""
-    return frozenset(i for i, info in INDICES.items() if info.family == "information" and not _added(i))
+    information are fixed by the margins) but the reduced mutual informations, which read the cells
+    beyond MI."""
+    return frozenset(i for i, info in INDICES.items()
+                     if info.family == "information" and i not in _NOT_BY_MI and not _added(i))
 
 
 def _added(index_id: str) -> bool:
@@ -118,11 +126,17 @@ def tables_with_margins(rows, cols, limit: int | None = None):
     yield from fill(0, rows, cols)
 
 
-def _at_most(rows, cols) -> int:
-    """An upper bound on the number of tables with these margins: the free cells (all but the last
-    row and column, which the margins then fix) each take a value from 0 to min(r_i, c_j)."""
+def _at_most(rows, cols, limit: int) -> int:
+    """An upper bound on the number of tables with these margins, or `limit` + 1 as soon as the bound
+    passes `limit`: the free cells (all but the last row and column, which the margins then fix)
+    each take a value from 0 to min(r_i, c_j)."""
     free = np.minimum.outer(np.asarray(rows[:-1], np.int64), np.asarray(cols[:-1], np.int64)) + 1
-    return math.prod(int(v) for v in free.ravel()) if free.size else 1
+    bound = 1
+    for v in free.ravel():
+        bound *= int(v)
+        if bound > limit:
+            return limit + 1
+    return bound
 
 
 def _square(n: np.ndarray) -> np.ndarray:
@@ -139,7 +153,8 @@ def least_concentrated(rows, cols, cost: Callable = _square) -> np.ndarray | Non
     (default n², which minimises the pairs together in both; ``_n_log_n`` maximises the joint
     entropy). Solved exactly as a transportation problem over unit increments: each cell's k-th
     object costs cost(k) − cost(k − 1), increasing in k, so the cheapest increments are taken in
-    order. None when the programme would exceed ``UNIT_LIMIT`` increments."""
+    order. None when the programme would exceed ``UNIT_LIMIT`` increments, or when the solver
+    returns no optimal table of counts."""
     rows, cols = np.asarray(rows, np.int64), np.asarray(cols, np.int64)
     k, m = len(rows), len(cols)
     caps = np.minimum.outer(rows, cols).ravel()
@@ -153,11 +168,11 @@ def least_concentrated(rows, cols, cost: Callable = _square) -> np.ndarray | Non
     a_eq = sparse.vstack([sparse.csr_matrix((np.ones(total), (row_of, np.arange(total))), shape=(k, total)),
                           sparse.csr_matrix((np.ones(total), (col_of, np.arange(total))), shape=(m, total))])
     found = linprog(increments, A_eq=a_eq, b_eq=np.r_[rows, cols].astype(float), bounds=(0, 1), method="highs-ds")
-    if found.status != 0:
-        raise CluvalError(f"the transportation programme failed: {found.message}")
+    if found.status != 0 or np.abs(found.x - np.round(found.x)).max(initial=0) > 1e-6:
+        return None  # no optimal vertex: the ends it would give are left to the tables that are reached
     table = np.bincount(cell, weights=np.round(found.x), minlength=k * m).reshape(k, m).astype(np.int64)
     if not (np.array_equal(table.sum(axis=1), rows) and np.array_equal(table.sum(axis=0), cols)):
-        raise CluvalError("the transportation programme did not return a table of counts")
+        return None
     return table
 
 
@@ -245,15 +260,17 @@ def attainable_range(c, ids=None, *, limit: int = ENUMERATION_LIMIT) -> pd.DataF
     if not plain:
         return _typed(out)
     everything = None
-    if _at_most(rows, cols) <= limit:  # few enough to compare every one
+    if _at_most(rows, cols, max(limit, 1)) <= max(limit, 1):  # few enough to compare every one (one always is)
         everything = list(tables_with_margins(rows, cols))
     if everything is not None:
         values = np.array([[s[i] for i in plain] for s in (_scores(c, t, plain) for t in everything)], float)
-        with np.errstate(invalid="ignore"):
-            low, high = np.nanmin(values, axis=0), np.nanmax(values, axis=0)
         how = f"every table with these sizes ({len(everything):,} table{'s' if len(everything) != 1 else ''})"
         for j, i in enumerate(plain):
-            out.loc[i] = [float(low[j]), float(high[j]), True, True, how]
+            defined = values[:, j][~np.isnan(values[:, j])]
+            if len(defined):
+                out.loc[i] = [float(defined.min()), float(defined.max()), True, True, how]
+            else:
+                out.loc[i] = [math.nan, math.nan, False, False, "undefined on every table with these sizes"]
         return _typed(out)
     candidates = {"spread": least_concentrated(rows, cols, _square),
                   "entropy": least_concentrated(rows, cols, _n_log_n), "product": _rounded_product(rows, cols),

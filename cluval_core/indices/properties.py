@@ -120,17 +120,20 @@ def _two(rng, n):
 # ---------------------------------------------------------------------------- values of a case
 @dataclass(frozen=True)
 class Orientation:
-    """Per index: +1 for a similarity, −1 for a distance, so that higher means closer; and its best value."""
+    """Per index: +1 for a similarity, −1 for a distance, so that higher means closer; its best value; and
+    whether its values can be negative."""
 
     ids: tuple
     sign: np.ndarray
     best: np.ndarray  # oriented
+    negative: np.ndarray  # its range reaches below 0 (a correlation, an index adjusted for chance)
 
     @classmethod
     def of(cls, ids) -> Orientation:
         infos = [get_index(i) for i in ids]
         sign = np.array([1.0 if info.higher_is_better else -1.0 for info in infos])
-        return cls(tuple(ids), sign, sign * np.array([info.best for info in infos]))
+        return cls(tuple(ids), sign, sign * np.array([info.best for info in infos]),
+                   np.array([info.range[0] < 0 for info in infos]))
 
 
 def _close(x, y) -> np.ndarray:
@@ -433,7 +436,8 @@ def _asymptotic_tables(case):
     for t in ACB_SCALES:
         for which, a, b, offset in ((1, a1, b1, 0), (2, a2, b2, n1)):
             objects = np.repeat(np.arange(offset, offset + len(a)), t)
-            out.append((f"product table {which}, each object {t} times", np.repeat(a, t), np.repeat(b, t), objects))
+            out.append((f"product table {which}, each object {t} times (the value: its expected value, exact where a "
+                        "closed form exists)", np.repeat(a, t), np.repeat(b, t), objects))
     return out
 
 
@@ -554,9 +558,15 @@ def _convex_tables(case):
     return out
 
 
+def _convex_weights(a) -> np.ndarray:
+    """The share of the objects in each of A's clusters of two objects or more, in the order
+    :func:`_convex_tables` lists them (the labels' sorted order)."""
+    sizes = np.unique(np.asarray(a), return_counts=True)[1]
+    return sizes[sizes > 1] / len(a)
+
+
 def _convex_violated(v, o, case):
-    sizes = np.bincount(canonical(case[0]))
-    weights = sizes[sizes > 1] / len(case[0])
+    weights = _convex_weights(case[0])
     d = o.best - v * o.sign
     with np.errstate(invalid="ignore"):
         return ~_close(d[0], weights @ d[1:]) | ~np.isfinite(o.best) | np.isnan(d[1:]).any(axis=0)
@@ -569,8 +579,9 @@ def _n_invariance_tables(case):
 
 
 def _normalisation_violated(v, o, case=None):
+    low = np.where(o.negative, -1.0, 0.0)
     with np.errstate(invalid="ignore"):
-        return ~((v[0] >= -1 - TOLERANCE) & (v[0] <= 1 + TOLERANCE))
+        return ~((v[0] >= low - TOLERANCE) & (v[0] <= 1 + TOLERANCE))
 
 
 def _one_table(case):
@@ -635,8 +646,7 @@ def _convex_detail(v, best, similarity, case=None):
     if not math.isfinite(best):
         return NO_FINITE_BEST
     d = _gaps(v, best, similarity)
-    sizes = np.bincount(canonical(case[0]))
-    average = float(sizes[sizes > 1] @ np.asarray(d[1:], float)) / len(case[0])
+    average = float(_convex_weights(case[0]) @ np.asarray(d[1:], float))
     return (f"The gap to the refinement is {_n(d[0])}; the gaps of A's clusters taken whole are "
             f"{', '.join(_n(x) for x in d[1:])}, whose size-weighted average, {_n(average)}, should equal it.")
 
@@ -651,7 +661,8 @@ def _asymptotic_detail(v, best, similarity, case=None):
 
 
 def _normalisation_detail(v, best, similarity, case=None):
-    return f"The value is {_n(v[0])}, outside [−1, 1]."
+    return f"The value is {_n(v[0])}, outside [0, 1] (and outside [−1, 1])." if v[0] < -1 or v[0] > 1 else \
+        f"The value is {_n(v[0])}, outside [0, 1]."
 
 
 PROPERTIES: dict[str, Property] = {p.id: p for p in [
@@ -661,7 +672,8 @@ PROPERTIES: dict[str, Property] = {p.id: p for p in [
         _maximal_generate, lambda c: _pairs(("A against A", c[0], c[0]), ("A against B", *c)),
         _maximal_violated, "B differs from A, yet scores the best value, or A against itself does not."),
     Property(
-        "minimal_agreement", "Minimal agreement", GOSGENS,
+        "minimal_agreement", "Minimal agreement", "generalised from " + GOSGENS + " (stated there for pair-counting "
+        "indices)",
         "One constant worst value, scored by the two extremes (one cluster against all singletons, either way round, "
         "at any number of objects) and by no other pair of partitions. Gösgens et al. state it for pair-counting "
         "indices, as the minimum reached exactly when no pair of objects agrees (a = d = 0), which for N ≥ 3 are the "
@@ -691,9 +703,12 @@ PROPERTIES: dict[str, Property] = {p.id: p for p in [
         _rises, "B′ is a perfect split or merge of B towards A, yet the value does not improve.",
         parts=("A", "B", "B′")),
     Property(
-        "strong_monotonicity", "Strong monotonicity", GOSGENS,
+        "strong_monotonicity", "Strong monotonicity", "generalised from " + GOSGENS + " (stated there for "
+        "pair-counting indices)",
         "Moving one object of the candidate so that no pair of objects loses agreement with the reference and some "
-        "pair gains it makes the value strictly better.",
+        "pair gains it makes the value strictly better. Gösgens et al. ask a pair-counting index to increase with a "
+        "and d and to decrease with b and c, the four counts free; here N is fixed and the pairs that change all move "
+        "to agreement, which every index can be asked.",
         _strong_generate, lambda c: _pairs(("A against B", c[0], c[1]), ("A against B′, one object moved", c[0], c[2])),
         _rises, "Moving one object only adds agreeing pairs, yet the value does not improve.", parts=("A", "B", "B′")),
     Property(
@@ -709,7 +724,8 @@ PROPERTIES: dict[str, Property] = {p.id: p for p in [
         "the permutation model tends to one constant, whatever the proportions. Checked on two product tables "
         "(n_ij = u_i v_j, the margins of independent partitions), every count 10 and then 100 times over: their "
         "expected values (exact where a closed form exists, otherwise the product table's own value, around which "
-        "random tables concentrate) must come together.",
+        "random tables concentrate) must come together. A finite check of a limit: weaker evidence than the other "
+        "searches.",
         _asymptotic_generate, _asymptotic_tables, _asymptotic_violated,
         "Two tables of independent partitions keep different values as every count grows tenfold.",
         sizes=tuple(range(3, 7)), parts=("A₁", "B₁", "A₂", "B₂"), evaluate=_asymptotic_values),
@@ -765,9 +781,9 @@ PROPERTIES: dict[str, Property] = {p.id: p for p in [
         _two, _n_invariance_tables, _symmetry_violated, "Counting every object twice changes the value."),
     Property(
         "normalisation", "Normalisation", VINH,
-        "Every value lies in a fixed interval, [0, 1] (or [−1, 1] for a correlation), whatever the number of objects "
-        "and the cluster sizes.",
-        _two, _one_table, _normalisation_violated, "The value lies outside [−1, 1]."),
+        "Every value lies in a fixed interval whatever the number of objects and the cluster sizes: [0, 1], or "
+        "[−1, 1] for an index whose values can be negative (a correlation, an index adjusted for chance).",
+        _two, _one_table, _normalisation_violated, "The value lies outside [0, 1] (or [−1, 1])."),
 ]}
 
 _DETAILS = {"maximal_agreement": _maximal_detail, "minimal_agreement": _minimal_detail, "symmetry": _pair_detail,
@@ -794,7 +810,8 @@ _METRICS = {
     "nvd": "van Dongen (2000), Performance criteria for graph clustering and Markov cluster experiments, CWI "
            "INS-R0012: the sum of the two projection distances is a metric",
     "pair_correlation_distance": "arccos of the correlation is the angle between the centred co-membership vectors; "
-                                 + GOSGENS,
+                                 + GOSGENS + " (where the correlation is defined: neither partition a single cluster "
+                                 "nor all singletons)",
 }
 _AGREEING_PAIRS = "a strictly monotone function of the agreeing pairs a + d at a fixed N (" + GOSGENS + \
     ", for Rand)"
@@ -998,7 +1015,7 @@ def counterexample(index: str, prop: str, stored: dict | None = None) -> Counter
     """The kept counterexample of `index` to `prop`, or None when the atlas has none."""
     get_index(index)
     prop = _property(prop)
-    entry = (stored or _stored())["properties"].get(prop.id, {}).get(index)
+    entry = (_stored() if stored is None else stored)["properties"].get(prop.id, {}).get(index)
     if entry is None or entry["counterexample"] is None:
         return None
     return Counterexample.from_dict(prop.id, index, entry["counterexample"])
@@ -1009,7 +1026,7 @@ def atlas(stored: dict | None = None) -> pd.DataFrame:
     :data:`STATES`, or ``"not searched"`` for an index added after the atlas was built), the
     ``citation`` of a proof, the number of cases ``tried``, and the counterexample's number of
     ``objects``."""
-    stored = stored or _stored()
+    stored = _stored() if stored is None else stored
     rows = []
     for index, info in INDICES.items():
         for prop in PROPERTIES.values():

@@ -362,6 +362,8 @@ def _atlas(args) -> int:
     if out is not None and out.is_dir():
         raise CluvalError(f"--out {out} is a folder; give a file name")
     if args.search:
+        if wanted:
+            raise CluvalError("--having lists the kept atlas's indices; it does not go with --search")
         if args.tries < 1:
             raise CluvalError(f"--tries must be at least 1, not {args.tries}")
         start = time.perf_counter()
@@ -453,8 +455,9 @@ def build_parser() -> argparse.ArgumentParser:
                                                            "50 tries)")
     atl.add_argument("--tries", type=int, default=200, help="cases per number of objects (default: %(default)s)")
     atl.add_argument("--seed", type=int, default=0, help="seed of the search (default: %(default)s)")
-    atl.add_argument("--out", metavar="FILE", help="write the atlas: CSV (long form), or with --search the JSON "
-                                                   "that cluval keeps")
+    atl.add_argument("--out", metavar="FILE", help="write the atlas: without --search the kept atlas as CSV (one "
+                                                   "row per index and property); with --search the fresh one as "
+                                                   "JSON, the form cluval keeps")
     atl.set_defaults(func=_atlas)
     return parser
 

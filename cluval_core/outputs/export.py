@@ -125,17 +125,21 @@ def chance_sentence(index_id: str, value: float, chance: pd.DataFrame, attainabl
     """One index's value against chance and against what its sizes allow, in one sentence:
     "ARI is 0.79; by chance 0.00 ± 0.01; for these sizes it can reach −0.12 … 1."."""
     info = get_index(index_id)
-    text = f"{info.name} is {format_value(index_id, value)}"
+
+    def number(v: float) -> str:
+        return format_value(index_id, v).replace("-", "−")
+
+    text = f"{info.name} is {number(value)}"
     if index_id in chance.index and chance.loc[index_id, "expected"] == chance.loc[index_id, "expected"]:
         expected, sd = chance.loc[index_id, "expected"], chance.loc[index_id, "sd"]
-        text += f"; by chance {format_value(index_id, expected)}"
+        text += f"; by chance {number(expected)}"
         if sd == sd:
             text += f" ± {sd:.2g}"
     if index_id in attainable.index:
         row = attainable.loc[index_id]
         text += ("; for these sizes it can reach "
                  + reachable(index_id, row["low"], row["high"], bool(row["low_exact"]), bool(row["high_exact"])))
-    return text.replace("-", "−") + "."
+    return text + "."
 
 
 def score_table(scores: dict, chance: pd.DataFrame | None = None, uncertainty: pd.DataFrame | None = None,
