@@ -76,8 +76,9 @@ def _state_from_link() -> dict:
             else:
                 problems.append(f"atlas case ({exc})")
         else:
-            if text is None:
+            if text is None:  # the case's own table, typed in rather than an example's
                 text = table_to_text(example[0].tables()[example[1]][1])
+                preset = EMPTY
     if text is None:
         text = table_to_text(empty_table(*DEFAULT_SHAPE) if preset == EMPTY else presets()[preset].table)
     shape = table_from_text(text).shape

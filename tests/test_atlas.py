@@ -337,6 +337,7 @@ def test_a_counterexample_opens_in_build_a_table_with_its_note():
     # the atlas's case alone (no table in the link) opens its table too; a bad case is a warning
     at = open_app("build_table.py", atlas="nmi_max:monotonicity:0")
     assert at.data_editor[0].value.astype(int).values.tolist() == example.tables()[0][1].tolist()
+    assert at.selectbox(key="build_preset").value == "empty"  # no example claims the table
     for bad in ("nmi_max:monotonicity:9", "ari:symmetry:0", "nope", "ari:tidiness:0", "ari:distance:²"):
         at = open_app("build_table.py", atlas=bad)
         assert any("atlas case" in w.value for w in at.warning), bad
