@@ -50,7 +50,7 @@ import pandas as pd
 from scipy import sparse
 from scipy.optimize import linprog
 
-from .registry import INDICES, get_index
+from .registry import _ADDED, INDICES, get_index
 from .validation import CluvalError
 
 __all__ = ["attainable_range", "tables_with_margins", "least_concentrated", "pair_monotone", "info_monotone",
@@ -85,8 +85,6 @@ def info_monotone() -> frozenset[str]:
 
 
 def _added(index_id: str) -> bool:
-    from .registry import _ADDED
-
     return index_id in _ADDED
 
 
