@@ -665,6 +665,13 @@ def _normalisation_detail(v, best, similarity, case=None):
         f"The value is {_n(v[0])}, outside [0, 1]."
 
 
+def _move(key: str, name: str, source: str, definition: str, generate: Callable, move: str, explain: str) -> Property:
+    """A property that asks a move of the candidate B to B′ (a case (A, B, B′)) to improve the value."""
+    return Property(key, name, source, definition, generate,
+                    lambda c: _pairs(("A against B", c[0], c[1]), (f"A against B′, {move}", c[0], c[2])),
+                    _rises, explain, parts=("A", "B", "B′"))
+
+
 PROPERTIES: dict[str, Property] = {p.id: p for p in [
     Property(
         "maximal_agreement", "Maximal agreement", GOSGENS,
@@ -695,22 +702,21 @@ PROPERTIES: dict[str, Property] = {p.id: p for p in [
                          ("A against C", c[0], c[2]), ("A against A", c[0], c[0])),
         _distance_violated, "The gaps break the triangle inequality or symmetry, or a different B has no gap.",
         parts=("A", "B", "C")),
-    Property(
+    _move(
         "monotonicity", "Monotonicity", GOSGENS,
         "A perfect split (a cluster of B cut in two without cutting any of A's parts of it) or a perfect merge (two "
         "clusters of B inside one cluster of A joined) of the candidate makes the value strictly better.",
-        _monotone_generate, lambda c: _pairs(("A against B", c[0], c[1]), ("A against B′, a perfect move", c[0], c[2])),
-        _rises, "B′ is a perfect split or merge of B towards A, yet the value does not improve.",
-        parts=("A", "B", "B′")),
-    Property(
+        _monotone_generate, "a perfect move", "B′ is a perfect split or merge of B towards A, yet the value does not "
+        "improve."),
+    _move(
         "strong_monotonicity", "Strong monotonicity", "generalised from " + GOSGENS + " (stated there for "
         "pair-counting indices)",
         "Moving one object of the candidate so that no pair of objects loses agreement with the reference and some "
         "pair gains it makes the value strictly better. Gösgens et al. ask a pair-counting index to increase with a "
         "and d and to decrease with b and c, the four counts free; here N is fixed and the pairs that change all move "
         "to agreement, which every index can be asked.",
-        _strong_generate, lambda c: _pairs(("A against B", c[0], c[1]), ("A against B′, one object moved", c[0], c[2])),
-        _rises, "Moving one object only adds agreeing pairs, yet the value does not improve.", parts=("A", "B", "B′")),
+        _strong_generate, "one object moved", "Moving one object only adds agreeing pairs, yet the value does not "
+        "improve."),
     Property(
         "constant_baseline", "Constant baseline", GOSGENS + "; " + VINH,
         "Under the permutation model (the candidate's objects shuffled, both partitions' cluster sizes kept) the "
@@ -729,20 +735,18 @@ PROPERTIES: dict[str, Property] = {p.id: p for p in [
         _asymptotic_generate, _asymptotic_tables, _asymptotic_violated,
         "Two tables of independent partitions keep different values as every count grows tenfold.",
         sizes=tuple(range(3, 7)), parts=("A₁", "B₁", "A₂", "B₂"), evaluate=_asymptotic_values),
-    Property(
+    _move(
         "homogeneity", "Cluster homogeneity", AMIGO + ", constraint 1",
         "Splitting a candidate cluster that holds items of exactly two reference categories into those two "
         "categories makes the value strictly better.",
-        _homogeneity_generate,
-        lambda c: _pairs(("A against B", c[0], c[1]), ("A against B′, split by category", c[0], c[2])),
-        _rises, "Splitting a two-category cluster by category does not improve the value.", parts=("A", "B", "B′")),
-    Property(
+        _homogeneity_generate, "split by category", "Splitting a two-category cluster by category does not improve "
+        "the value."),
+    _move(
         "completeness", "Cluster completeness", AMIGO + ", constraint 2",
         "Merging two candidate clusters that hold items of one same reference category only makes the value strictly "
         "better.",
-        _completeness_generate,
-        lambda c: _pairs(("A against B", c[0], c[1]), ("A against B′, two pure clusters merged", c[0], c[2])),
-        _rises, "Merging two clusters of one category does not improve the value.", parts=("A", "B", "B′")),
+        _completeness_generate, "two pure clusters merged", "Merging two clusters of one category does not improve "
+        "the value."),
     Property(
         "rag_bag", "Rag bag", AMIGO + ", constraint 3",
         "An item of a new category does less harm in a cluster that already mixes single-item categories (a rag "
