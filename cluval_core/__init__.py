@@ -30,6 +30,7 @@ from .core.labels import compare
 from .core.many import compare_many
 from .core.matching import Mappings, NearestMapping, Pairing
 from .core.noise import Noise, cluster_count
+from .core.paired import PairedComparison, compare_paired
 from .core.registry import FAMILIES, INDICES, IndexInfo, get_index, index_table, remove_index
 from .core.steps import Step, Steps
 from .core.validation import CluvalError, CluvalWarning
@@ -40,7 +41,7 @@ globals().update({name: getattr(indices, name) for name in indices.FUNCTIONS})
 __all__ = [
     "CluvalError", "CluvalWarning", "Comparison", "compare", "cluster_count", "Noise", "PairCounts", "Entropies",
     "CentroidRatio", "Pairing", "NearestMapping", "Mappings", "Contributions", "Step", "Steps",
-    "compare_chunks", "compare_many", "contingency_table", "expected_mutual_information",
+    "compare_chunks", "compare_many", "compare_paired", "PairedComparison", "contingency_table", "expected_mutual_information",
     "FAMILIES", "INDICES", "IndexInfo", "get_index", "index_table", "remove_index", *indices.FUNCTIONS,
 ]
 

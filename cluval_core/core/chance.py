@@ -285,14 +285,15 @@ def _positive_int(value, name: str) -> int:
 
 # ---------------------------------------------------------------------- uncertainty
 def _leave_outs(c, r, col, v):
-    """The distinct ways of leaving one object out: (cell, number of objects, tie order).
+    """The distinct ways of leaving one object out: a list of (cell, number of objects, tie order),
+    and each object's place in that list (None for a comparison built from a table).
 
     Objects of one cell give the same table; they give the same tie order too unless one is
     the first object of its row's or column's cluster, whose removal lets the cluster's second
     object decide its place (for a comparison of labels; a table's own order never changes).
     """
     if not c.has_objects:
-        return [(k, int(v[k]), c.tie_order) for k in range(len(v))]
+        return [(k, int(v[k]), c.tie_order) for k in range(len(v))], None
     first, second = ([], [])
     for codes in c.codes:
         order = np.argsort(codes, kind="stable")
@@ -300,14 +301,13 @@ def _leave_outs(c, r, col, v):
         ends = np.r_[starts[1:], len(order)]
         first.append(order[starts])
         second.append(np.where(ends - starts > 1, order[np.minimum(starts + 1, len(order) - 1)], -1))
-    cell_of = {(int(i), int(j)): k for k, (i, j) in enumerate(zip(r, col))}
-    special = {}  # object -> its cell
-    for firsts in first:
-        for obj in firsts:
-            special[int(obj)] = cell_of[int(c.codes[0][obj]), int(c.codes[1][obj])]
+    keys = r.astype(np.int64) * c.k_pred + col  # ascending: the cells are row-major
+    cell_of = np.searchsorted(keys, c.codes[0].astype(np.int64) * c.k_pred + c.codes[1])
+    special = dict.fromkeys(int(obj) for firsts in first for obj in firsts)  # in order, each once
     out = []
     counts = v.astype(np.int64).copy()
-    for obj, cell in special.items():
+    for obj in special:
+        cell = int(cell_of[obj])
         orders = []
         for side in (0, 1):
             positions = first[side].copy()
@@ -318,8 +318,13 @@ def _leave_outs(c, r, col, v):
             orders.append(kept[np.argsort(positions[kept], kind="stable")])
         out.append((cell, 1, tuple(orders)))
         counts[cell] -= 1
-    out += [(k, int(counts[k]), c.tie_order) for k in np.flatnonzero(counts)]
-    return out
+    remaining = np.flatnonzero(counts)
+    place = np.full(len(v), -1, dtype=np.intp)
+    place[remaining] = len(out) + np.arange(len(remaining))
+    classes = place[cell_of]
+    classes[list(special)] = np.arange(len(special))
+    out += [(k, int(counts[k]), c.tie_order) for k in remaining]
+    return out, classes
 
 
 def _left_out_emi(c, r, col):
@@ -387,38 +392,74 @@ def uncertainty(c, ids=None, *, method: str = "jackknife", level: float = 0.95, 
         return _soft_uncertainty(c, ids, method, level, n_samples, rng, budget)
     if any(INDICES[i].needs_data for i in ids):
         return _object_uncertainty(c, ids, method, level, n_samples, rng, progress, budget)
-    r, col, v = _positive_cells(c)
-    v = v.astype(np.int64)
     values = c.scores(ids)
     if method == "jackknife":
-        leave_outs = _leave_outs(c, r, col, v)
-        pace = Pace(len(leave_outs), budget, "the jackknife", _FEWER["jackknife"])
-        null = np.empty((len(leave_outs), len(ids)))
-        weights = np.empty(len(leave_outs))
-        emi = _left_out_emi(c, r, col)
-        for k, (cell, weight, tie_order) in enumerate(leave_outs):
-            left = v.copy()
-            left[cell] -= 1
-            known_emi = partial(emi, cell)
-            child = c._left_out(cell, tie_order, known_emi) or _reduced(c, r, col, left, tie_order, known_emi)
-            scores = child.scores(ids)
-            null[k] = [scores[i] for i in ids]
-            weights[k] = weight
-            pace.done(k + 1)
+        null, weights, _ = jackknife_values(c, ids, budget=budget)
     else:
-        evaluations = n_samples
-        pace = Pace(evaluations, budget, "the bootstrap", _FEWER["bootstrap"])
-        null = np.empty((evaluations, len(ids)))
-        # cells drawn in tie order, so that a seed gives the same resamples whatever the numbering
-        order = np.argsort(tie_priority(r, col, c.table.shape, *c.tie_order))
-        draws = rng.multinomial(int(v.sum()), v[order] / v.sum(), size=evaluations)
-        for k, drawn_in_order in enumerate(draws):
-            drawn = np.empty_like(drawn_in_order)
-            drawn[order] = drawn_in_order
+        r, col, v = _positive_cells(c)
+        v = v.astype(np.int64)
+        pace = Pace(n_samples, budget, "the bootstrap", _FEWER["bootstrap"])
+        null = np.empty((n_samples, len(ids)))
+        for k, drawn in enumerate(_resampled_cells(c, r, col, v, n_samples, rng)):
             scores = _reduced(c, r, col, drawn).scores(ids)
             null[k] = [scores[i] for i in ids]
             pace.done(k + 1)
     return _summary(ids, values, null, weights if method == "jackknife" else None, method, level)
+
+
+def _resampled_cells(c, r, col, v, n_samples: int, rng):
+    """The bootstrap's resampled tables, as counts of the cells (r, col, v): one multinomial draw
+    of N objects over the cells each, drawn in tie order so that a seed gives the same resamples
+    whatever the numbering."""
+    order = np.argsort(tie_priority(r, col, c.table.shape, *c.tie_order))
+    for drawn_in_order in rng.multinomial(int(v.sum()), v[order] / v.sum(), size=n_samples):
+        drawn = np.empty_like(drawn_in_order)
+        drawn[order] = drawn_in_order
+        yield drawn
+
+
+def jackknife_values(c, ids, *, budget: float = BUDGET_SECONDS, progress=None, what: str = "the jackknife"):
+    """Each index with one object left out, once per distinct way of leaving one out.
+
+    Returns (values, weights, classes): ``values[k]`` the indices' values (in the order of `ids`)
+    with the k-th kind of object left out, ``weights[k]`` how many objects are of that kind,
+    and ``classes[n]`` the kind of object n (None for a comparison built from a table, whose
+    objects have no identity). With an index that reads coordinates every object is its own
+    kind. Stopped when the evaluations would take longer than `budget` seconds (:class:`Pace`).
+    """
+    if any(INDICES[i].needs_data for i in ids):
+        n = len(c.codes[0])
+        pace = Pace(n, budget, f"{what} of the centroid indices",
+                    "use the bootstrap with fewer samples, or leave out the indices that need X")
+        null = np.empty((n, len(ids)))
+        keep = np.ones(n, dtype=bool)
+        every = max(1, n // 100)  # at most about a hundred progress reports
+        for k in range(n):
+            keep[k] = False
+            scores = c.with_objects(keep).scores(ids)
+            null[k] = [scores[i] for i in ids]
+            keep[k] = True
+            pace.done(k + 1)
+            if progress is not None and ((k + 1) % every == 0 or k + 1 == n):
+                progress(k + 1, n)
+        return null, np.ones(n), np.arange(n)
+    r, col, v = _positive_cells(c)
+    v = v.astype(np.int64)
+    leave_outs, classes = _leave_outs(c, r, col, v)
+    pace = Pace(len(leave_outs), budget, what, _FEWER["jackknife"])
+    null = np.empty((len(leave_outs), len(ids)))
+    weights = np.empty(len(leave_outs))
+    emi = _left_out_emi(c, r, col)
+    for k, (cell, weight, tie_order) in enumerate(leave_outs):
+        left = v.copy()
+        left[cell] -= 1
+        known_emi = partial(emi, cell)
+        child = c._left_out(cell, tie_order, known_emi) or _reduced(c, r, col, left, tie_order, known_emi)
+        scores = child.scores(ids)
+        null[k] = [scores[i] for i in ids]
+        weights[k] = weight
+        pace.done(k + 1)
+    return null, weights, classes
 
 
 def _summary(ids, values, null, weights, method, level) -> pd.DataFrame:
@@ -447,27 +488,22 @@ def _summary(ids, values, null, weights, method, level) -> pd.DataFrame:
 def _object_uncertainty(c, ids, method, level, n_samples, rng, progress, budget) -> pd.DataFrame:
     """Leave out (or resample) objects with their coordinates: the centroid indices change
     with the object, not only with its cell, so each is compared anew (N or n_samples times)."""
-    n = len(c.codes[0])
-    evaluations = n if method == "jackknife" else n_samples
-    pace = Pace(evaluations, budget, f"the {method} of the centroid indices",
-                 "use the bootstrap with fewer samples, or leave out the indices that need X")
     values = c.scores(ids)
-    null = np.empty((evaluations, len(ids)))
-    keep = np.ones(n, dtype=bool)
-    every = max(1, evaluations // 100)  # at most about a hundred progress reports
-    for k in range(evaluations):
-        if method == "jackknife":
-            keep[k] = False
-            chosen = keep
-        else:
-            chosen = np.sort(rng.integers(0, n, n))
-        scores = c.with_objects(chosen).scores(ids)
+    if method == "jackknife":
+        null, weights, _ = jackknife_values(c, ids, budget=budget, progress=progress)
+        return _summary(ids, values, null, weights, method, level)
+    n = len(c.codes[0])
+    pace = Pace(n_samples, budget, "the bootstrap of the centroid indices",
+                 "use the bootstrap with fewer samples, or leave out the indices that need X")
+    null = np.empty((n_samples, len(ids)))
+    every = max(1, n_samples // 100)  # at most about a hundred progress reports
+    for k in range(n_samples):
+        scores = c.with_objects(np.sort(rng.integers(0, n, n))).scores(ids)
         null[k] = [scores[i] for i in ids]
-        keep[k] = True
         pace.done(k + 1)
-        if progress is not None and ((k + 1) % every == 0 or k + 1 == evaluations):
-            progress(k + 1, evaluations)
-    return _summary(ids, values, null, np.ones(evaluations) if method == "jackknife" else None, method, level)
+        if progress is not None and ((k + 1) % every == 0 or k + 1 == n_samples):
+            progress(k + 1, n_samples)
+    return _summary(ids, values, null, None, method, level)
 
 
 def _soft_uncertainty(c, ids, method, level, n_samples, rng, budget) -> pd.DataFrame:

@@ -1,0 +1,349 @@
+"""Is candidate A really closer to the reference than candidate B? The paired comparison.
+
+Two clusterings A and B of the same objects are compared with one reference by any index,
+and the difference D = I(reference, A) - I(reference, B) is judged three ways, all paired
+(the same objects for both candidates):
+
+* **the exact paired jackknife**: each object left out in turn, from both comparisons at
+  once. Objects that share their reference, A and B clusters (a cell of the three-way table)
+  give the same two left-out tables, so each such cell costs two evaluations (an object that
+  is the first of one of its clusters, whose removal changes the tie order, is its own kind).
+  The standard error of D and a normal interval D +- z SE follow;
+* **a paired bootstrap**: the objects resampled with replacement (one multinomial draw over
+  the three-way table's cells), both comparisons of each resample evaluated, and the
+  percentile interval of the resampled differences;
+* **a paired permutation test**. Null hypothesis: given the reference, each object's two
+  candidate labels are exchangeable, B's clusters being named after A's by their pairing of
+  largest overlap (a B cluster that shares no object with its partner keeps a name of its own).
+  Each permutation swaps the two labels of every object with probability 1/2, which the null
+  leaves the distribution of the data unchanged, and D is computed again. The two-sided p-value
+  is (1 + #{|D*| >= |D|}) / (1 + permutations).
+
+What it shows and what it does not: a small p and intervals that exclude 0 say that on these
+objects, against this reference, the difference is larger than resampling the objects or
+swapping their labels produces. They do not say that A would be closer on other data, by
+another index or against another reference, nor that the difference matters in practice; and
+the jackknife and bootstrap intervals treat the objects as a sample from a larger population,
+which a fixed benchmark set is not.
+
+>>> from cluval_core import compare_paired
+>>> truth = [0] * 20 + [1] * 20
+>>> a = [0] * 20 + [1] * 19 + [0]               # one object misplaced
+>>> b = [0] * 15 + [1] * 5 + [1] * 15 + [0] * 5  # ten objects misplaced
+>>> paired = compare_paired(truth, a, b, ["ari"], n_bootstrap=200, n_permutations=200, seed=0)
+>>> paired.table.loc["ari", ["a", "b", "difference"]].round(3).tolist()
+[0.9, 0.23, 0.67]
+>>> bool(paired.table.loc["ari", "p"] < 0.05), paired.table.loc["ari", "closer"]
+(True, 'A')
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from .chance import (BUDGET_SECONDS, Pace, _clock, _positive_cells, _positive_int, _reduced, _rng, check_budget,
+                     jackknife_values)
+from .comparison import Comparison
+from .contingency import factorize, table_from_codes
+from .labels import compare
+from .registry import INDICES, headline_ids, index_ids
+from .validation import CluvalError
+
+__all__ = ["compare_paired", "PairedComparison"]
+
+# Most objects the exact jackknife and the permutation test handle (each permutation relabels N objects).
+MAX_OBJECTS = 10_000_000
+# What the test's null hypothesis is, said once.
+NULL = ("given the reference, each object's two candidate labels are exchangeable (B's clusters named after A's "
+        "by their pairing of largest overlap): swapping them object by object leaves the data's distribution "
+        "unchanged")
+
+
+@dataclass(frozen=True)
+class PairedComparison:
+    """The paired comparison of candidates A and B against one reference (see the module).
+
+    Attributes
+    ----------
+    table : DataFrame
+        One row per index: ``a`` and ``b`` (each candidate's value), ``difference`` (a - b),
+        ``closer`` ("A", "B", "neither" or "undefined": the candidate the difference favours, by
+        the index's direction), the jackknife's ``se``, ``low`` and ``high`` (a normal interval), the
+        bootstrap's ``boot_low`` and ``boot_high`` (percentiles) and the permutation test's
+        two-sided ``p``; NaN where a method was not run or a value is undefined.
+    bootstrap, permutations : DataFrame or None
+        The resampled differences and the differences under swapped labels, one column per index.
+    level : float
+        The intervals' coverage.
+    n : int
+        The number of objects.
+    names : (str, str)
+        How A and B are called in sentences.
+    """
+
+    table: pd.DataFrame
+    bootstrap: pd.DataFrame | None
+    permutations: pd.DataFrame | None
+    level: float
+    n: int
+    names: tuple[str, str] = ("A", "B")
+
+    def sentence(self, index_id: str) -> str:
+        """What the comparison shows for one index, and what it does not, in words."""
+        row = self.table.loc[index_id]
+        info = INDICES[index_id]
+        a, b = self.names
+        if math.isnan(row["difference"]):
+            return (f"{info.name} is undefined for {a if math.isnan(row['a']) else b} here, so the two candidates "
+                    "cannot be compared by it.")
+        favoured, other = (a, b) if row["closer"] == "A" else (b, a)
+        intervals = []
+        if not math.isnan(row["se"]):
+            intervals.append(("jackknife", row["low"], row["high"]))
+        if not math.isnan(row["boot_low"]):
+            intervals.append(("bootstrap", row["boot_low"], row["boot_high"]))
+        found = []
+        if intervals:
+            found.append(f"{100 * self.level:g} % interval{'s' if len(intervals) > 1 else ''}: " + ", ".join(
+                f"{method} {low:.4g} to {high:.4g}" for method, low, high in intervals))
+        if not math.isnan(row["p"]):
+            found.append(f"permutation test p = {row['p']:.3g}")
+        values = (f"{info.name}: {a} {row['a']:.4g}, {b} {row['b']:.4g}, {a} − {b} = {row['difference']:.4g}"
+                  + (f" ({'; '.join(found)})" if found else "") + ". ")
+        if row["closer"] == "neither":
+            return values + f"The two candidates are equally close to the reference by {info.name}."
+        excluded = [low > 0 or high < 0 for _, low, high in intervals]
+        significant = not math.isnan(row["p"]) and row["p"] < 1 - self.level
+        votes = excluded + ([significant] if not math.isnan(row["p"]) else [])
+        if votes and all(votes):
+            verdict = (f"Every check puts the difference away from 0: on these {self.n:,} objects {favoured} is closer "
+                       f"to the reference than {other} by {info.name}, more than resampling the objects or swapping "
+                       "their labels would make it.")
+        elif votes and not any(votes):
+            verdict = (f"{favoured} scores better, but by no more than resampling the objects or swapping their labels "
+                       f"produces: these objects do not show that either candidate is closer by {info.name}.")
+        elif votes:
+            verdict = (f"{favoured} scores better, and the checks disagree on whether that is more than chance: "
+                       "treat the difference as uncertain.")
+        else:
+            verdict = f"{favoured} scores better; no check of the difference was run."
+        return (values + verdict + " This is about these objects and this reference: it does not say that "
+                f"{favoured} would be closer on other data or by another index, nor that the difference matters.")
+
+
+def _paired_jackknife(c_a, c_b, ids, budget):
+    """(se, low, high) of each index's difference, by leaving out each object from both comparisons."""
+    start = _clock()
+    null_a, _, classes_a = jackknife_values(c_a, ids, budget=budget, what="the paired jackknife")
+    left = max(budget - (_clock() - start), 1e-9)
+    null_b, _, classes_b = jackknife_values(c_b, ids, budget=left, what="the paired jackknife")
+    # each kind of object: the pair (its kind in A's comparison, in B's), and how many objects are of it
+    kinds, weights = np.unique(classes_a.astype(np.int64) * len(null_b) + classes_b, return_counts=True)
+    theta = null_a[kinds // len(null_b)] - null_b[kinds % len(null_b)]
+    n = int(weights.sum())
+    se = []
+    for column in theta.T:  # exactly rounded sums: the same whatever order the kinds come in
+        mean = math.fsum(weights * column) / n
+        se.append(math.sqrt((n - 1) / n * math.fsum(weights * (column - mean) ** 2)))
+    return np.array(se)
+
+
+def _three_way(codes):
+    """The non-empty cells of the three-way table of (reference, A, B) codes: each object's cell,
+    and the cells' (reference, A, B) codes."""
+    ref, a, b = (x.astype(np.int64) for x in codes)
+    combined = (ref * (a.max() + 1) + a) * (b.max() + 1) + b
+    keys, cell_of = np.unique(combined, return_inverse=True)
+    b_code = keys % (b.max() + 1)
+    rest = keys // (b.max() + 1)
+    return cell_of.ravel(), rest // (a.max() + 1), rest % (a.max() + 1), b_code
+
+
+def _cells_of(c, rows, cols) -> np.ndarray:
+    """Positions in c's positive cells of the (row, column) pairs (all present)."""
+    r, col, _ = _positive_cells(c)
+    keys = r.astype(np.int64) * c.k_pred + col
+    return np.searchsorted(keys, rows * c.k_pred + cols)
+
+
+def _paired_bootstrap(c_a, c_b, ids, n_samples, rng, budget, tick):
+    """The differences of `n_samples` paired resamples of the objects (one row each)."""
+    out = np.empty((n_samples, len(ids)))
+    pace = Pace(n_samples, budget, "the paired bootstrap", "use fewer resamples (n_bootstrap=...)")
+    n = len(c_a.codes[0])
+    if any(INDICES[i].needs_data for i in ids):  # the objects themselves, with their coordinates
+        for k in range(n_samples):
+            chosen = np.sort(rng.integers(0, n, n))
+            one, two = c_a.with_objects(chosen).scores(ids), c_b.with_objects(chosen).scores(ids)
+            out[k] = [one[i] - two[i] for i in ids]
+            pace.done(k + 1)
+            tick()
+        return out
+    cell_of, ref, a, b = _three_way((c_a.codes[0], c_a.codes[1], c_b.codes[1]))
+    counts = np.bincount(cell_of, minlength=len(ref))
+    # the cells drawn in tie order (reference, then A, then B), so that a seed gives the same
+    # resamples whatever the labels' numbering
+    ranks = [np.argsort(order) for order in (*c_a.tie_order, c_b.tie_order[1])]
+    order = np.lexsort((ranks[2][b], ranks[1][a], ranks[0][ref]))
+    in_a, in_b = _cells_of(c_a, ref, a), _cells_of(c_b, ref, b)
+    (ra, ca, va), (rb, cb, vb) = _positive_cells(c_a), _positive_cells(c_b)
+    for k, drawn_in_order in enumerate(rng.multinomial(n, counts[order] / n, size=n_samples)):
+        drawn = np.empty_like(drawn_in_order)
+        drawn[order] = drawn_in_order
+        one = _reduced(c_a, ra, ca, np.bincount(in_a, weights=drawn, minlength=len(va)).astype(np.int64)).scores(ids)
+        two = _reduced(c_b, rb, cb, np.bincount(in_b, weights=drawn, minlength=len(vb)).astype(np.int64)).scores(ids)
+        out[k] = [one[i] - two[i] for i in ids]
+        pace.done(k + 1)
+        tick()
+    return out
+
+
+def _aligned(codes_a, codes_b, k_a: int, k_b: int) -> np.ndarray:
+    """B's codes renamed after A's: each B cluster takes the code of its partner in the pairing
+    of largest overlap with A, where they share objects; the others codes k_a, k_a + 1, ..."""
+    table = table_from_codes(codes_a, codes_b, k_a, k_b)
+    pairing = Comparison._build(table, np.arange(k_a), np.arange(k_b), codes=(codes_a, codes_b)).accuracy_pairing
+    names = k_a + np.arange(k_b)
+    shared = pairing.overlap > 0
+    names[pairing.cols[shared]] = pairing.rows[shared]
+    return names[codes_b]
+
+
+def _scores_of_codes(reference, row_labels, candidate, X, ids) -> dict:
+    codes, values = factorize(candidate)
+    table = table_from_codes(reference, codes, len(row_labels), len(values))
+    return Comparison._build(table, row_labels, values, X=X, codes=(reference, codes), copy=False).scores(ids)
+
+
+def _permutation_test(c_a, c_b, ids, n_samples, rng, budget, tick):
+    """The differences under `n_samples` random swaps of the two candidates' labels (one row each)."""
+    reference, codes_a = c_a.codes
+    codes_b = _aligned(codes_a, c_b.codes[1], c_a.k_pred, c_b.k_pred)
+    X = c_a.data if any(INDICES[i].needs_data for i in ids) else None
+    out = np.empty((n_samples, len(ids)))
+    pace = Pace(n_samples, budget, "the permutation test", "use fewer permutations (n_permutations=...)")
+    for k in range(n_samples):
+        swap = rng.random(len(codes_a)) < 0.5
+        one = _scores_of_codes(reference, c_a.row_labels, np.where(swap, codes_b, codes_a), X, ids)
+        two = _scores_of_codes(reference, c_a.row_labels, np.where(swap, codes_a, codes_b), X, ids)
+        out[k] = [one[i] - two[i] for i in ids]
+        pace.done(k + 1)
+        tick()
+    return out
+
+
+def _closer(info, difference: float) -> str:
+    if math.isnan(difference):
+        return "undefined"
+    if difference == 0:
+        return "neither"
+    return "A" if (difference > 0) == info.higher_is_better else "B"
+
+
+def _count(value, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+        raise CluvalError(f"{name} must be a whole number, 0 to skip it or at least 2, got {value!r}")
+    return 0 if value == 0 else _positive_int(value, name)
+
+
+def compare_paired(labels_true, labels_a, labels_b, ids=None, *, X=None, jackknife: bool = True,
+                   n_bootstrap: int = 1000, n_permutations: int = 1000, level: float = 0.95, seed=None,
+                   names=("A", "B"), progress=None, budget: float = BUDGET_SECONDS) -> PairedComparison:
+    """Is candidate A closer to the reference than candidate B? The difference of each index,
+    with its paired jackknife, bootstrap interval and permutation test (see the module).
+
+    Parameters
+    ----------
+    labels_true, labels_a, labels_b : array-like of shape (N,)
+        The reference and the two candidates' labels, for the same objects in the same order.
+    ids : str or sequence of str, optional
+        Index ids (default: the headline indices that apply).
+    X : array-like of shape (N, d), optional
+        The objects' coordinates, for the centroid indices (each object is then left out or
+        resampled with its coordinates: N evaluations for the jackknife).
+    jackknife : bool
+        Compute the exact paired jackknife (default True).
+    n_bootstrap, n_permutations : int
+        Resamples and permutations (default 1 000 each; 0 skips that method).
+    level : float
+        The intervals' coverage (default 0.95); the verdicts call p < 1 - level small.
+    seed : None, int or numpy Generator
+        Draws the resamples and the swaps.
+    names : (str, str)
+        What sentences call the two candidates.
+    progress : callable(done, total), optional
+        Called after each resample and permutation.
+    budget : float
+        Seconds the whole may take (60 by default; ``math.inf`` for no limit), judged from the
+        pace of the first evaluations as :func:`~cluval_core.core.chance.chance` does.
+
+    Returns
+    -------
+    PairedComparison
+    """
+    budget = check_budget(budget)
+    if isinstance(level, bool) or not isinstance(level, numbers.Real) or not 0 < level < 1:
+        raise CluvalError(f"level must be a number between 0 and 1, got {level!r}")
+    n_bootstrap, n_permutations = _count(n_bootstrap, "n_bootstrap"), _count(n_permutations, "n_permutations")
+    if (not isinstance(names, (tuple, list)) or len(names) != 2
+            or not all(isinstance(name, str) and name for name in names)):
+        raise CluvalError(f"names must be two non-empty strings, got {names!r}")
+    rng = _rng(seed)
+    c_a = compare(labels_true, labels_a, X=X)
+    c_b = compare(labels_true, labels_b, X=X)
+    if c_a.n != c_b.n:
+        raise CluvalError(f"labels_a and labels_b differ in length: {c_a.n} != {c_b.n}")
+    n = int(c_a.n)
+    if n < 3:
+        raise CluvalError(f"a paired comparison needs at least 3 objects, got {n}")
+    if n > MAX_OBJECTS:
+        raise CluvalError(f"a paired comparison handles up to {MAX_OBJECTS:,} objects, got {n:,}")
+    if progress is not None and not callable(progress):
+        raise CluvalError(f"progress must be a function progress(done, total), got {progress!r}")
+    if ids is None:
+        ids = [i for i in headline_ids() if X is not None or not INDICES[i].needs_data]
+    ids = index_ids(ids, has_data=X is not None)
+    values_a, values_b = c_a.scores(ids), c_b.scores(ids)
+    start = _clock()
+    total, done = n_bootstrap + n_permutations, [0]
+
+    def tick():
+        done[0] += 1
+        if progress is not None:
+            progress(done[0], total)
+
+    def left() -> float:
+        return max(budget - (_clock() - start), 1e-9)
+
+    z = stats.norm.ppf((1 + level) / 2)
+    se = _paired_jackknife(c_a, c_b, ids, budget) if jackknife else np.full(len(ids), math.nan)
+    boot = _paired_bootstrap(c_a, c_b, ids, n_bootstrap, rng, left(), tick) if n_bootstrap else None
+    swapped = _permutation_test(c_a, c_b, ids, n_permutations, rng, left(), tick) if n_permutations else None
+    rows = []
+    for k, i in enumerate(ids):
+        difference = values_a[i] - values_b[i]
+        row = {"a": values_a[i], "b": values_b[i], "difference": difference,
+               "closer": _closer(INDICES[i], difference), "se": float(se[k]),
+               "low": difference - z * se[k], "high": difference + z * se[k],
+               "boot_low": math.nan, "boot_high": math.nan, "p": math.nan}
+        if boot is not None:
+            finite = boot[:, k][~np.isnan(boot[:, k])]
+            if len(finite):
+                row["boot_low"], row["boot_high"] = np.quantile(finite, [(1 - level) / 2, (1 + level) / 2])
+        if swapped is not None and not math.isnan(difference):
+            finite = swapped[:, k][~np.isnan(swapped[:, k])]
+            tolerance = 1e-12 * max(1.0, abs(difference))
+            row["p"] = (1 + int(np.sum(np.abs(finite) >= abs(difference) - tolerance))) / (1 + len(finite))
+        rows.append(row)
+    frame = pd.DataFrame(rows, index=pd.Index(ids, name="index"))
+    columns = pd.Index(ids, name="index")
+    return PairedComparison(
+        table=frame, level=float(level), n=n, names=tuple(names),
+        bootstrap=None if boot is None else pd.DataFrame(boot, columns=columns),
+        permutations=None if swapped is None else pd.DataFrame(swapped, columns=columns))
