@@ -491,3 +491,46 @@ def test_pages_write_json_only_through_to_json():
         if "application/json" in page.read_text():  # through to_json or export's JSON writer built on it
             names = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
             assert names & {"to_json", "json_with_provenance"}, page.name
+
+
+# ---------------------------------------------------------------------- paired
+def _three_columns(tmp_path) -> str:
+    rows = ["truth,kmeans,ward"] + [f"{i % 3},{i % 3 if i % 10 else 0},{i % 3 if i % 4 else 1}" for i in range(120)]
+    return _labels(tmp_path, "\n".join(rows).encode())
+
+
+def test_paired_prints_the_values_the_library_gives_and_what_they_show(tmp_path, capsys):
+    from cluval_core import compare_paired
+
+    path = _three_columns(tmp_path)
+    code, out, err = _run(capsys, "paired", path, "--true", "truth", "--a", "kmeans", "--b", "ward", "--indices",
+                          "ari,vi", "--bootstrap", "50", "--permutations", "50", "--seed", "2", "--json")
+    assert code == 0 and err == ""
+    shown = _strict(out)
+    truth, a, b = (i % 3 for i in range(120)), (i % 3 if i % 10 else 0 for i in range(120)), \
+        (i % 3 if i % 4 else 1 for i in range(120))
+    expected = compare_paired([*truth], [*a], [*b], ["ari", "vi"], n_bootstrap=50, n_permutations=50, seed=2,
+                              names=("kmeans", "ward"))
+    assert shown["n"] == 120 and shown["a"] == "kmeans" and "exchangeable" in shown["null"]
+    for row in shown["indices"]:
+        for column in ("a", "b", "difference", "se", "boot_low", "boot_high", "p"):
+            assert row[column] == pytest.approx(expected.table.loc[row["index"], column]), column
+        assert row["sentence"] == expected.sentence(row["index"])
+    code, out, err = _run(capsys, "paired", path, "--true", "truth", "--a", "kmeans", "--b", "ward", "--indices",
+                          "ari", "--bootstrap", "20", "--permutations", "30")
+    assert code == 0
+    assert "120 objects; A = kmeans, B = ward, reference truth" in out and "null hypothesis" in out
+    assert expected.sentence("ari").split(" (")[0] in out
+    assert "(50 of 50)" in err  # the progress bar on stderr
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--a", "kmeans", "--b", "nope"], "column 'nope' is not in the file; its columns are: truth, kmeans, ward"),
+    (["--a", "kmeans", "--b", "ward", "--bootstrap", "1"], "n_bootstrap must be a whole number of at least 2, got 1"),
+    (["--a", "kmeans", "--b", "ward", "--indices", "ari,zzz"], "unknown index id 'zzz'"),
+    (["--a", "kmeans", "--b", "ward", "--level", "2"], "level must be a number between 0 and 1, got 2.0"),
+])
+def test_paired_errors_are_one_line(tmp_path, capsys, argv, message):
+    code, out, err = _run(capsys, "paired", _three_columns(tmp_path), "--true", "truth", *argv)
+    assert code == 2 and out == ""
+    assert err.startswith(f"cluval: error: {message}") and err.count("\n") == 1

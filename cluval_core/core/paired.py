@@ -278,7 +278,7 @@ def compare_paired(labels_true, labels_a, labels_b, ids=None, *, X=None, jackkni
     names : (str, str)
         What sentences call the two candidates.
     progress : callable(done, total), optional
-        Called after each resample and permutation.
+        Called as the resamples and permutations are done (about a hundred times in all).
     budget : float
         Seconds the whole may take (60 by default; ``math.inf`` for no limit), judged from the
         pace of the first evaluations as :func:`~cluval_core.core.chance.chance` does.
@@ -312,10 +312,11 @@ def compare_paired(labels_true, labels_a, labels_b, ids=None, *, X=None, jackkni
     values_a, values_b = c_a.scores(ids), c_b.scores(ids)
     start = _clock()
     total, done = n_bootstrap + n_permutations, [0]
+    every = max(1, total // 100)  # at most about a hundred progress reports
 
     def tick():
         done[0] += 1
-        if progress is not None:
+        if progress is not None and (done[0] % every == 0 or done[0] == total):
             progress(done[0], total)
 
     def left() -> float:

@@ -7,6 +7,11 @@
     cluval compare PATH --true COL --pred COL [--json] [--memory-budget SIZE] [--scheduler ADDRESS]
                                             every index for two label columns of a CSV/Parquet file
                                             or a folder of them
+    cluval paired PATH --true COL --a COL --b COL [--indices ID,...] [--bootstrap N]
+                  [--permutations N] [--level L] [--seed S] [--json]
+                                            is candidate A closer to the reference than candidate B?
+                                            each index's difference, its paired jackknife and bootstrap
+                                            intervals and a permutation test, with what they show
     cluval experiments list                 the papers' tables and figures cluval reproduces
     cluval experiments run NAME [--full] --out DIR
                                             run one (or "all"): CSV of values and checks, HTML figure
@@ -39,6 +44,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import math
 import os
 import re
 import sys
@@ -52,6 +58,7 @@ import pandas as pd
 from .._version import __version__
 from ..core.chunks import compare_chunks
 from ..core.labels import compare
+from ..core.paired import NULL, compare_paired
 from ..core.registry import INDICES
 from ..core.validation import CluvalError
 from ..data import datasets
@@ -230,6 +237,33 @@ def _compare(args) -> int:
         id_width = max(len(i) for i in scores)
         for index_id, value in scores.items():
             print(f"{INDICES[index_id].name:<{name_width}}  {index_id:<{id_width}}  {value:.6g}")
+    return 0
+
+
+def _paired(args) -> int:
+    frame = read_table(args.file)
+    labels = [label_column(frame, column)[0] for column in (args.true, args.a, args.b)]
+    ids = [i.strip() for i in args.indices.split(",") if i.strip()] if args.indices else None
+    paired = compare_paired(*labels, ids, n_bootstrap=args.bootstrap, n_permutations=args.permutations,
+                            level=args.level, seed=args.seed, names=(args.a, args.b), budget=math.inf,
+                            progress=None if args.json else lambda done, total: _progress_bar(
+                                done / total, f"resamples and permutations ({done:,} of {total:,})"))
+    if args.json:
+        rows = paired.table.reset_index().to_dict(orient="records")
+        print(to_json({"n": paired.n, "level": paired.level, "a": args.a, "b": args.b, "null": NULL,
+                       "indices": [{**row, "sentence": paired.sentence(row["index"])} for row in rows]}))
+        return 0
+    print(f"{paired.n:,} objects; A = {args.a}, B = {args.b}, reference {args.true}; {100 * paired.level:g} % "
+          f"intervals; {args.bootstrap:,} resamples, {args.permutations:,} permutations")
+    shown = paired.table.copy()
+    for column in shown.columns:
+        if column != "closer":
+            shown[column] = [f"{value:.4g}" for value in shown[column]]
+    print(shown.to_string())
+    print()
+    for index_id in paired.table.index:
+        print(paired.sentence(index_id))
+    print(f"\nThe permutation test's null hypothesis: {NULL}.")
     return 0
 
 
@@ -432,6 +466,21 @@ def build_parser() -> argparse.ArgumentParser:
                       help="compute on the running Dask cluster at ADDRESS (e.g. tcp://10.0.0.5:8786); its workers "
                            "read the files at the same paths")
     cmp_.set_defaults(func=_compare)
+    par = sub.add_parser("paired", help="is candidate A closer to the reference than candidate B? three label "
+                                        "columns of a CSV or Parquet file")
+    par.add_argument("file", metavar="PATH", help="a CSV or Parquet file")
+    par.add_argument("--true", required=True, help="column of the reference labels")
+    par.add_argument("--a", required=True, help="column of candidate A's labels")
+    par.add_argument("--b", required=True, help="column of candidate B's labels")
+    par.add_argument("--indices", metavar="ID,...", help="the index ids (default: the headline indices)")
+    par.add_argument("--bootstrap", type=int, default=1000, help="paired resamples of the objects, 0 for none "
+                                                                 "(default: %(default)s)")
+    par.add_argument("--permutations", type=int, default=1000, help="random swaps of the two candidates' labels, 0 "
+                                                                    "for none (default: %(default)s)")
+    par.add_argument("--level", type=float, default=0.95, help="the intervals' coverage (default: %(default)s)")
+    par.add_argument("--seed", type=int, default=0, help="seed of the resamples and swaps (default: %(default)s)")
+    par.add_argument("--json", action="store_true", help="print strict JSON (an undefined value is null)")
+    par.set_defaults(func=_paired)
     ex = sub.add_parser("experiments", help="reproduce the papers' tables and figures")
     ex.add_argument("action", choices=["list", "run"])
     ex.add_argument("name", nargs="?", help="experiment name, or 'all'")
