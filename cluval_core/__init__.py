@@ -41,7 +41,8 @@ globals().update({name: getattr(indices, name) for name in indices.FUNCTIONS})
 __all__ = [
     "CluvalError", "CluvalWarning", "Comparison", "compare", "cluster_count", "Noise", "PairCounts", "Entropies",
     "CentroidRatio", "Pairing", "NearestMapping", "Mappings", "Contributions", "Step", "Steps",
-    "compare_chunks", "compare_many", "compare_paired", "PairedComparison", "contingency_table", "expected_mutual_information",
+    "compare_chunks", "compare_many", "compare_paired", "PairedComparison", "contingency_table",
+    "expected_mutual_information",
     "FAMILIES", "INDICES", "IndexInfo", "get_index", "index_table", "remove_index", *indices.FUNCTIONS,
 ]
 

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from cluval_core import CluvalWarning, Comparison, Noise, compare
+from cluval_core import CluvalWarning, Comparison, Noise, compare, compare_paired
 from cluval_core.algorithms.clustering import ALGORITHMS, cluster, interactive_defaults, k_range, parameter_range
 from cluval_core.core.progress import Remaining
 from cluval_core.data import datasets as ds
@@ -253,6 +253,17 @@ def chance(model: Model, n_samples: int, ids: tuple | None = None) -> pd.DataFra
         "cluster sizes…", lambda update: c.chance(
             None if ids is None else list(ids), n_samples=n_samples, seed=CHANCE_SEED,
             progress=lambda done, total: update(done / total, f"({done:,} of {total:,})")))
+
+
+def paired(reference, a, b, ids: tuple, n_samples: int, names: tuple):
+    """Is candidate A closer to the reference than B (``compare_paired``, `n_samples` resamples and as
+    many permutations, seed CHANCE_SEED), with a progress bar; kept across reruns (do not change it)."""
+    return with_progress(
+        fingerprint("paired", reference, a, b, ids, n_samples, names),
+        f"Resampling the objects and swapping the two candidates' labels {n_samples:,} times each…",
+        lambda update: compare_paired(reference, a, b, list(ids), n_bootstrap=n_samples, n_permutations=n_samples,
+                                      seed=CHANCE_SEED, names=names, progress=lambda done, total: update(
+                                          done / total, f"({done:,} of {total:,})")))
 
 
 def attainable(model: Model) -> pd.DataFrame:

@@ -429,11 +429,11 @@ def _reference_controls(state: dict, points, with_second: bool, problems: list) 
     _seed("ref_seed", state["ref_seed"])
     deterministic = ALGORITHMS[algorithm].deterministic
     ref_seed = int(st.sidebar.number_input("Reference seed", min_value=0, max_value=MAX_SEED, key="ref_seed",
-                                           disabled=deterministic, help=_seed_help(algorithm)))
+                                           disabled=deterministic, help=seed_help(algorithm)))
     return reference, algorithm, ref_k, 0 if deterministic else ref_seed
 
 
-def _seed_help(algorithm: str) -> str:
+def seed_help(algorithm: str) -> str:
     if ALGORITHMS[algorithm].deterministic:
         return f"{ALGORITHMS[algorithm].name} gives the same result for every seed."
     return "The random start: the same seed gives the same clustering."
@@ -503,7 +503,7 @@ def _candidate_controls(state: dict, points, natural_k: int, problems: list) -> 
         state["seed"] = int(chosen)
     _seed("seed", state["seed"])
     seed = int(st.sidebar.number_input("Seed", min_value=0, max_value=MAX_SEED, key="seed",
-                                       disabled=declared.deterministic, help=_seed_help(algorithm)))
+                                       disabled=declared.deterministic, help=seed_help(algorithm)))
     params = {}
     for name in declared.params:
         params[name] = _parameter_control(state, algorithm, name, points.X, k, params, problems)

@@ -1,11 +1,13 @@
 """Compare: the contingency table, the Hungarian pairing, the CI mapping and the headline values
-side by side; both partitions and every index below."""
+side by side; both partitions and every index below, and on request the paired comparison with
+a second candidate."""
 
 import streamlit as st
 
 from pages import _cache as data
 from pages import _charts as charts
 from pages import _explain as explained
+from pages import _paired as paired
 from pages import _shared as ui
 from pages import _views as views
 
@@ -47,6 +49,9 @@ if c.has_data:
 
 # ---------------------------------------------------------------------- every index
 scores = views.index_tables(c, key="compare", model=model)
+
+# ---------------------------------------------------------------------- a second candidate
+paired.second_candidate(parts, sel, key="compare")
 
 views.downloads(model, scores, {"data set": points.title, "reference": parts.reference_name,
                                 "candidate": parts.candidate_caption, "noise": sel.noise}, key="compare")

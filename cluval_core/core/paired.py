@@ -47,8 +47,17 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .chance import (BUDGET_SECONDS, Pace, _clock, _positive_cells, _positive_int, _reduced, _rng, check_budget,
-                     jackknife_values)
+from .chance import (
+    BUDGET_SECONDS,
+    Pace,
+    _clock,
+    _positive_cells,
+    _positive_int,
+    _reduced,
+    _rng,
+    check_budget,
+    jackknife_values,
+)
 from .comparison import Comparison
 from .contingency import factorize, table_from_codes
 from .labels import compare
