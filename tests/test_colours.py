@@ -13,11 +13,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cluval_core import INDICES
+from cluval_core import INDICES, compare_paired
 from cluval_core.experiments import lei_soft, psi_paper
 from cluval_core.outputs import plots
 from cluval_core.outputs.plots import INDEX_COLOURS, INDEX_PALETTE, index_colour, index_label, translucent
 from cluval_core.outputs.plots.curves import curve_name
+from pages import _paired as paired_view
 
 ROOT = Path(__file__).resolve().parents[1]
 LIGHT, DARK = "#ffffff", "#0e1117"  # the backgrounds of Streamlit's light and dark themes
@@ -111,6 +112,7 @@ SHOWN_TOGETHER = {
     "the soft-clustering paper's success rates": list(lei_soft.LEI_INDICES.values()),
     "the PSI vs ARI bars": ["ari", "psi", "ci_centroid"],
     "the centroid indices": ["ci_centroid", "ci_partition"],
+    "the paired comparison, by default": list(paired_view.DEFAULT_IDS),
 }
 
 
@@ -154,7 +156,11 @@ def _experiments():
     centroid = pd.DataFrame({"data": ["s1", "s1"], "algorithm": ["k-means (x)", "k-means (x)"],
                              "ci_centroid": [0, 1], "ci_partition": [0, 2]})
     rates = pd.DataFrame({"data": ["a", "b"], "ARI_s": [0.5, 0.6], "NMI_ss": [0.4, 0.9]})
+    truth = [0] * 12 + [1] * 12 + [2] * 12
+    paired = compare_paired(truth, truth[:-3] + [0, 0, 0], truth[3:] + [2, 2, 2], ["ari", "nvd", "psi"],
+                            n_bootstrap=20, n_permutations=20, seed=0)
     return [(plots.similarity_grid(grid, "x", "experiment", ["ari", "1-nvd", "psi"]), ["ari", "nvd", "psi"]),
+            (plots.paired_differences(paired), ["ari", "nvd", "psi"]),
             (plots.overlap_and_dimension(overlap, overlap, ["psi", "ari"], {"psi": "expected psi"}), ["psi", "ari"]),
             (plots.seed_boxes(runs, ["ari", "psi"], published={"ari": 0.66, "psi": 0.18}), ["ari", "psi"]),
             (plots.class_removal(removal, published, ["psi", "ari"]), ["psi", "ari"]),
@@ -165,8 +171,8 @@ def _experiments():
 
 # figure builders that draw one trace (line, bar, box) per index; the others draw clusters, cells
 # or one index (a heatmap), or series (soft against crisp) whose colours are not an index's
-PER_INDEX = {"index_curves", "score_bars", "similarity_grid", "overlap_and_dimension", "seed_boxes",
-             "class_removal", "stability_curves", "centroid_index_boxes", "success_rate_bars"}
+PER_INDEX = {"index_curves", "score_bars", "similarity_grid", "paired_differences", "overlap_and_dimension",
+             "seed_boxes", "class_removal", "stability_curves", "centroid_index_boxes", "success_rate_bars"}
 NOT_PER_INDEX = {"partition_scatter", "contingency_heatmap", "mapping_diagram", "formula_check", "pairwise_heatmap",
                  "disagreement_heatmap", "critical_difference_diagram", "atlas_heatmap"}
 FIGURES = [*_curves(), *_bars(), *_experiments()]
@@ -181,7 +187,8 @@ def test_every_figure_builder_is_classified_and_each_per_index_one_is_checked():
 
 
 # which builder drew each figure, for the test above
-_BUILT_BY = ["index_curves", "index_curves", "score_bars", "score_bars", "similarity_grid", "overlap_and_dimension",
+_BUILT_BY = ["index_curves", "index_curves", "score_bars", "score_bars", "similarity_grid", "paired_differences",
+             "overlap_and_dimension",
              "seed_boxes", "class_removal", "stability_curves", "centroid_index_boxes", "success_rate_bars"]
 for (_figure, _), _name in zip(FIGURES, _BUILT_BY, strict=True):
     _figure.layout.meta = _name
