@@ -18,9 +18,9 @@ from pages import _shared as ui
 SAMPLES = (200, 1000)
 DEFAULT_IDS = ("ari", "ami", "psi", "nvd")
 COLUMNS = {
-    "a": st.column_config.NumberColumn("A", format="%.4f", width="small", help="The sidebar's candidate's value"),
-    "b": st.column_config.NumberColumn("B", format="%.4f", width="small", help="The second candidate's value"),
-    "difference": st.column_config.NumberColumn("A − B", format="%.4f", width="small"),
+    "a": st.column_config.NumberColumn("A", format="%.6f", width="small", help="The sidebar's candidate's value"),
+    "b": st.column_config.NumberColumn("B", format="%.6f", width="small", help="The second candidate's value"),
+    "difference": st.column_config.NumberColumn("A − B", format="%.4g", width="small"),
     "closer": st.column_config.TextColumn(
         "closer", width=60, help="The candidate the difference favours, by the index's direction (lower is better for "
                                  "a distance)"),

@@ -120,11 +120,11 @@ class PairedComparison:
         found = []
         if intervals:
             found.append(f"{100 * self.level:g} % interval{'s' if len(intervals) > 1 else ''}: " + ", ".join(
-                f"{method} {low:.4g} to {high:.4g}" for method, low, high in intervals))
+                f"{method} {_shown(low)} to {_shown(high)}" for method, low, high in intervals))
         if not math.isnan(row["p"]):
             found.append(f"permutation test p = {row['p']:.3g}")
-        values = (f"{info.name}: {a} {row['a']:.4g}, {b} {row['b']:.4g}, {a} − {b} = {row['difference']:.4g}"
-                  + (f" ({'; '.join(found)})" if found else "") + ". ")
+        values = (f"{info.name}: {a} {_shown(row['a'])}, {b} {_shown(row['b'])}, "
+                  f"{a} − {b} = {_shown(row['difference'])}" + (f" ({'; '.join(found)})" if found else "") + ". ")
         if row["closer"] == "neither":
             return values + f"The two candidates are equally close to the reference by {info.name}."
         excluded = [low > 0 or high < 0 for _, low, high in intervals]
@@ -144,6 +144,16 @@ class PairedComparison:
             verdict = f"{favoured} scores better; no check of the difference was run."
         return (values + verdict + " This is about these objects and this reference: it does not say that "
                 f"{favoured} would be closer on other data or by another index, nor that the difference matters.")
+
+
+def _shown(value: float) -> str:
+    """Four significant digits, more where fewer would show a round value the number does not have
+    (0.99998 is not "1", nor 1e-06 "0")."""
+    for digits in range(4, 17):
+        text = f"{value:.{digits}g}"
+        if float(text) == value or float(text) not in (-1.0, 0.0, 1.0):
+            return text
+    return repr(value)
 
 
 def _paired_jackknife(c_a, c_b, ids, budget):
