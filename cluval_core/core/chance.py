@@ -37,6 +37,7 @@ import pandas as pd
 from scipy import stats
 from scipy.sparse import coo_array
 
+from . import random_models
 from .contingency import first_occurrence_order, table_from_codes
 from .emi import expected_mutual_information_left_out
 from .matching import tie_priority
@@ -216,9 +217,10 @@ def _permutes_objects(c, ids) -> bool:
 
 
 def chance(c, ids=None, *, n_samples: int = 1000, seed=None, progress=None,
-           budget: float = BUDGET_SECONDS) -> pd.DataFrame:
-    """Each index under the permutation model: expected value, SD, z and p (see the module).
-    Stopped when the random tables would take longer than `budget` seconds (:class:`Pace`)."""
+           budget: float = BUDGET_SECONDS, model: str = "perm") -> pd.DataFrame:
+    """Each index under a random model (default the permutation model): expected value, SD, z and
+    p (see the module and :mod:`~cluval_core.core.random_models`). Stopped when the random tables
+    would take longer than `budget` seconds (:class:`Pace`)."""
     _counts(c, "chance")
     budget = check_budget(budget)
     ids = index_ids(ids, has_data=c.has_data)
@@ -226,6 +228,8 @@ def chance(c, ids=None, *, n_samples: int = 1000, seed=None, progress=None,
     rng = _rng(seed)
     if progress is not None and not callable(progress):
         raise CluvalError(f"progress must be a function progress(done, total), got {progress!r}")
+    if random_models.sides(model)[0] != "sizes" and model != "perm1":
+        return _chance_under(c, ids, model, n_samples, rng, progress, budget)
     permuted = c.is_soft or _permutes_objects(c, ids) or c.table.shape[0] * c.table.shape[1] > DENSE_CELLS
     n = len(c.memberships[0]) if c.is_soft else int(c.n)
     fixed = min(c.table.shape) == 1 and not any(INDICES[i].needs_data for i in ids)
@@ -255,7 +259,12 @@ def chance(c, ids=None, *, n_samples: int = 1000, seed=None, progress=None,
                     progress(done, n_samples)
     if fixed and progress is not None:
         progress(n_samples, n_samples)
-    exact = _exact_expectations(c, ids)
+    return _chance_frame(ids, values, null, _exact_expectations(c, ids), model)
+
+
+def _chance_frame(ids, values, null, exact, model: str) -> pd.DataFrame:
+    """The chance frame from the observed `values`, the random tables' values (`null`, one row per
+    table) and the exact (expected, sd or None) of the ids that have them."""
     rows = []
     for k, i in enumerate(ids):
         sample = null[:, k][~np.isnan(null[:, k])]
@@ -272,9 +281,55 @@ def chance(c, ids=None, *, n_samples: int = 1000, seed=None, progress=None,
         tolerance = 1e-12 * max(1.0, abs(value)) if np.isfinite(value) else 0.0
         better = sample >= value - tolerance if INDICES[i].higher_is_better else sample <= value + tolerance
         p = (1 + int(better.sum())) / (1 + len(sample)) if len(sample) and np.isfinite(value) else math.nan
+        best = INDICES[i].best
+        adjusted = ((value - expected) / (best - expected) if math.isfinite(best) and math.isfinite(expected)
+                    and best != expected else math.nan)
         rows.append({"value": value, "expected": expected, "sd": sd, "z": z, "p": p, "method": method,
-                     "mc_error": error})
+                     "mc_error": error, "adjusted": adjusted, "model": model})
     return pd.DataFrame(rows, index=pd.Index(ids, name="index"))
+
+
+def _chance_under(c, ids, model, n_samples, rng, progress, budget) -> pd.DataFrame:
+    """chance() under a model that draws whole partitions (num, num1, all, all1): the reference as
+    observed or drawn, the candidate drawn, each table compared by the registry's own code; the
+    Rand index and the mutual information exactly."""
+    if c.is_soft:
+        raise CluvalError(f"the {model} model draws partitions of whole objects: it needs a table of counts")
+    n = int(c.n)
+    reference, candidate = random_models.sides(model)
+    k_a, k_b = c.table.shape
+    if c.has_objects:
+        codes_a = c.codes[0]
+    else:
+        codes_a = np.repeat(np.arange(k_a), c.row_sizes.astype(np.int64))
+    X = c.data if any(INDICES[i].needs_data for i in ids) else None
+    counts = {"number": (k_a, k_b), "all": (None, None)}
+    values = c.scores(ids)
+    null = np.empty((n_samples, len(ids)))
+    pace = Pace(n_samples, budget, f"chance() under the {model} model",
+                "use fewer random tables (n_samples=...) or fewer indices (ids=...)")
+    every = max(1, n_samples // 100)  # at most about a hundred progress reports
+    for done in range(1, n_samples + 1):
+        a = codes_a if reference == "fixed" else random_models.random_partition(n, counts[reference][0], rng)
+        b = random_models.random_partition(n, counts[candidate][1], rng)
+        shape = (int(a.max()) + 1, int(b.max()) + 1)
+        drawn = type(c)._build(table_from_codes(a, b, *shape), np.arange(shape[0]), np.arange(shape[1]), X=X,
+                                  codes=(a, b), copy=False)
+        scores = drawn.scores(ids)
+        null[done - 1] = [scores[i] for i in ids]
+        pace.done(done)
+        if progress is not None and (done % every == 0 or done == n_samples):
+            progress(done, n_samples)
+    exact = {}
+    rows, cols = c.row_sizes.astype(np.int64).tolist(), c.col_sizes.astype(np.int64).tolist()
+    for i, compute in (("ri", lambda: random_models.expected_rand(n, model, rows, cols)),
+                       ("mi", lambda: (random_models.expected_mutual_information_under(n, model, rows, cols), None))):
+        if i in ids:
+            try:
+                exact[i] = compute()
+            except CluvalError:
+                pass  # beyond the exact sums: the random tables' mean stands
+    return _chance_frame(ids, values, null, exact, model)
 
 
 def _positive_int(value, name: str) -> int:

@@ -897,8 +897,11 @@ class Comparison:
 
     # ------------------------------------------------------------------ chance, uncertainty, anatomy
     def chance(self, ids=None, *, n_samples: int = 1000, seed=None, progress=None,
-               budget: float = _chance.BUDGET_SECONDS) -> pd.DataFrame:
-        """Each index under the permutation model (both partitions' cluster sizes fixed).
+               budget: float = _chance.BUDGET_SECONDS, model: str = "perm") -> pd.DataFrame:
+        """Each index under a random model: by default the permutation model (both partitions'
+        cluster sizes fixed); ``model`` "perm1", "num", "num1", "all" or "all1" draws the candidate
+        (and, without the 1, the reference too) uniformly among the partitions with its number of
+        clusters, or among all partitions (:mod:`cluval_core.core.random_models`).
 
         Returns a DataFrame indexed by index id with the observed ``value``, the ``expected``
         value (exact where a closed form exists, ``method`` "exact", else the mean of
@@ -906,7 +909,10 @@ class Comparison:
         error ``mc_error``), the standard deviation ``sd`` (exact for the indices linear in the
         pair counts, else from the random tables), ``z`` = (value - expected) / sd and the
         one-sided ``p`` in the index's better direction,
-        (1 + #{random values at least as good}) / (1 + n_samples). Deterministic for a
+        (1 + #{random values at least as good}) / (1 + n_samples), the value ``adjusted`` for
+        chance, (value - expected) / (best - expected) (under the permutation model that of the
+        Rand index is ARI), and the ``model``. Under the models that draw whole partitions the
+        Rand index (mean and SD) and the mutual information (mean) are exact. Deterministic for a
         given `seed`; `progress(done, total)` is called as the tables are evaluated. The work
         stops with an error as soon as its first tables show that all of them would take
         longer than `budget` seconds (60 by default; ``math.inf`` for no limit). Needs integer
@@ -918,7 +924,8 @@ class Comparison:
         >>> float(frame.loc["ari", "expected"]), frame.loc["ari", "method"]
         (0.0, 'exact')
         """
-        return _chance.chance(self, ids, n_samples=n_samples, seed=seed, progress=progress, budget=budget)
+        return _chance.chance(self, ids, n_samples=n_samples, seed=seed, progress=progress, budget=budget,
+                              model=model)
 
     def attainable(self, ids=None) -> pd.DataFrame:
         """Each index's lowest and highest value over the tables with this table's margins (both
