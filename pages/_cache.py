@@ -244,14 +244,17 @@ TEACHING_CHANCE_SAMPLES = 200  # random tables per comparison on the teaching pa
 BAND_SAMPLES = 100  # ... and per point of a curve's chance band (a whole curve of comparisons)
 
 
-def chance(model: Model, n_samples: int, ids: tuple | None = None) -> pd.DataFrame:
-    """The indices `ids` (default: all) under the permutation model (``Comparison.chance``), with
-    a progress bar for the random tables; kept across reruns (do not change the frame)."""
+def chance(model: Model, n_samples: int, ids: tuple | None = None, random_model: str = "perm") -> pd.DataFrame:
+    """The indices `ids` (default: all) under a random model (``Comparison.chance``, the
+    permutation model by default), with a progress bar for the random tables; kept across reruns
+    (do not change the frame)."""
     c = model.comparison
+    drawn = "random tables with the same cluster sizes" if random_model in ("perm", "perm1") else \
+        "random partitions"
     return with_progress(
-        fingerprint("chance", model.key, n_samples, ids), f"Drawing {n_samples:,} random tables with the same "
-        "cluster sizes…", lambda update: c.chance(
-            None if ids is None else list(ids), n_samples=n_samples, seed=CHANCE_SEED,
+        fingerprint("chance", model.key, n_samples, ids, random_model), f"Drawing {n_samples:,} {drawn}…",
+        lambda update: c.chance(
+            None if ids is None else list(ids), n_samples=n_samples, seed=CHANCE_SEED, model=random_model,
             progress=lambda done, total: update(done / total, f"({done:,} of {total:,})")))
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import streamlit as st
 
 from cluval_core import FAMILIES, INDICES
+from cluval_core.core.random_models import MODEL_NAMES, MODELS
 from cluval_core.outputs import plots
 from cluval_core.outputs.export import (
     chance_sentence,
@@ -252,10 +253,16 @@ def _listed(labels, limit: int = 12) -> str:
 # Random tables the user can ask for: the fewest by default, an answer within a second or two
 # (the ± column says how precise it is); more on request.
 CHANCE_SAMPLES = (200, 1000, 5000)
+APP_MODELS = ("perm", "num", "num1", "all", "all1")  # perm1 draws the same tables as perm
 CHANCE_COLUMNS = {
     "expected": st.column_config.NumberColumn(
-        "expected", format="%.4f", help="Expected value by chance: under the permutation model (both partitions' "
-                                        "cluster sizes fixed, objects assigned at random)"),
+        "expected", format="%.4f", help="Expected value by chance, under the random model chosen above (by default "
+                                        "the permutation model: both partitions' cluster sizes fixed, objects "
+                                        "assigned at random)"),
+    "adjusted": st.column_config.NumberColumn(
+        "adjusted", format="%.4f", help="(value − expected) / (best − expected): the value corrected for chance "
+                                        "under the chosen model, 1 at the best value and 0 at chance; under the "
+                                        "permutation model the Rand index's is ARI"),
     "expected error": st.column_config.TextColumn(
         "±", width=52, help="Monte Carlo standard error of the expected value, or 'exact' for a closed form"),
     "z": st.column_config.TextColumn("z", width=72, help="(value − expected) / SD of the index by chance; undefined "
@@ -289,17 +296,21 @@ def index_tables(c, *, key: str, model=None) -> dict:
                                        help="Each index's expected value under the permutation model, z and p, "
                                             "the range its cluster sizes allow, and its 95 % jackknife interval. "
                                             "Progress bars say the time left."):
-        samples = st.segmented_control("Random tables for the Monte Carlo part", CHANCE_SAMPLES,
-                                       default=CHANCE_SAMPLES[0], key=f"{key}_chance_samples",
-                                       format_func=lambda n: f"{n:,}",
-                                       help="More tables, a smaller ± (the Monte Carlo standard error): about "
-                                            "five times the time for each step.") or CHANCE_SAMPLES[0]
+        left, right = st.columns([1, 2], vertical_alignment="bottom")
+        with left:
+            samples = st.segmented_control("Random tables for the Monte Carlo part", CHANCE_SAMPLES,
+                                           default=CHANCE_SAMPLES[0], key=f"{key}_chance_samples",
+                                           format_func=lambda n: f"{n:,}",
+                                           help="More tables, a smaller ± (the Monte Carlo standard error): about "
+                                                "five times the time for each step.") or CHANCE_SAMPLES[0]
+        with right:
+            random_model = random_model_choice(key=f"{key}_chance_model")
         centroid = c.has_data and any(info.needs_data for info in INDICES.values()) and st.toggle(
             "Intervals of the centroid indices too", key=f"{key}_chance_centroid",
             help=f"Their jackknife leaves out each of the {c.n:,} objects in turn and compares anew (the centroids "
                  "move with every object): seconds rather than a blink. A bar says the time left.")
         with ui.guarded("Comparing with chance", stop=False):
-            chance = data.chance(model, samples)
+            chance = data.chance(model, samples, random_model=random_model)
             uncertainty, missing = data.uncertainty(model, centroid_indices=centroid)
         with ui.guarded("Finding the attainable range", stop=False):
             attainable = data.attainable(model)
@@ -307,7 +318,7 @@ def index_tables(c, *, key: str, model=None) -> dict:
             lead = "ari" if "ari" in scores else next(iter(scores))
             if attainable is not None:
                 st.markdown(ui.plain(chance_sentence(lead, scores[lead], chance, attainable)))
-            st.caption(chance_caption(chance, samples, missing))
+            st.caption(chance_caption(chance, samples, missing, random_model))
     table = score_table(scores, chance, uncertainty, attainable)
     table["value"] = [format_value(i, v, 6) for i, v in scores.items()]  # as text: honest to its digits
     if chance is not None:  # as text, so that "exact" and "undefined" are said, not left blank
@@ -328,13 +339,27 @@ def index_tables(c, *, key: str, model=None) -> dict:
     return scores
 
 
-def chance_caption(chance, samples: int, missing: str | None) -> str:
+def random_model_choice(*, key: str) -> str:
+    """The random model that 'by chance' means (the permutation model by default)."""
+    return st.selectbox("Random model", APP_MODELS, format_func=lambda m: MODEL_NAMES[m].capitalize(), key=key,
+                        help="What is held fixed when partitions are drawn at random (Gates & Ahn 2017): both "
+                             "partitions' cluster sizes (the permutation model, the usual one); their numbers of "
+                             "clusters; nothing. With 'reference fixed' only the candidate is drawn. The Rand index "
+                             "and the mutual information are exact under every model, the other indices from the "
+                             "random draws.")
+
+
+def chance_caption(chance, samples: int, missing: str | None, random_model: str = "perm") -> str:
     """What the chance columns are, in words, with the indices whose expectation is exact."""
     exact = [INDICES[i].name for i in chance.index[chance["method"] == "exact"]]
-    text = (f"Expected: the mean over random tables with both partitions' cluster sizes (the permutation model); "
-            f"exact for {', '.join(exact) if exact else 'no index here'}, else from {samples:,} random tables "
+    drawn = ("random tables with both partitions' cluster sizes (the permutation model)"
+             if random_model in ("perm", "perm1") else f"random partitions: {MODELS[random_model]}")
+    text = (f"Expected: the mean over {drawn}; "
+            f"exact for {', '.join(exact) if exact else 'no index here'}, else from {samples:,} random "
+            f"{'tables' if random_model in ('perm', 'perm1') else 'partitions'} "
             f"(seed {data.CHANCE_SEED}), whose standard error is the ± column. z = (value − expected) / SD by "
             f"chance; p: one-sided, in the index's better direction (at least 1/{samples + 1:,} with Monte Carlo). "
+            "Adjusted: (value − expected) / (best − expected). "
             "Interval: the jackknife over objects, value ± 1.96 SE. Reachable: the lowest and highest value over "
             "every table with these cluster sizes, exact unless marked ≤ or ≥ (a value some table reaches; the "
             "extreme lies at least as far).")

@@ -4,6 +4,7 @@ import pandas as pd
 import streamlit as st
 
 from cluval_core import INDICES, experiments
+from cluval_core.core.random_models import MODELS
 from cluval_core.data.synthetic import SCENARIOS
 from cluval_core.outputs.export import format_value
 from cluval_core.outputs.plots import curves
@@ -20,11 +21,11 @@ def scenario_curve(key: str, seed: int = 0):
 
 
 @st.cache_data(show_spinner=False, max_entries=256)
-def chance_band(key: str, index_id: str):
+def chance_band(key: str, index_id: str, model: str = "perm"):
     """One index's expected value and SD by chance along the scenario (few random tables, fixed seed)."""
     with data.progress_bar(f"Chance band of {INDICES[index_id].name}:") as progress:
         return experiments.scenario_chance(key, [index_id], n_samples=data.BAND_SAMPLES, seed=data.CHANCE_SEED,
-                                           progress=progress)
+                                           progress=progress, model=model)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -38,7 +39,8 @@ def slider_key(scenario: str) -> str:
 
 
 DEFAULT_SCENARIO = next(iter(SCENARIOS))
-URL_KEYS = ("scenario", *(slider_key(key) for key in SCENARIOS), "scenario_bands")  # the page's own keys in the URL
+URL_KEYS = ("scenario", *(slider_key(key) for key in SCENARIOS), "scenario_bands",
+            "scenario_model")  # the page's own keys in the URL
 
 
 # The two blocks below the curves sit side by side on a wide screen; on a narrower one a block
@@ -77,10 +79,16 @@ with ui.guarded("Drawing the scenario"):
         _page_url.take("scenario_bands", (True, False), False)
         with_bands = st.toggle("Chance bands", key="scenario_bands",
                                help="Behind each line, the values it would take by chance: expected value ± 2 SD "
-                                    "when the same cluster sizes are filled at random. Takes a few seconds per index.")
-    _page_url.write({"scenario": key, slider_key(key): value, "scenario_bands": with_bands},
-                    {"scenario": DEFAULT_SCENARIO, slider_key(key): scenario.default, "scenario_bands": False},
-                    URL_KEYS)
+                                    "when partitions are drawn at random under the chosen model (by default the "
+                                    "same cluster sizes filled at random). Takes a few seconds per index.")
+        random_model = "perm"
+        if with_bands:
+            _page_url.take("scenario_model", views.APP_MODELS, "perm")
+            random_model = views.random_model_choice(key="scenario_model")
+    _page_url.write({"scenario": key, slider_key(key): value, "scenario_bands": with_bands,
+                     "scenario_model": random_model},
+                    {"scenario": DEFAULT_SCENARIO, slider_key(key): scenario.default, "scenario_bands": False,
+                     "scenario_model": "perm"}, URL_KEYS)
     if not ids:
         st.warning("Choose at least one index to draw.")
         st.stop()
@@ -93,13 +101,15 @@ with ui.guarded("Drawing the scenario"):
         st.table(shown, hide_index=True, border="horizontal")  # a static table wraps long names: nothing to scroll
         st.caption("As computed: distances are shown as distances here.")
     with right:
-        bands = pd.concat([chance_band(key, i) for i in ids]) if with_bands else None
+        bands = pd.concat([chance_band(key, i, random_model) for i in ids]) if with_bands else None
         charts.chart(curves.index_curves(curve, scenario.parameter, ids, current=value, as_similarity=True,
                                          bands=bands), key="scenario_curves")
         if with_bands:
-            st.caption(f"Shaded: each index's chance band, its expected value ± 2 SD when both partitions keep their "
-                       f"cluster sizes and objects are assigned at random (the permutation model; "
-                       f"{data.BAND_SAMPLES} random tables per point, seed {data.CHANCE_SEED}). A line inside its "
+            drawn = ("both partitions keep their cluster sizes and objects are assigned at random (the permutation "
+                     "model" if random_model == "perm" else f"partitions are drawn at random ({MODELS[random_model]}")
+            st.caption(f"Shaded: each index's chance band, its expected value ± 2 SD when {drawn}; "
+                       f"{data.BAND_SAMPLES} random {'tables' if random_model == 'perm' else 'draws'} per point, seed "
+                       f"{data.CHANCE_SEED}). A line inside its "
                        "band is no better than chance; a band that moves with the parameter is an index whose "
                        "baseline drifts (with K, with cluster sizes) even when nothing is found.")
         turned = [i for i in ids if curves.drawn_as_similarity(i)]

@@ -260,3 +260,43 @@ def test_a_failing_chance_computation_is_a_message_and_the_page_goes_on(compared
     assert len(at.error) == 1 and "simulated refusal" in at.error[0].value
     assert "expected" not in next(iter(_shown_rows(at).values()))  # the values alone, as before
     assert at.get("download_button")  # the rest of the page is still drawn
+
+
+# ---------------------------------------------------------------------- other random models
+def test_another_random_model_on_compare_gives_the_librarys_numbers(compared):
+    from cluval_core.core.random_models import MODELS
+
+    at, built = compared
+    at.session_state["compare_chance_samples"] = 200
+    at.toggle(key="compare_chance").set_value(True).run()
+    assert at.selectbox(key="compare_chance_model").value == "perm"
+    at.selectbox(key="compare_chance_model").set_value("num1").run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    c = built[-1]
+    chance = c.chance(n_samples=200, seed=0, model="num1")
+    shown = _shown_rows(at)
+    for index_id, row in shown.items():
+        for column in ("expected", "p", "adjusted"):
+            assert row[column] == pytest.approx(chance.loc[index_id, column], rel=1e-12, nan_ok=True), (index_id,
+                                                                                                         column)
+    assert shown["ri"]["expected error"] == "exact" and shown["ari"]["expected error"] != "exact"
+    assert any(MODELS["num1"] in cap.value and "200 random partitions" in cap.value for cap in at.caption)
+
+
+def test_why_disagree_draws_the_bands_of_the_chosen_model():
+    from cluval_core.experiments import scenario_chance
+    from pages._cache import BAND_SAMPLES
+
+    at = _app()
+    at.switch_page("why_disagree.py").run()
+    at.selectbox(key="scenario").set_value("clusters").run()
+    at.multiselect(key="scenario_indices").set_value(["ri"]).run()
+    at.toggle(key="scenario_bands").set_value(True).run()
+    at.selectbox(key="scenario_model").set_value("all1").run()
+    assert not at.exception and not at.error
+    assert at.query_params["scenario_model"] == "all1"
+    expected = scenario_chance("clusters", ["ri"], n_samples=BAND_SAMPLES, seed=0, model="all1")
+    line = next(t for t in _chart(at, "scenario_curves")["data"] if t.get("name") == "Rand index")
+    high = next(t for t in _chart(at, "scenario_curves")["data"] if t.get("legendgroup") == "ri" and t is not line)
+    np.testing.assert_allclose(_array(high["y"]), expected["expected"] + 2 * expected["sd"], rtol=1e-12)
+    assert any("reference fixed" in cap.value or "the reference as observed" in cap.value for cap in at.caption)

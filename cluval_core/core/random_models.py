@@ -46,8 +46,8 @@ from scipy.special import gammaln, logsumexp
 from .emi import _distinct_pair_sums
 from .validation import CluvalError
 
-__all__ = ["MODELS", "sides", "pair_chances", "expected_rand", "expected_mutual_information_under", "size_spectrum",
-           "random_partition", "log_stirling", "log_bell"]
+__all__ = ["MODELS", "MODEL_NAMES", "sides", "pair_chances", "expected_rand", "expected_mutual_information_under",
+           "size_spectrum", "random_partition", "log_stirling", "log_bell"]
 
 MODELS = {
     "perm": "both partitions' cluster sizes fixed, objects assigned at random (the permutation model)",
@@ -56,6 +56,15 @@ MODELS = {
     "num1": "the reference as observed, the candidate uniform over the partitions with its number of clusters",
     "all": "both uniform over all partitions of the objects",
     "all1": "the reference as observed, the candidate uniform over all partitions of the objects",
+}
+# What a short label calls each model (a menu, a caption).
+MODEL_NAMES = {
+    "perm": "cluster sizes fixed (permutation)",
+    "perm1": "reference fixed, candidate's cluster sizes fixed",
+    "num": "numbers of clusters fixed, both drawn",
+    "num1": "reference fixed, candidate's number of clusters fixed",
+    "all": "any partitions, both drawn",
+    "all1": "reference fixed, candidate any partition",
 }
 # The most cells of a table of Stirling numbers the sequential sampler keeps (N x K floats, 40 MB).
 MAX_STIRLING_CELLS = 5_000_000

@@ -77,15 +77,16 @@ def scenario_curve(key: str, ids=None, *, seed: int = 0, progress: Progress = No
 
 
 def scenario_chance(key: str, ids=None, *, n_samples: int = 100, seed: int = 0,
-                    progress: Progress = None) -> pd.DataFrame:
+                    progress: Progress = None, model: str = "perm") -> pd.DataFrame:
     """Every index's value by chance along a scenario: the chance band of each curve.
 
     For each value of the scenario's parameter, the pair is compared and
     :meth:`Comparison.chance <cluval_core.Comparison.chance>` gives each index's expected value
     and standard deviation under the permutation model (both partitions' cluster sizes fixed;
-    `n_samples` random tables, `seed` for every point). Where one partition has a single
-    cluster, every random assignment gives the same table, so the expected value is the value
-    itself and the SD is 0.
+    `n_samples` random tables, `seed` for every point), or under another random `model`
+    (:mod:`cluval_core.core.random_models`). Under the permutation model, where one partition has
+    a single cluster, every random assignment gives the same table, so the expected value is the
+    value itself and the SD is 0.
 
     Returns one row per parameter value and index: the parameter, ``index``, ``value``,
     ``expected`` and ``sd``.
@@ -100,12 +101,12 @@ def scenario_chance(key: str, ids=None, *, n_samples: int = 100, seed: int = 0,
     for i, value in enumerate(scenario.values):
         g, p = scenario.make(value, seed)[:2]
         c = compare(g, p)
-        if c.k_true < 2 or c.k_pred < 2:
+        if (c.k_true < 2 or c.k_pred < 2) and model in ("perm", "perm1"):
             scores = c.scores(ids)
             rows += [{scenario.parameter: value, "index": index_id, "value": scores[index_id],
                       "expected": scores[index_id], "sd": 0.0} for index_id in ids]
         else:
-            chance = c.chance(ids, n_samples=n_samples, seed=seed)
+            chance = c.chance(ids, n_samples=n_samples, seed=seed, model=model)
             rows += [{scenario.parameter: value, "index": index_id, "value": chance.loc[index_id, "value"],
                       "expected": chance.loc[index_id, "expected"], "sd": chance.loc[index_id, "sd"]}
                      for index_id in ids]

@@ -147,9 +147,9 @@ def score_table(scores: dict, chance: pd.DataFrame | None = None, uncertainty: p
     """The registry's facts next to each value: family, name, id, value, range, best, ...
 
     With `chance` (a :meth:`Comparison.chance <cluval_core.Comparison.chance>` frame) the table
-    gains each index's ``expected`` value under the permutation model, the Monte Carlo standard
-    error of that expectation (``expected error``, empty when it is exact), ``sd``, ``z`` and
-    ``p``; with `uncertainty` (:meth:`Comparison.uncertainty
+    gains each index's ``expected`` value under the frame's random model, the Monte Carlo standard
+    error of that expectation (``expected error``, empty when it is exact), ``sd``, ``z``, ``p``
+    and the value ``adjusted`` for chance; with `uncertainty` (:meth:`Comparison.uncertainty
     <cluval_core.Comparison.uncertainty>`) its standard error ``se`` and interval ``low`` to
     ``high``; with `attainable` (:meth:`Comparison.attainable <cluval_core.Comparison.attainable>`)
     the range its cluster sizes allow, in words (``reachable``, see :func:`reachable`). An index
@@ -170,7 +170,8 @@ def score_table(scores: dict, chance: pd.DataFrame | None = None, uncertainty: p
             row.update({"expected": facts["expected"] if known else math.nan,
                         "expected error": facts["mc_error"] if known and facts["method"] != "exact" else math.nan,
                         "sd": facts["sd"] if known else math.nan, "z": facts["z"] if known else math.nan,
-                        "p": facts["p"] if known else math.nan})
+                        "p": facts["p"] if known else math.nan,
+                        "adjusted": facts.get("adjusted", math.nan) if known else math.nan})
         if uncertainty is not None:
             known = index_id in uncertainty.index
             for column in ("se", "low", "high"):
