@@ -296,16 +296,16 @@ def index_tables(c, *, key: str, model=None) -> dict:
                                        help="Each index's expected value under the permutation model, z and p, "
                                             "the range its cluster sizes allow, and its 95 % jackknife interval. "
                                             "Progress bars say the time left."):
-        left, right = st.columns([1, 2], vertical_alignment="bottom")
+        left, middle, right = st.columns([1, 1.5, 1.3], vertical_alignment="bottom")
         with left:
             samples = st.segmented_control("Random tables for the Monte Carlo part", CHANCE_SAMPLES,
                                            default=CHANCE_SAMPLES[0], key=f"{key}_chance_samples",
                                            format_func=lambda n: f"{n:,}",
                                            help="More tables, a smaller ± (the Monte Carlo standard error): about "
                                                 "five times the time for each step.") or CHANCE_SAMPLES[0]
-        with right:
+        with middle:
             random_model = random_model_choice(key=f"{key}_chance_model")
-        centroid = c.has_data and any(info.needs_data for info in INDICES.values()) and st.toggle(
+        centroid = c.has_data and any(info.needs_data for info in INDICES.values()) and right.toggle(
             "Intervals of the centroid indices too", key=f"{key}_chance_centroid",
             help=f"Their jackknife leaves out each of the {c.n:,} objects in turn and compares anew (the centroids "
                  "move with every object): seconds rather than a blink. A bar says the time left.")
@@ -344,9 +344,9 @@ def random_model_choice(*, key: str) -> str:
     return st.selectbox("Random model", APP_MODELS, format_func=lambda m: MODEL_NAMES[m].capitalize(), key=key,
                         help="What is held fixed when partitions are drawn at random (Gates & Ahn 2017): both "
                              "partitions' cluster sizes (the permutation model, the usual one); their numbers of "
-                             "clusters; nothing. With 'reference fixed' only the candidate is drawn. The Rand index "
-                             "and the mutual information are exact under every model, the other indices from the "
-                             "random draws.")
+                             "clusters; nothing. One-sided: the reference stays as observed and only the candidate "
+                             "is drawn. The Rand index and the mutual information are exact under every model, the "
+                             "other indices from the random draws.")
 
 
 def chance_caption(chance, samples: int, missing: str | None, random_model: str = "perm") -> str:

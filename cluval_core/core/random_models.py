@@ -57,14 +57,14 @@ MODELS = {
     "all": "both uniform over all partitions of the objects",
     "all1": "the reference as observed, the candidate uniform over all partitions of the objects",
 }
-# What a short label calls each model (a menu, a caption).
+# What a short label calls each model (a menu, a caption); one-sided: the reference as observed.
 MODEL_NAMES = {
     "perm": "cluster sizes fixed (permutation)",
-    "perm1": "reference fixed, candidate's cluster sizes fixed",
-    "num": "numbers of clusters fixed, both drawn",
-    "num1": "reference fixed, candidate's number of clusters fixed",
-    "all": "any partitions, both drawn",
-    "all1": "reference fixed, candidate any partition",
+    "perm1": "one-sided: the candidate's cluster sizes fixed",
+    "num": "numbers of clusters fixed",
+    "num1": "one-sided: the candidate's number of clusters fixed",
+    "all": "any partitions",
+    "all1": "one-sided: any candidate partition",
 }
 # The most cells of a table of Stirling numbers the sequential sampler keeps (N x K floats, 40 MB).
 MAX_STIRLING_CELLS = 5_000_000
