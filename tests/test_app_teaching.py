@@ -118,6 +118,26 @@ def test_psi_vs_ari_link_chooses_the_clustering_shown_and_the_slider(unbalance_t
         t["line"]["width"] for name, t in lines.items() if name != "Pair Sets Index")
 
 
+@pytest.mark.data
+def test_psi_vs_ari_turns_the_tsallis_dial_from_ami_to_ari(unbalance_table):
+    from cluval_core import adjusted_mutual_info_score, adjusted_rand_score, adjusted_tsallis_mutual_info_score
+
+    _, labels, unbalance = unbalance_table
+    at = open_app(timeout=300, page=PSI_PAGE, tsallis_q="1.2")
+    assert at.select_slider(key="tsallis_q").value == 1.2
+    (table,) = (f.value for f in _dataframes(at, "algorithm", "q = 1.2"))
+    for code, row in zip([code for code, _ in FOUR], table.itertuples(index=False)):
+        truth, found = unbalance.labels, labels[code]
+        assert row[1] == pytest.approx(adjusted_tsallis_mutual_info_score(truth, found, q=1.2), abs=1e-12), code
+        assert row[2] == adjusted_mutual_info_score(truth, found), code
+        assert row[3] == pytest.approx(adjusted_rand_score(truth, found), abs=1e-12), code
+    curve = _chart(at, "tsallis_curve")
+    assert [t["name"] for t in curve["data"]] == [code for code, _ in FOUR]
+    assert any("Their guideline" in m.value for m in at.markdown)
+    at.select_slider(key="tsallis_q").set_value(2.0).run()
+    assert not at.exception and at.query_params["tsallis_q"] == "2"
+
+
 def test_psi_vs_ari_ignores_a_link_value_it_does_not_offer():
     at = open_app(timeout=300, page=PSI_PAGE, sparse_size="7", clustering="XX")
     slider = at.select_slider(key="sparse_size")

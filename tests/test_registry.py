@@ -29,6 +29,8 @@ NOT_INDEX_FUNCTIONS = {"compare", "compare_chunks", "compare_many", "compare_pai
 # Public one-line functions of a family of values, one member of which is a registered index
 # (with these options); the others are checked against their peers in the family tests (tests/indices/).
 FAMILY_FUNCTIONS = {"v_measure_score": ("nmi_sum", {"beta": 1.0}),
+                    # the Tsallis-q family: AMI at q = 1 (ARI at q = 2, tests/test_tsallis.py)
+                    "adjusted_tsallis_mutual_info_score": ("ami", {"q": 1}),
                     # the one-line function of the indices users add (pair_index); it computes any registered one
                     "pair_index_score": ("ari", {"index_id": "ari"})}
 INDEX_FUNCTIONS = [name for name in SCORE_FUNCTIONS if name not in NOT_INDEX_FUNCTIONS | set(FAMILY_FUNCTIONS)]

@@ -22,7 +22,7 @@ from .colours import index_colour, translucent
 from .comparison import UNPAIRED
 
 __all__ = ["index_curves", "score_bars", "curve_name", "drawn_as_similarity", "panel_of", "PANELS",
-           "LINE_DASHES", "MARKER_SYMBOLS", "count_ticks"]
+           "LINE_DASHES", "MARKER_SYMBOLS", "count_ticks", "series_over"]
 
 LINE_DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
 MARKER_SYMBOLS = ("circle", "square", "diamond", "triangle-up", "x", "cross", "triangle-down", "star",
@@ -253,4 +253,28 @@ def score_bars(frame: pd.DataFrame, group: str, ids, *, names=None, series=None,
     fig.update_layout(barmode="group", height=height, margin=dict(l=10, r=10, t=40, b=10),
                       uniformtext=dict(minsize=10, mode="hide"),
                       legend=dict(orientation="h", yanchor="bottom", y=1.02, xanchor="right", x=1))
+    return fig
+
+
+def series_over(frame: pd.DataFrame, parameter: str, series, *, current=None, title: str = "",
+                value_title: str = "value", ends: dict | None = None) -> go.Figure:
+    """One line per series (a clustering, say: the columns `series` of `frame`) along `parameter`,
+    each with its own colour, dash and marker; `current` marks the parameter's value shown, `ends`
+    ({parameter value: name}) names special values on the axis (q = 1: AMI, q = 2: ARI)."""
+    fig = go.Figure()
+    for k, name in enumerate(series):
+        fig.add_trace(go.Scatter(
+            x=frame[parameter], y=frame[name], mode="lines+markers", name=str(name),
+            line=dict(color=SERIES_COLOURS[k % len(SERIES_COLOURS)], width=LINE_WIDTH,
+                      dash=LINE_DASHES[k % len(LINE_DASHES)]),
+            marker=dict(symbol=MARKER_SYMBOLS[k % len(MARKER_SYMBOLS)], size=7),
+            hovertemplate=f"{name}<br>{parameter} = %{{x:g}}<br>{value_title} = %{{y:.4f}}<extra></extra>"))
+    if current is not None:
+        fig.add_vline(x=current, line=dict(color="grey", dash="dot", width=1))
+    ticks = sorted(set(frame[parameter]))
+    labels = [f"{value:g}" + (f"<br>{ends[value]}" if ends and value in ends else "") for value in ticks]
+    fig.update_xaxes(title=parameter, tickvals=ticks, ticktext=labels)
+    fig.update_yaxes(title=value_title)
+    fig.update_layout(title=title, height=380, margin=dict(l=10, r=10, t=40 if title else 10, b=10),
+                      legend=dict(orientation="h", y=-0.25), meta="series_over")
     return fig

@@ -1,0 +1,64 @@
+"""The adjusted Tsallis-q mutual information (Romano et al. 2016): ARI at q = 2 on random tables, AMI at
+q = 1 and its limit, the expectation against every arrangement of the objects, and the refusals."""
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+
+from cluval_core import CluvalError, adjusted_mutual_info_score, adjusted_rand_score, adjusted_tsallis_mutual_info_score
+
+
+def _random_pair(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(5, 400))
+    a = rng.integers(0, rng.integers(1, 9), n)
+    b = np.where(rng.random(n) < rng.random(), a, rng.integers(0, rng.integers(1, 9), n))
+    return a, b
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_q_2_is_ari_and_q_1_is_ami(seed):
+    a, b = _random_pair(seed)
+    assert adjusted_tsallis_mutual_info_score(a, b, q=2) == pytest.approx(adjusted_rand_score(a, b), abs=1e-12)
+    assert adjusted_tsallis_mutual_info_score(a, b, q=1) == adjusted_mutual_info_score(a, b)
+    near = adjusted_tsallis_mutual_info_score(a, b, q=1 + 1e-6)
+    assert near == pytest.approx(adjusted_mutual_info_score(a, b), abs=1e-4)  # the limit q -> 1 is Shannon's
+
+
+def _tsallis(counts, n, q):
+    return (1 - sum((c / n) ** q for c in counts if c)) / (q - 1)
+
+
+@pytest.mark.parametrize("q", [1.3, 1.7, 2.5])
+def test_the_expectation_is_the_mean_over_every_arrangement(q):
+    """(MI_q - E) / ((H_q(U) + H_q(V)) / 2 - E) with E the mean of MI_q over every order of the candidate's labels."""
+    a = [0, 0, 0, 1, 1, 2, 2]
+    b = [0, 0, 1, 1, 1, 1, 2]
+    n = len(a)
+
+    def mi(x, y):
+        cells = {}
+        for key in zip(x, y):
+            cells[key] = cells.get(key, 0) + 1
+        rows = [x.count(v) for v in set(x)]
+        cols = [y.count(v) for v in set(y)]
+        return _tsallis(rows, n, q) + _tsallis(cols, n, q) - _tsallis(cells.values(), n, q), rows, cols
+
+    orders = list(itertools.permutations(b))
+    expected = sum(mi(a, list(order))[0] for order in orders) / len(orders)
+    value, rows, cols = mi(a, b)
+    by_hand = (value - expected) / ((_tsallis(rows, n, q) + _tsallis(cols, n, q)) / 2 - expected)
+    assert adjusted_tsallis_mutual_info_score(a, b, q=q) == pytest.approx(by_hand, abs=1e-12)
+
+
+def test_conventions_relabelling_and_refusals():
+    assert adjusted_tsallis_mutual_info_score([0, 0, 0], [5, 5, 5], q=1.5) == 1.0  # both one cluster: identical
+    assert adjusted_tsallis_mutual_info_score([0, 1, 2, 3], [0, 1, 2, 3], q=1.5) == 1.0
+    a, b = _random_pair(3)
+    assert adjusted_tsallis_mutual_info_score(a, b, q=1.4) == adjusted_tsallis_mutual_info_score(
+        np.array(list("abcdefgh"))[a], 100 - b, q=1.4)
+    for bad in (0.5, 11, math.nan, True, "2"):
+        with pytest.raises(CluvalError, match="q must be a number from 1 to 10"):
+            adjusted_tsallis_mutual_info_score([0, 1], [0, 1], q=bad)
