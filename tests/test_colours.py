@@ -173,8 +173,8 @@ def _experiments():
 # or one index (a heatmap), or series (soft against crisp) whose colours are not an index's
 PER_INDEX = {"index_curves", "score_bars", "similarity_grid", "paired_differences", "overlap_and_dimension",
              "seed_boxes", "class_removal", "stability_curves", "centroid_index_boxes", "success_rate_bars"}
-NOT_PER_INDEX = {"partition_scatter", "contingency_heatmap", "mapping_diagram", "formula_check", "pairwise_heatmap",
-                 "disagreement_heatmap", "critical_difference_diagram", "atlas_heatmap"}
+NOT_PER_INDEX = {"series_over", "partition_scatter", "contingency_heatmap", "mapping_diagram", "formula_check",
+                 "pairwise_heatmap", "disagreement_heatmap", "critical_difference_diagram", "atlas_heatmap"}
 FIGURES = [*_curves(), *_bars(), *_experiments()]
 
 

@@ -291,8 +291,8 @@ def _chance_frame(ids, values, null, exact, model: str) -> pd.DataFrame:
 
 def _chance_under(c, ids, model, n_samples, rng, progress, budget) -> pd.DataFrame:
     """chance() under a model that draws whole partitions (num, num1, all, all1): the reference as
-    observed or drawn, the candidate drawn, each table compared by the registry's own code; the
-    Rand index and the mutual information exactly."""
+    observed or drawn, the candidate drawn, each table compared by the registry's own code; exactly
+    where the index's family gives a closed form (``INDICES[id].model_expectation``)."""
     if c.is_soft:
         raise CluvalError(f"the {model} model draws partitions of whole objects: it needs a table of counts")
     n = int(c.n)
@@ -321,14 +321,13 @@ def _chance_under(c, ids, model, n_samples, rng, progress, budget) -> pd.DataFra
         if progress is not None and (done % every == 0 or done == n_samples):
             progress(done, n_samples)
     exact = {}
-    rows, cols = c.row_sizes.astype(np.int64).tolist(), c.col_sizes.astype(np.int64).tolist()
-    for i, compute in (("ri", lambda: random_models.expected_rand(n, model, rows, cols)),
-                       ("mi", lambda: (random_models.expected_mutual_information_under(n, model, rows, cols), None))):
-        if i in ids:
+    for i in ids:
+        expectation = INDICES[i].model_expectation
+        if expectation is not None:
             try:
-                exact[i] = compute()
+                exact[i] = expectation(c, model)
             except CluvalError:
-                pass  # beyond the exact sums: the random tables' mean stands
+                pass  # beyond the exact sums: the random draws' mean stands
     return _chance_frame(ids, values, null, exact, model)
 
 

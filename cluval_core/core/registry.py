@@ -114,6 +114,10 @@ class IndexInfo:
         under the permutation model and, where it has a closed form too, the standard
         deviation; None where no closed form exists (chance then draws random tables) or
         for a table where it does not apply.
+    model_expectation : callable or None
+        ``model_expectation(comparison, model) -> (mean, sd or None)``: the same under the random
+        models that draw whole partitions (``"num"``, ``"num1"``, ``"all"``, ``"all1"``:
+        :mod:`cluval_core.core.random_models`); None where the index has no closed form there.
     cells, clusters : callable or None
         The anatomy, ``f(comparison) -> Anatomy or None``: per cell (``cells``: the cells plus
         a constant add up to the value) or per cluster (``clusters``: the Centroid Index's
@@ -142,6 +146,7 @@ class IndexInfo:
     compute: Callable
     steps: Callable
     expectation: Callable | None = None
+    model_expectation: Callable | None = None
     cells: Callable | None = None
     clusters: Callable | None = None
 

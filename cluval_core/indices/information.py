@@ -46,12 +46,14 @@ import numbers
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
 from scipy.optimize import brentq
 from scipy.special import digamma, gammaln
 
+from ..core import random_models
 from ..core.comparison import Comparison
 from ..core.emi import _log_hypergeometric, _window, expected_mutual_information_terms
 from ..core.labels import compare, score_labels
@@ -151,6 +153,12 @@ def _emi(c):
     """E[MI] for the closed forms of chance(), or None beyond the work cluval does."""
     emi = c.expected_mutual_information
     return None if math.isnan(emi) else emi
+
+
+def _mi_under(c, model):
+    """(E, None) of the mutual information under a model that draws whole partitions (random_models)."""
+    sizes = (c.row_sizes.astype(np.int64).tolist(), c.col_sizes.astype(np.int64).tolist())
+    return random_models.expected_mutual_information_under(int(c.n), model, *sizes), None
 
 
 def _mi_expectation(c):
@@ -839,7 +847,8 @@ ENTRIES = (
         caveat="Unbounded and grows with the number of clusters: a finer candidate always shares more "
                "information. Its best value depends on the data (the entropies), so it is not comparable "
                "across data sets.",
-        compute=_mutual_information, steps=_mi_steps, expectation=_mi_expectation, cells=_mi_cells),
+        compute=_mutual_information, steps=_mi_steps, expectation=_mi_expectation,
+        model_expectation=_mi_under, cells=_mi_cells),
     _nmi_entry(NORMALISERS["arithmetic"], "NMI (arithmetic mean)",
                r"\mathrm{NMI}_{sum} = \frac{2\,\mathrm{MI}}{H_a+H_b}",
                "Kvalseth (1987), IEEE SMC 17; equal to the V-measure (Rosenberg & Hirschberg 2007)",
@@ -963,8 +972,6 @@ def _expected_power_sum(rows: np.ndarray, cols: np.ndarray, n: int, q: float) ->
     a, count_a = np.unique(rows, return_counts=True)
     b, count_b = np.unique(cols, return_counts=True)
     if q == 2:
-        from fractions import Fraction
-
         total = Fraction(0)
         for x, cx in zip(a.tolist(), count_a.tolist()):
             for y, cy in zip(b.tolist(), count_b.tolist()):

@@ -46,6 +46,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from ..core import random_models
 from ..core.labels import score_labels
 from ..core.numeric import order_free_sum
 from ..core.registry import INF, Anatomy, IndexInfo, add_index
@@ -121,6 +122,12 @@ def _linear_in_a(c, weight, constant):
 def _rand_expectation(c):
     m, m_a, m_b, _, sd_a = c.memo(_null)
     return float(Fraction(m * m - m * (m_a + m_b) + 2 * m_a * m_b, m * m)), 2 * sd_a / m  # exact, then rounded once
+
+
+def _rand_under(c, model):
+    """(E, SD) of the Rand index under a model that draws whole partitions (random_models)."""
+    sizes = (c.row_sizes.astype(np.int64).tolist(), c.col_sizes.astype(np.int64).tolist())
+    return random_models.expected_rand(int(c.n), model, *sizes)
 
 
 def _ari_expectation(c):
@@ -939,7 +946,8 @@ ENTRIES = (
         reference="Rand (1971), Objective criteria for the evaluation of clustering methods, JASA 66",
         caveat="Not corrected for chance: random partitions with many clusters score close to 1, because "
                "almost every pair is 'apart in both'. Compare RI values only for equal K and N.",
-        compute=_rand, steps=_rand_steps, expectation=_rand_expectation, cells=_rand_cells),
+        compute=_rand, steps=_rand_steps, expectation=_rand_expectation, model_expectation=_rand_under,
+        cells=_rand_cells),
     IndexInfo(
         id="ari", headline=True, name="Adjusted Rand index", family=FAMILY, range=(-1, 1), higher_is_better=True,
         chance_adjusted=True, symmetric=True, function=adjusted_rand_score,
