@@ -194,3 +194,69 @@ def test_hostile_input_is_refused_by_name(call, message):
     truth = rng.integers(0, 3, 300)
     with pytest.raises(CluvalError, match=message):
         call(truth, _noisy(truth, 0.2, 3, rng), _noisy(truth, 0.3, 3, rng))
+
+
+# ---------------------------------------------------------------------- found in review
+@pytest.mark.slow
+def test_the_level_holds_with_many_weakly_matched_clusters():
+    """Ten clusters, most objects moved: naming B after A (not both after the reference) made the
+    swaps too alike and rejected in about 10 % of such trials at p <= 0.05."""
+    rng = np.random.default_rng(5)
+    trials, rejected = 300, 0
+    for trial in range(trials):
+        truth = rng.integers(0, 10, 80)
+        a, b = _noisy(truth, 0.6, 10, rng), _noisy(truth, 0.6, 10, rng)
+        paired = compare_paired(truth, a, b, ["ari"], jackknife=False, n_bootstrap=0, n_permutations=99,
+                                seed=trial)
+        rejected += paired.table.loc["ari", "p"] <= 0.05
+    assert rejected / trials <= 0.05 + 3 * math.sqrt(0.05 * 0.95 / trials)
+
+
+def test_infinite_and_undefined_values_give_nan_not_an_error():
+    paired = compare_paired([2, 3, 1, 2], [1, 0, 1, 1], [3, 3, 0, 3], ["southwood"], n_bootstrap=0, n_permutations=0)
+    assert math.isnan(paired.table.loc["southwood", "se"])  # a left-out value is infinite: so is no SE
+    same = compare_paired([0, 1, 2, 1], [1, 3, 2, 3], [5, 7, 6, 7], ["southwood"], n_bootstrap=0, n_permutations=0)
+    assert same.table.loc["southwood", "a"] == math.inf and "equally close" in same.sentence("southwood")
+    truth = np.repeat([0, 1, 2], 10)
+    other = np.r_[truth[:-3], [0, 0, 0]]
+    undefined = compare_paired(truth, np.arange(30), other, ["fowlkes_mallows"], n_bootstrap=100, n_permutations=20,
+                               seed=0)
+    row = undefined.table.loc["fowlkes_mallows"]
+    assert row["closer"] == "undefined" and math.isnan(row["boot_low"]) and math.isnan(row["p"])
+    both = compare_paired(truth, np.arange(30), np.arange(30)[::-1], ["fowlkes_mallows"], n_bootstrap=0,
+                          n_permutations=0)
+    assert "undefined for A and B" in both.sentence("fowlkes_mallows")
+
+
+def test_sentences_name_only_the_checks_that_ran_and_can_speak():
+    truth = np.array([0] * 20 + [1] * 20)
+    a = np.array([0] * 20 + [1] * 19 + [0])
+    b = np.array([0] * 15 + [1] * 5 + [1] * 15 + [0] * 5)
+    only_p = compare_paired(truth, a, b, ["ari"], jackknife=False, n_bootstrap=0, n_permutations=200, seed=0)
+    text = only_p.sentence("ari")
+    assert "The permutation test's p is below 0.05: on these 40 objects A is closer" in text
+    assert "interval" not in text and "resampling" not in text
+    truth = np.repeat([0, 1, 2], [20, 20, 5])
+    steps = compare_paired(truth, truth, np.where(truth == 2, 0, truth), ["ci_partition"], n_bootstrap=0,
+                           n_permutations=0)
+    assert steps.table.loc["ci_partition", "se"] == 0
+    assert "no check of the difference was run" in steps.sentence("ci_partition")
+    assert "has no width here" in steps.sentence("ci_partition")
+
+
+def test_the_swaps_do_not_depend_on_the_resamples_and_the_work_asked_is_bounded():
+    rng = np.random.default_rng(8)
+    truth = rng.integers(0, 3, 100)
+    a, b = _noisy(truth, 0.2, 3, rng), _noisy(truth, 0.3, 3, rng)
+    few = compare_paired(truth, a, b, ["ari"], n_bootstrap=0, n_permutations=50, seed=4)
+    many = compare_paired(truth, a, b, ["ari"], n_bootstrap=60, n_permutations=50, seed=4)
+    assert few.permutations.equals(many.permutations) and few.table.loc["ari", "p"] == many.table.loc["ari", "p"]
+    with pytest.raises(CluvalError, match="n_bootstrap must be at most 1,000,000"):
+        compare_paired(truth, a, b, n_bootstrap=10**9)
+    with pytest.raises(CluvalError, match="the paired bootstrap evaluates 1,000,000 tables here"):
+        compare_paired(truth, a, b, ["ari"], jackknife=False, n_bootstrap=10**6, n_permutations=0, budget=0.5)
+    with pytest.raises(CluvalError, match="labels_true and labels_b differ in length: 100 != 99"):
+        compare_paired(truth, a, b[:-1])
+    from fractions import Fraction
+
+    assert compare_paired(truth, a, b, ["ari"], level=Fraction(9, 10), n_bootstrap=0, n_permutations=0).level == 0.9

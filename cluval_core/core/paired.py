@@ -13,8 +13,11 @@ and the difference D = I(reference, A) - I(reference, B) is judged three ways, a
   the three-way table's cells), both comparisons of each resample evaluated, and the
   percentile interval of the resampled differences;
 * **a paired permutation test**. Null hypothesis: given the reference, each object's two
-  candidate labels are exchangeable, B's clusters being named after A's by their pairing of
-  largest overlap (a B cluster that shares no object with its partner keeps a name of its own).
+  candidate labels are exchangeable, each candidate's clusters being named after the
+  reference's by that candidate's own pairing of largest overlap with the reference (a cluster
+  that shares no object with its partner keeps a name of its own). Naming both after the
+  reference, not B after A, keeps the names a function of each candidate alone, so that swaps
+  keep the test's level when the candidates have many clusters that match the reference poorly.
   Each permutation swaps the two labels of every object with probability 1/2, which the null
   leaves the distribution of the data unchanged, and D is computed again. The two-sided p-value
   is (1 + #{|D*| >= |D|}) / (1 + permutations).
@@ -62,16 +65,20 @@ from .comparison import Comparison
 from .contingency import factorize, table_from_codes
 from .labels import compare
 from .registry import INDICES, headline_ids, index_ids
-from .validation import CluvalError
+from .validation import CluvalError, as_labels
 
 __all__ = ["compare_paired", "PairedComparison"]
 
+# Resamples drawn at once (one multinomial draw each): the budget is judged before many more are made.
+_DRAWS_AT_ONCE = 64
+# Most resamples or permutations one call makes (each keeps a value per index).
+MAX_SAMPLES = 1_000_000
 # Most objects the exact jackknife and the permutation test handle (each permutation relabels N objects).
 MAX_OBJECTS = 10_000_000
 # What the test's null hypothesis is, said once.
-NULL = ("given the reference, each object's two candidate labels are exchangeable (B's clusters named after A's "
-        "by their pairing of largest overlap): swapping them object by object leaves the data's distribution "
-        "unchanged")
+NULL = ("given the reference, each object's two candidate labels are exchangeable (each candidate's clusters named "
+        "after the reference's by its own pairing of largest overlap with the reference): swapping them object by "
+        "object leaves the data's distribution unchanged")
 
 
 @dataclass(frozen=True)
@@ -108,10 +115,15 @@ class PairedComparison:
         row = self.table.loc[index_id]
         info = INDICES[index_id]
         a, b = self.names
-        if math.isnan(row["difference"]):
-            return (f"{info.name} is undefined for {a if math.isnan(row['a']) else b} here, so the two candidates "
-                    "cannot be compared by it.")
+        if not math.isfinite(row["difference"]):
+            if row["a"] == row["b"]:  # both infinite alike
+                return f"{info.name}: {a} and {b} both score {_shown(row['a'])}: equally close by it."
+            undefined = [name for name, value in ((a, row["a"]), (b, row["b"])) if math.isnan(value)]
+            if undefined:
+                return (f"{info.name} is undefined for {' and '.join(undefined)} here, so the two candidates cannot "
+                        "be compared by it.")
         favoured, other = (a, b) if row["closer"] == "A" else (b, a)
+        alpha = 1 - self.level
         intervals = []
         if not math.isnan(row["se"]):
             intervals.append(("jackknife", row["low"], row["high"]))
@@ -127,23 +139,47 @@ class PairedComparison:
                   f"{a} − {b} = {_shown(row['difference'])}" + (f" ({'; '.join(found)})" if found else "") + ". ")
         if row["closer"] == "neither":
             return values + f"The two candidates are equally close to the reference by {info.name}."
-        excluded = [low > 0 or high < 0 for _, low, high in intervals]
-        significant = not math.isnan(row["p"]) and row["p"] < 1 - self.level
-        votes = excluded + ([significant] if not math.isnan(row["p"]) else [])
-        if votes and all(votes):
-            verdict = (f"Every check puts the difference away from 0: on these {self.n:,} objects {favoured} is closer "
-                       f"to the reference than {other} by {info.name}, more than resampling the objects or swapping "
-                       "their labels would make it.")
-        elif votes and not any(votes):
-            verdict = (f"{favoured} scores better, but by no more than resampling the objects or swapping their labels "
-                       f"produces: these objects do not show that either candidate is closer by {info.name}.")
+        # each check that ran and can speak: (what it says for a difference, what it says against one)
+        votes, notes = [], []
+        for method, low, high in intervals:
+            if low == high:  # no spread at all: the index moves by whole steps, or not, as objects change
+                notes.append(f"the {method} interval has no width here (the index does not move smoothly with the "
+                             "objects), so it says nothing")
+            else:
+                votes.append((low > 0 or high < 0, f"the {method} interval leaves out 0", f"the {method} interval "
+                              "holds 0"))
+        if not math.isnan(row["p"]):
+            votes.append((row["p"] < alpha, f"the permutation test's p is below {alpha:g}",
+                          f"the permutation test's p is not below {alpha:g}"))
+        for_difference = [yes for decided, yes, _ in votes if decided]
+        against = [no for decided, _, no in votes if not decided]
+        if votes and not against:
+            verdict = (f"{_joined(for_difference).capitalize()}: on these {self.n:,} objects {favoured} is closer to "
+                       f"the reference than {other} by {info.name}.")
+        elif votes and not for_difference:
+            verdict = (f"{favoured} scores better, but {_joined(against)}: these objects do not show that either "
+                       f"candidate is closer by {info.name}.")
         elif votes:
-            verdict = (f"{favoured} scores better, and the checks disagree on whether that is more than chance: "
-                       "treat the difference as uncertain.")
+            verdict = (f"{favoured} scores better; {_joined(for_difference)}, but {_joined(against)}: treat the "
+                       "difference as uncertain.")
         else:
             verdict = f"{favoured} scores better; no check of the difference was run."
+        if notes:
+            verdict += f" ({_joined(notes).capitalize()}.)"
+        if self.permutations is not None and not math.isnan(row["p"]):
+            count = int(self.permutations[index_id].notna().sum())
+            error = math.sqrt(row["p"] * (1 - row["p"]) / max(count, 1))
+            if abs(row["p"] - alpha) < 2 * error:
+                verdict += (f" The permutation test's p is within its Monte Carlo error of {alpha:g}: more "
+                            "permutations would settle on which side it falls.")
         return (values + verdict + " This is about these objects and this reference: it does not say that "
-                f"{favoured} would be closer on other data or by another index, nor that the difference matters.")
+                f"{favoured} would be closer on other data or by another index, nor that the difference matters; "
+                "and among several indices one may favour a candidate by chance.")
+
+
+def _joined(parts) -> str:
+    parts = list(parts)
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 def _shown(value: float) -> str:
@@ -157,17 +193,21 @@ def _shown(value: float) -> str:
 
 
 def _paired_jackknife(c_a, c_b, ids, budget):
-    """(se, low, high) of each index's difference, by leaving out each object from both comparisons."""
+    """The standard error of each index's difference, by leaving out each object from both comparisons."""
     start = _clock()
     null_a, _, classes_a = jackknife_values(c_a, ids, budget=budget, what="the paired jackknife")
     left = max(budget - (_clock() - start), 1e-9)
     null_b, _, classes_b = jackknife_values(c_b, ids, budget=left, what="the paired jackknife")
     # each kind of object: the pair (its kind in A's comparison, in B's), and how many objects are of it
     kinds, weights = np.unique(classes_a.astype(np.int64) * len(null_b) + classes_b, return_counts=True)
-    theta = null_a[kinds // len(null_b)] - null_b[kinds % len(null_b)]
+    with np.errstate(invalid="ignore"):  # inf - inf: undefined, and the SE with it
+        theta = null_a[kinds // len(null_b)] - null_b[kinds % len(null_b)]
     n = int(weights.sum())
     se = []
     for column in theta.T:  # exactly rounded sums: the same whatever order the kinds come in
+        if not np.isfinite(column).all():  # a left-out value undefined or infinite: so is the SE
+            se.append(math.nan)
+            continue
         mean = math.fsum(weights * column) / n
         se.append(math.sqrt((n - 1) / n * math.fsum(weights * (column - mean) ** 2)))
     return np.array(se)
@@ -212,7 +252,9 @@ def _paired_bootstrap(c_a, c_b, ids, n_samples, rng, budget, tick):
     order = np.lexsort((ranks[2][b], ranks[1][a], ranks[0][ref]))
     in_a, in_b = _cells_of(c_a, ref, a), _cells_of(c_b, ref, b)
     (ra, ca, va), (rb, cb, vb) = _positive_cells(c_a), _positive_cells(c_b)
-    for k, drawn_in_order in enumerate(rng.multinomial(n, counts[order] / n, size=n_samples)):
+    draws = (draw for start in range(0, n_samples, _DRAWS_AT_ONCE)
+             for draw in rng.multinomial(n, counts[order] / n, size=min(_DRAWS_AT_ONCE, n_samples - start)))
+    for k, drawn_in_order in enumerate(draws):
         drawn = np.empty_like(drawn_in_order)
         drawn[order] = drawn_in_order
         one = _reduced(c_a, ra, ca, np.bincount(in_a, weights=drawn, minlength=len(va)).astype(np.int64)).scores(ids)
@@ -223,15 +265,16 @@ def _paired_bootstrap(c_a, c_b, ids, n_samples, rng, budget, tick):
     return out
 
 
-def _aligned(codes_a, codes_b, k_a: int, k_b: int) -> np.ndarray:
-    """B's codes renamed after A's: each B cluster takes the code of its partner in the pairing
-    of largest overlap with A, where they share objects; the others codes k_a, k_a + 1, ..."""
-    table = table_from_codes(codes_a, codes_b, k_a, k_b)
-    pairing = Comparison._build(table, np.arange(k_a), np.arange(k_b), codes=(codes_a, codes_b)).accuracy_pairing
-    names = k_a + np.arange(k_b)
+def _named_after_reference(reference, codes, k_ref: int, k: int, offset: int) -> np.ndarray:
+    """A candidate's codes renamed after the reference's clusters: each cluster takes the code of its
+    partner in the candidate's own pairing of largest overlap with the reference, where they share
+    objects; the others take codes of their own, `offset`, `offset` + 1, ..."""
+    table = table_from_codes(reference, codes, k_ref, k)
+    pairing = Comparison._build(table, np.arange(k_ref), np.arange(k), codes=(reference, codes)).accuracy_pairing
+    names = offset + np.arange(k)
     shared = pairing.overlap > 0
     names[pairing.cols[shared]] = pairing.rows[shared]
-    return names[codes_b]
+    return names[codes]
 
 
 def _scores_of_codes(reference, row_labels, candidate, X, ids) -> dict:
@@ -243,7 +286,9 @@ def _scores_of_codes(reference, row_labels, candidate, X, ids) -> dict:
 def _permutation_test(c_a, c_b, ids, n_samples, rng, budget, tick):
     """The differences under `n_samples` random swaps of the two candidates' labels (one row each)."""
     reference, codes_a = c_a.codes
-    codes_b = _aligned(codes_a, c_b.codes[1], c_a.k_pred, c_b.k_pred)
+    k_ref = c_a.k_true
+    codes_a = _named_after_reference(reference, codes_a, k_ref, c_a.k_pred, k_ref)
+    codes_b = _named_after_reference(reference, c_b.codes[1], k_ref, c_b.k_pred, k_ref + c_a.k_pred)
     X = c_a.data if any(INDICES[i].needs_data for i in ids) else None
     out = np.empty((n_samples, len(ids)))
     pace = Pace(n_samples, budget, "the permutation test", "use fewer permutations (n_permutations=...)")
@@ -268,6 +313,8 @@ def _closer(info, difference: float) -> str:
 def _count(value, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
         raise CluvalError(f"{name} must be a whole number, 0 to skip it or at least 2, got {value!r}")
+    if value > MAX_SAMPLES:
+        raise CluvalError(f"{name} must be at most {MAX_SAMPLES:,}, got {value:,}")
     return 0 if value == 0 else _positive_int(value, name)
 
 
@@ -313,11 +360,16 @@ def compare_paired(labels_true, labels_a, labels_b, ids=None, *, X=None, jackkni
     if (not isinstance(names, (tuple, list)) or len(names) != 2
             or not all(isinstance(name, str) and name for name in names)):
         raise CluvalError(f"names must be two non-empty strings, got {names!r}")
-    rng = _rng(seed)
+    level = float(level)
+    # the resamples and the swaps drawn from streams of their own: p does not depend on n_bootstrap
+    boot_rng, swap_rng = _rng(seed).spawn(2)
+    truth = as_labels(labels_true, "labels_true")
+    for name, labels in (("labels_a", labels_a), ("labels_b", labels_b)):
+        labels = as_labels(labels, name)
+        if labels.shape != truth.shape:
+            raise CluvalError(f"labels_true and {name} differ in length: {truth.size} != {labels.size}")
     c_a = compare(labels_true, labels_a, X=X)
     c_b = compare(labels_true, labels_b, X=X)
-    if c_a.n != c_b.n:
-        raise CluvalError(f"labels_a and labels_b differ in length: {c_a.n} != {c_b.n}")
     n = int(c_a.n)
     if n < 3:
         raise CluvalError(f"a paired comparison needs at least 3 objects, got {n}")
@@ -343,8 +395,8 @@ def compare_paired(labels_true, labels_a, labels_b, ids=None, *, X=None, jackkni
 
     z = stats.norm.ppf((1 + level) / 2)
     se = _paired_jackknife(c_a, c_b, ids, budget) if jackknife else np.full(len(ids), math.nan)
-    boot = _paired_bootstrap(c_a, c_b, ids, n_bootstrap, rng, left(), tick) if n_bootstrap else None
-    swapped = _permutation_test(c_a, c_b, ids, n_permutations, rng, left(), tick) if n_permutations else None
+    boot = _paired_bootstrap(c_a, c_b, ids, n_bootstrap, boot_rng, left(), tick) if n_bootstrap else None
+    swapped = _permutation_test(c_a, c_b, ids, n_permutations, swap_rng, left(), tick) if n_permutations else None
     rows = []
     for k, i in enumerate(ids):
         difference = values_a[i] - values_b[i]
@@ -352,7 +404,7 @@ def compare_paired(labels_true, labels_a, labels_b, ids=None, *, X=None, jackkni
                "closer": _closer(INDICES[i], difference), "se": float(se[k]),
                "low": difference - z * se[k], "high": difference + z * se[k],
                "boot_low": math.nan, "boot_high": math.nan, "p": math.nan}
-        if boot is not None:
+        if boot is not None and not math.isnan(difference):
             finite = boot[:, k][~np.isnan(boot[:, k])]
             if len(finite):
                 row["boot_low"], row["boot_high"] = np.quantile(finite, [(1 - level) / 2, (1 + level) / 2])
