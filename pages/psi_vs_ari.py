@@ -59,6 +59,7 @@ def yeast_removal():
 
 IDS = ["ari", "nmi_sum", "nvd", "psi"]
 Q_VALUES = tuple(round(1 + step / 10, 1) for step in range(11))  # from AMI (q = 1) to ARI (q = 2)
+DEFAULT_Q = Q_VALUES[len(Q_VALUES) // 2]  # halfway
 
 
 @st.cache_data(show_spinner="Adjusting the Tsallis mutual information at every q…")
@@ -249,13 +250,13 @@ st.markdown("ARI and AMI are two ends of one family (Romano, Vinh, Bailey & Vers
             "has (three clusters of 2000 points, five of 100).")
 with ui.guarded("Adjusting the Tsallis mutual information"):
     profile = tsallis_profile(unbalance.partitions["labels0"], labels)
-    _page_url.take("tsallis_q", Q_VALUES, 1.5, as_text=lambda q: f"{q:g}")
+    _page_url.take("tsallis_q", Q_VALUES, DEFAULT_Q, as_text=lambda q: f"{q:g}")
     q = st.select_slider("q (1: AMI, 2: ARI)", options=Q_VALUES, key="tsallis_q", format_func=lambda q: f"{q:g}")
-    _page_url.keep("tsallis_q", q, 1.5, as_text=lambda q: f"{q:g}")
+    _page_url.keep("tsallis_q", q, DEFAULT_Q, as_text=lambda q: f"{q:g}")
     left, right = st.columns([3, 2])
     with left:
         charts.chart(series_over(profile, "q", [code for code, _, _ in FOUR_ALGORITHMS], current=q,
-                                 value_title="adjusted Tsallis MI", ends={1.0: "AMI", 2.0: "ARI"}),
+                                 value_title="adjusted Tsallis MI", ends={Q_VALUES[0]: "AMI", Q_VALUES[-1]: "ARI"}),
                      key="tsallis_curve")
     with right:
         row = profile[profile["q"] == q].iloc[0]

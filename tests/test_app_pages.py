@@ -151,7 +151,7 @@ def test_psi_vs_ari_page():
     at = _page("psi_vs_ari.py")
     table, _ = _table(at, "algorithm")
     assert len(table) == 4
-    assert len(at.get("plotly_chart")) == 4  # the bars, the truth and one clustering, the shrinking curve
+    assert len(at.get("plotly_chart")) == 5  # the bars, the truth and one clustering, the shrinking curve, the q dial
     at.select_slider(key="sparse_size").set_value(10).run()
     assert not at.exception
     metrics = {m.label: float(m.value) for m in at.metric}
