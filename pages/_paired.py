@@ -17,16 +17,16 @@ from pages import _shared as ui
 
 SAMPLES = (200, 1000)
 DEFAULT_IDS = ("ari", "ami", "psi", "nvd")
-COLUMNS = {
-    "a": st.column_config.NumberColumn("A", format="%.6f", width="small", help="The sidebar's candidate's value"),
-    "b": st.column_config.NumberColumn("B", format="%.6f", width="small", help="The second candidate's value"),
+COLUMNS = {  # what decides first, so that it shows in a narrow column; the two values after
     "difference": st.column_config.NumberColumn("A − B", format="%.4g", width="small"),
-    "closer": st.column_config.TextColumn(
-        "closer", width=60, help="The candidate the difference favours, by the index's direction (lower is better for "
-                                 "a distance)"),
     "p": st.column_config.NumberColumn(
         "p", format="%.3g", width="small", help="Two-sided: the share of random swaps of the two candidates' labels "
                                                 "giving a difference at least as large"),
+    "closer": st.column_config.TextColumn(
+        "closer", width=60, help="The candidate the difference favours, by the index's direction (lower is better for "
+                                 "a distance)"),
+    "a": st.column_config.NumberColumn("A", format="%.6f", width="small", help="The sidebar's candidate's value"),
+    "b": st.column_config.NumberColumn("B", format="%.6f", width="small", help="The second candidate's value"),
 }
 
 
@@ -97,7 +97,7 @@ def _show(paired, ids, key: str) -> None:
         table = paired.table[list(COLUMNS)].copy()
         table.insert(0, "index", [INDICES[i].name for i in table.index])
         st.dataframe(table, hide_index=True, key=f"{key}_paired_table", column_config={
-            "index": st.column_config.TextColumn("index", width=150), **COLUMNS})
+            "index": st.column_config.TextColumn("index", width=130), **COLUMNS})
         others = [i for i in ids if i != lead]
         if others:
             with st.expander("What each of the other indices shows"):

@@ -39,8 +39,8 @@ def test_a_second_candidate_is_compared_on_request(calls, monkeypatch):
     (reference, a, b, ids), options, paired = calls[0]
     assert ids == ["ari", "ami", "psi", "nvd"] and options["n_bootstrap"] == options["n_permutations"] == 200
     # A is the page's candidate: its values are the Compare page's own
-    shown = next(f.value for f in at.dataframe if list(f.value.columns) == ["index", "a", "b", "difference", "closer",
-                                                                              "p"])
+    shown = next(f.value for f in at.dataframe if list(f.value.columns) == ["index", "difference", "p", "closer", "a",
+                                                                              "b"])
     assert list(shown["index"]) == [INDICES[i].name for i in ids]
     for index_id, row in zip(ids, shown.itertuples()):
         assert row.a == compare(reference, a).score(index_id)
