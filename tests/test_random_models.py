@@ -154,8 +154,9 @@ def test_a_table_without_objects_and_the_refusals():
     c = Comparison.from_table([[5, 1, 0], [1, 6, 2]])
     frame = c.chance(["ri", "ari", "nvd"], n_samples=50, seed=0, model="num1")
     assert frame.loc["ri", "method"] == "exact" and frame.loc["ari", "method"] == "Monte Carlo"
-    with pytest.raises(CluvalError, match="model must be one of perm, perm1, num, num1, all, all1"):
-        c.chance(model="nope")
+    for bad in ("nope", None, ["num"], 3):
+        with pytest.raises(CluvalError, match="model must be one of perm, perm1, num, num1, all, all1"):
+            c.chance(model=bad)
     soft = Comparison.from_memberships([[1, 0], [0.5, 0.5], [0, 1]], [[1, 0], [0, 1], [0, 1]])
     with pytest.raises(CluvalError, match="needs a table of counts"):
         soft.chance(["ari"], n_samples=10, model="all")

@@ -76,7 +76,7 @@ _NEGLIGIBLE = math.log(1e-20)
 
 def sides(model: str) -> tuple[str, str]:
     """How each side is drawn: ("fixed" | "sizes" | "number" | "all") for the reference and the candidate."""
-    if model not in MODELS:
+    if not isinstance(model, str) or model not in MODELS:
         raise CluvalError(f"model must be one of {', '.join(MODELS)}, got {model!r}")
     return {"perm": ("sizes", "sizes"), "perm1": ("fixed", "sizes"), "num": ("number", "number"),
             "num1": ("fixed", "number"), "all": ("all", "all"), "all1": ("fixed", "all")}[model]
