@@ -1,4 +1,4 @@
-"""Expected mutual information under the hypergeometric model, windowed, exact to ~1e-14.
+"""Expected mutual information (and its variance) under the hypergeometric model, windowed, exact to ~1e-14.
 
 The expected mutual information of two partitions with cluster sizes ``a`` (rows) and ``b``
 (columns) of ``N`` objects is (Vinh, Epps & Bailey 2010, eq. 24a)
@@ -46,7 +46,7 @@ from .numeric import distinct
 from .validation import CluvalError
 
 __all__ = ["expected_mutual_information", "expected_mutual_information_terms", "expected_mutual_information_left_out",
-           "MAX_TERMS"]
+           "mutual_information_variance", "variance_terms", "MAX_TERMS", "MAX_VARIANCE_TERMS"]
 
 _LOG_INV_EPS = math.log(1e17)
 _CELLS_PER_BLOCK = 1 << 18    # terms evaluated at once: a few arrays that stay in the cache
@@ -54,8 +54,8 @@ _ANCHOR_EVERY = 128           # terms carried by the ratio of successive probabi
 _SEGMENTS_PER_GROUP = 1 << 14  # segments whose anchors are computed at once
 _STEPS = np.arange(_ANCHOR_EVERY)[:, None]
 _TABLE_LIMIT = 1 << 22        # a table of log(m) up to 4M entries (32 MB), if the sum needs it
-# The most terms one expected mutual information may sum (about half a minute here): beyond,
-# it is refused rather than left to run for hours (N = 10^15 with two clusters needs 10^9).
+#: The most terms one expected mutual information may sum (about half a minute here): beyond,
+#: it is refused rather than left to run for hours (N = 10^15 with two clusters needs 10^9).
 MAX_TERMS = 10**9
 # The most distinct (row size, column size) pairs (about 2 000 distinct sizes a side: seconds and
 # a few hundred MB); beyond, refused likewise.
@@ -387,3 +387,192 @@ def _log_hypergeometric(m, A, B, n):
     return (_log_binomial_probability(m, A, p) + _log_binomial_probability(B - m, n - A, p)
             - _log_binomial_probability(B, n, p))
 
+
+
+# ---------------------------------------------------------------------- the variance of MI
+#: The most terms the variance of the mutual information may sum (10 to 20 s here: N = 10^5 with
+#: 50 clusters a side is 1.6e9); beyond, it is not computed (NaN) rather than left to run for minutes.
+MAX_VARIANCE_TERMS = 2 * 10**9
+
+
+def variance_terms(row_sizes, col_sizes, n, width=None) -> int:
+    """About how many terms :func:`mutual_information_variance` sums for these cluster sizes: for
+    each pair of distinct sizes, the products of its window with another cell's, for every other
+    distinct size of a row or a column."""
+    fa, fb = (np.unique(np.asarray(x, dtype=np.float64)) for x in (row_sizes, col_sizes))
+    if width is None:
+        lo, hi = _span(fa[:, None], fb[None, :], float(n))
+        width = int((hi - lo).max()) + 1
+    return len(fa) * len(fb) * (len(fa) + len(fb)) * width * width + len(fa) ** 2 * 3 * width * width
+
+
+def _window_probabilities(lo, hi, A, B, n):
+    """(x, P): the counts lo..hi of each window, padded to the widest (x stays at hi there, with
+    P = 0), and their hypergeometric probabilities P(x | A, B, n), all broadcast. P is anchored at
+    each window's start in Loader's form and carried by the exact ratio of successive terms, as in
+    the expected mutual information; a ratio of 0 past the support keeps P at 0."""
+    lo, hi, A, B, n = (np.asarray(v, dtype=np.float64) for v in np.broadcast_arrays(lo, hi, A, B, n))
+    steps = np.arange(int((hi - lo).max(initial=0)) + 1, dtype=np.float64)
+    x = lo[..., None] + steps
+    anchor = np.zeros(lo.shape)
+    single = (A == 0) | (B == 0) | (A == n) | (B == n)  # one table only: the window is its one point
+    anchor[single] = 1.0
+    if (~single).any():
+        anchor[~single] = np.exp(_log_hypergeometric(lo[~single], A[~single], B[~single], n[~single]))
+    step = x[..., :-1]
+    ratio = (A[..., None] - step) * (B[..., None] - step) / ((step + 1) * ((n - A - B)[..., None] + step + 1))
+    inside = x[..., 1:] <= hi[..., None]
+    p = np.concatenate((np.ones(lo.shape + (1,)), np.cumprod(np.where(inside, np.maximum(ratio, 0.0), 0.0),
+                                                             axis=-1)), axis=-1) * anchor[..., None]
+    return np.minimum(x, hi[..., None]), p
+
+
+def _span(A, B, n) -> tuple[np.ndarray, np.ndarray]:
+    """The window of shared counts that carries the hypergeometric mass (as the expected mutual
+    information's, from 0): (lo, hi) for each (A, B) among n, broadcast."""
+    A, B, n = np.broadcast_arrays(*(np.asarray(v, dtype=np.float64) for v in (A, B, n)))
+    mu = np.where(n > 0, A * B / np.where(n > 0, n, 1.0), 0.0)
+    positive = mu > 0
+    upper = np.zeros_like(mu)
+    if positive.any():
+        upper[positive] = _bennett_width(mu[positive])
+    lo = np.maximum(np.maximum(0, A + B - n), np.floor(mu - np.sqrt(2 * _LOG_INV_EPS * mu)))
+    hi = np.minimum(np.minimum(A, B), np.ceil(mu + upper))
+    return lo.astype(np.int64), np.maximum(hi, lo).astype(np.int64)
+
+
+def mutual_information_variance(row_sizes, col_sizes) -> float:
+    r"""Var[MI] (nats squared) of two partitions with these cluster sizes under the permutation
+    (hypergeometric) model, exactly; NaN where the sum would take more than
+    :data:`MAX_VARIANCE_TERMS` terms.
+
+    MI = S / N + constant with S = sum_ij n_ij log n_ij, so Var[MI] = Var[S] / N^2. Each n log n is
+    replaced by its deviance from the cell's expected count, f_ij(n) = n log(n / mu_ij) - n + mu_ij
+    with mu_ij = a_i b_j / N: the two differ by a term linear in n whose sum over the table the
+    margins fix, so the variance is the same, and the deviances are small where the counts are
+    likely (about half a chi-squared), so that E[S^2] - E[S]^2 keeps its digits at large N.
+    E[S^2] is the sum over every pair of cells (i, j), (i', j') of E[f_ij f_i'j'], by conditioning
+    (Romano, Bailey, Nguyen & Verspoor 2014, Standardized mutual information for clustering
+    comparisons, ICML): n_ij ~ Hyp(N, a_i, b_j); given n_ij = x, another cell of row i has
+    n_ij' ~ Hyp(N - b_j, a_i - x, b_j'), another cell of column j has n_i'j ~ Hyp(N - a_i, a_i', b_j - x),
+    and a cell of neither, given n_ij' = y, has n_i'j' ~ Hyp(N - a_i, a_i', b_j' - y). Equal cluster
+    sizes give equal terms, so the sums run over distinct sizes with their multiplicities, and
+    each hypergeometric sum over the window that carries its mass (as the expected mutual
+    information's).
+
+    >>> round(mutual_information_variance([2, 2], [2, 2]), 12) == round(math.log(2) ** 2 * (1/3 - 1/9), 12)
+    True
+    """
+    return _mutual_information_variance(*(np.sort(_cluster_sizes(x, name)).tobytes() for x, name in (
+        (row_sizes, "row_sizes"), (col_sizes, "col_sizes"))))
+
+
+def _peaked(log_ratio: np.ndarray, valid: np.ndarray) -> np.ndarray:
+    """exp of the running sums of `log_ratio` along the last axis (from 0 at the first entry), over
+    the `valid` entries (0 elsewhere), scaled so that each row's largest is 1: the factors below are
+    log-concave, so they stay within float range however far their windows reach into the tails."""
+    logs = np.concatenate((np.zeros(log_ratio.shape[:-1] + (1,)), np.cumsum(log_ratio, axis=-1)), axis=-1)
+    logs = np.where(valid, logs, -np.inf)
+    top = logs.max(axis=-1, keepdims=True)
+    return np.exp(logs - np.where(np.isfinite(top), top, 0.0))
+
+
+def _tilted(lo, hi, size, tilt):
+    """C(size, x) e^(-tilt x) for x = lo..hi of each row, up to a factor per row (the exact ratio
+    (size - x) / (x + 1) e^-tilt carries it), 0 on the padding past hi."""
+    lo, hi, size, tilt = np.broadcast_arrays(*(np.asarray(v, dtype=np.float64) for v in (lo, hi, size, tilt)))
+    x = lo[..., None] + np.arange(int((hi - lo).max(initial=0)) + 1)
+    step = x[..., :-1]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        log_ratio = np.log(np.maximum(size[..., None] - step, 0.0)) - np.log(step + 1) - tilt[..., None]
+    return _peaked(np.where(x[..., 1:] <= hi[..., None], log_ratio, 0.0), x <= hi[..., None])
+
+
+def _pair_expectations(A, B1, B2, N, lo1, hi1, lo2, hi2, u, v):
+    """E[u(x) v(y)] for the counts (x, y) that A objects drawn from N share with two disjoint
+    groups of sizes B1 and B2, whose law is C(B1, x) C(B2, y) C(N - B1 - B2, A - x - y) / C(N, A):
+    it depends on x + y through the last factor only, so the double sum is a Hankel form,
+    U' K(x + y) V. Each factor is tilted by e^(-t x), e^(-t y) and e^(t (x + y)) with t = log((N - A) / A),
+    the slope of every factor at its mean, so that each peaks where the pair's mass lies; the sum
+    is divided by the same form with u = v = 1, which is 1 up to the mass outside the windows
+    (lo1..hi1 and lo2..hi2 carry the mass of x and y). All arguments broadcast over a leading
+    axis; u and v are arrays over the windows (padding ignored)."""
+    tilt = np.log((N - A) / A)
+    U = _tilted(lo1, hi1, B1, tilt)
+    V = _tilted(lo2, hi2, B2, tilt)
+    rest = N - B1 - B2
+    s0 = lo1 + lo2  # the Hankel factor C(rest, A - s) e^(t s), from s = lo1 + lo2 upwards
+    width = U.shape[-1] + V.shape[-1] - 1
+    k = (A - s0)[..., None] - np.arange(width)  # the draw's objects in neither group
+    valid = (k >= 0) & (k <= rest[..., None])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        log_ratio = np.log(np.maximum(k[..., :-1], 0.0)) - np.log(rest[..., None] - k[..., :-1] + 1) + tilt[..., None]
+    K = _peaked(np.where(valid[..., :-1] & valid[..., 1:], log_ratio, 0.0), valid)
+    H = np.lib.stride_tricks.sliding_window_view(K, V.shape[-1], axis=-1)  # H[b, x, y] = K[b, x + y]
+    total = np.einsum("bx,bxy,by->b", U * u[..., :U.shape[-1]], H, V * v[..., :V.shape[-1]])
+    norm = np.einsum("bx,bxy,by->b", U, H, V)
+    return total / norm
+
+
+@functools.lru_cache(maxsize=64)  # random tables with fixed margins share it
+def _mutual_information_variance(a_bytes: bytes, b_bytes: bytes) -> float:
+    a, b, _, n = _size_pairs(np.frombuffer(a_bytes, dtype=np.int64), np.frombuffer(b_bytes, dtype=np.int64))
+    if n <= 1 or len(a) < 2 or len(b) < 2 or a.max() == 1 or b.max() == 1:
+        return 0.0  # one cluster or all singletons on a side: every table has the same MI
+    av, ca = np.unique(a, return_counts=True)
+    bv, cb = np.unique(b, return_counts=True)
+    fa, fb, ca, cb, N = av.astype(np.float64), bv.astype(np.float64), ca.astype(np.float64), cb.astype(np.float64), \
+        float(n)
+    lo, hi = _span(fa[:, None], fb[None, :], N)  # the window of each cell, (A, B)
+    width = int((hi - lo).max()) + 1
+    top = int(fb.max())
+    if variance_terms(fa, fb, N, width) > MAX_VARIANCE_TERMS:
+        return math.nan
+    mu = fa[:, None] * fb[None, :] / N
+    x, px = _window_probabilities(lo, hi, fa[:, None], fb[None, :], N)  # (A, B, x)
+    fx = _deviance(x, np.broadcast_to(mu[..., None], x.shape))
+    mean = float(ca @ np.einsum("abx,abx->ab", px, fx) @ cb)  # E[S]
+    total = float(ca @ np.einsum("abx,abx->ab", px, fx * fx) @ cb)  # E[S^2]: each cell with itself, then the rest
+    weight_a = ca[None, :] - np.eye(len(fa))  # (A, A'): the other rows of each size
+    weight_b = cb[None, :] - np.eye(len(fb))
+    m = np.arange(top + 1, dtype=np.float64)
+    z_logs = np.arange(int(fa.max()) + 1, dtype=np.float64)
+    z_logs *= np.log(np.maximum(z_logs, 1.0))  # z log z by z
+    for i, A in enumerate(fa):
+        rest = N - A  # the objects outside row i
+        # the other rows' expected deviances in a column with m of its objects outside row i, each
+        # taken from its own expected count A' m / rest (the remainder is added per column below)
+        # (only for the m that the windows of row i's count in each column leave)
+        ylo, yhi = _span(A, fb, N)
+        first = int((fb - yhi).min())
+        cut = m[first:int((fb - ylo).max()) + 1]
+        # (E[dev(Z, nu)] = E[Z log Z] - nu log nu, as E[Z] = nu: a few digits of nu log nu cancel)
+        nu = fa[:, None] * cut / rest
+        z, pz = _window_probabilities(*_span(fa[:, None], cut, rest), fa[:, None], cut, rest)
+        z_log_z = z_logs[z.astype(np.intp)]
+        others = np.zeros(len(m))
+        others[first:first + len(cut)] = weight_a[i] @ (np.einsum("amz,amz->am", pz, z_log_z) - nu * np.log(
+            np.where(nu > 0, nu, 1.0)))
+        # cells of the same row (j'), and of neither (i', j'): every pair of columns j != j' at once
+        ylo, yhi = _span(A, fb, N)  # the window of row i's count in each column j'
+        y = ylo[:, None] + np.arange(int((yhi - ylo).max()) + 1)  # (j', y)
+        y = np.minimum(y, yhi[:, None]).astype(np.float64)
+        cut = fb[:, None] - y  # column j''s objects outside row i
+        F = (others[cut.astype(np.intp)] + _deviance(y, np.broadcast_to(mu[i][:, None], y.shape))
+             + np.einsum("a,akz->kz", weight_a[i], _deviance(fa[:, None, None] * cut / rest, np.broadcast_to(
+                 mu[:, :, None], (len(fa), len(fb), y.shape[1])))))
+        j, k = np.nonzero(weight_b)  # sizes of j and j' that occur together
+        pairs = _pair_expectations(np.full(len(j), A), fb[j], fb[k], N, lo[i][j], hi[i][j], ylo[k], yhi[k],
+                                   fx[i][j], F[k])
+        total += ca[i] * float((cb[j] * weight_b[j, k]) @ pairs)
+        # cells of the same column (i'): column j draws its B objects; row i takes x, row i' y of them
+        k, j = np.nonzero(weight_a[i][:, None] * np.ones(len(fb)))
+        ylo, yhi = _span(fa[k], fb[j], N)
+        y = ylo[:, None] + np.arange(int((yhi - ylo).max()) + 1)
+        values = _deviance(np.minimum(y, yhi[:, None]).astype(np.float64), np.broadcast_to(mu[k, j][:, None],
+                                                                                           y.shape))
+        pairs = _pair_expectations(fb[j], np.full(len(j), A), fa[k], N, lo[i][j], hi[i][j], ylo, yhi, fx[i][j],
+                                   values)
+        total += ca[i] * float((weight_a[i][k] * cb[j]) @ pairs)
+    variance = total - mean * mean  # both sums are accurate to ~1e-15 of themselves: below that, 0
+    return float(variance / (N * N)) if variance > 1e-12 * total else 0.0
