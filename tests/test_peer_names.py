@@ -57,7 +57,7 @@ ALL_IDS = [
     "pair_correlation_distance", "pair_jaccard", "sokal_sneath", "ci_partition", "csi_partition", "ci_centroid",
     "csi_centroid", "cr", "mirkin", "hubert", "pair_recall", "pair_precision", "czekanowski_dice", "kulczynski",
     "russel_rao", "rogers_tanimoto", "sokal_sneath_2", "southwood", "fnmi", "split_join_true", "split_join_pred",
-    "chi2", "frobenius",
+    "chi2", "frobenius", "sri", "pmi2", "smi", "atmi",
 ]
 PYTHON_PEERS = [key for key, peer in PEERS.items() if peer.module]
 

@@ -19,14 +19,19 @@ SYMMETRIC = {"ri", "ari", "fowlkes_mallows", "afm", "mi", "nmi_sum", "nmi_sqrt",
              "ci_partition", "csi_partition", "ci_centroid", "csi_centroid", "cr",
              "ami_sqrt", "ami_max", "ami_min", "mari", "pair_correlation", "pair_correlation_distance",
              "pair_jaccard", "sokal_sneath", "bcubed_f", "ecs", "mirkin", "hubert", "czekanowski_dice", "kulczynski",
-             "russel_rao", "rogers_tanimoto", "sokal_sneath_2", "southwood", "chi2", "frobenius"}
+             "russel_rao", "rogers_tanimoto", "sokal_sneath_2", "southwood", "chi2", "frobenius", "sri", "pmi2",
+             "smi", "atmi"}
 ASYMMETRIC = {"f_measure", "f_measure_pred", "purity", "purity_inverse", "aaa", "ch_greedy",
               "homogeneity", "completeness", "bcubed_precision", "bcubed_recall", "rmi", "rmi_flat", "nrmi",
               "pair_recall", "pair_precision", "fnmi", "split_join_true", "split_join_pred"}
 DISTANCES = {"vi", "nvi", "nvd", "ch_greedy", "ch_optimal", "ci_partition", "ci_centroid", "pair_correlation_distance",
              "mirkin", "split_join_true", "split_join_pred", "frobenius"}
 CHANCE_ADJUSTED = {"ari", "afm", "ami", "aaa", "psi", "ami_sqrt", "ami_max", "ami_min", "mari", "pair_correlation",
-                   "rmi", "rmi_flat", "nrmi"}
+                   "rmi", "rmi_flat", "nrmi", "sri", "pmi2", "smi", "atmi"}
+# Chance-adjusted by standardising: z-scores (mean 0 and SD 1 by chance) and a p-value's complement
+# (about 1/2 by chance, and 1 for any agreement far beyond chance)
+Z_SCORES = {"sri", "smi"}
+P_VALUES = {"pmi2"}
 NEEDS_DATA = {"ci_centroid", "csi_centroid", "cr"}
 # Pairs of (index, transposed twin): f(a, b) == twin(b, a)
 TWINS = {"f_measure": "f_measure_pred", "purity": "purity_inverse", "homogeneity": "completeness",
@@ -159,11 +164,22 @@ def test_russel_rao_of_identical_partitions_is_the_share_of_pairs_together(case)
     assert compare(np.zeros(9), np.zeros(9)).score("russel_rao") == 1.0  # the top: one cluster on both sides
 
 
-@pytest.mark.parametrize("index_id", [i for i in ALL if INDICES[i].chance_adjusted and i != "aaa"])
+@pytest.mark.parametrize("index_id", [i for i in ALL if INDICES[i].chance_adjusted and i not in
+                                      {"aaa"} | Z_SCORES | P_VALUES])
 def test_chance_adjusted_indices_are_near_zero_for_random_partitions(index_id):
     rng = np.random.default_rng(7)
     values = [compare(*[rng.integers(0, 5, 5000) for _ in range(2)]).score(index_id) for _ in range(5)]
     assert abs(np.mean(values)) < 0.02
+
+
+@pytest.mark.parametrize("index_id", sorted(Z_SCORES | P_VALUES))
+def test_standardised_indices_are_standard_for_random_partitions(index_id):
+    rng = np.random.default_rng(9)
+    values = np.array([compare(*[rng.integers(0, 4, 400) for _ in range(2)]).score(index_id) for _ in range(60)])
+    if index_id in Z_SCORES:  # mean 0 within 3 standard errors, SD about 1
+        assert abs(values.mean()) < 3 / math.sqrt(len(values)) and 0.7 < values.std() < 1.3
+    else:  # about uniform on [0, 1]
+        assert abs(values.mean() - 0.5) < 3 * math.sqrt(1 / 12 / len(values))
 
 
 def test_aaa_is_near_zero_for_random_partitions():
@@ -182,7 +198,10 @@ def test_similarities_fall_as_noise_grows(index_id):
         flip = rng.random(truth.size) < share
         pred[flip] = rng.integers(0, 4, flip.sum())
         values.append(compare(truth, pred).score(index_id))
-    assert values[0] > values[1] > values[2]
+    if index_id in P_VALUES:  # 1 for both agreements far beyond chance
+        assert values[0] >= values[1] > values[2]
+    else:
+        assert values[0] > values[1] > values[2]
 
 
 # ---------------------------------------------------------------------- hypothesis

@@ -210,6 +210,17 @@ def _random_comparisons(c, n_samples: int, rng, ids):
                             same_margins=True) for _ in range(min(16, n_samples - start))]
 
 
+def _asked(ids, c, *, margins_vary: bool) -> list[str]:
+    """The ids asked for (:func:`index_ids`). Where every evaluation has margins of its own (the
+    jackknife, the bootstrap, random partitions), None leaves out the indices whose cost is an
+    exact variance per set of margins (registry cost "moments", about a second a table): they
+    are computed when named, so that the default stays within the budget."""
+    asked = index_ids(ids, has_data=c.has_data)
+    if ids is None and margins_vary:
+        asked = [i for i in asked if INDICES[i].cost != "moments"]
+    return asked
+
+
 def _permutes_objects(c, ids) -> bool:
     """Whether chance() permutes the objects' labels (see _random_comparisons)."""
     return (not c.is_soft and c.has_objects
@@ -223,7 +234,7 @@ def chance(c, ids=None, *, n_samples: int = 1000, seed=None, progress=None,
     would take longer than `budget` seconds (:class:`Pace`)."""
     _counts(c, "chance")
     budget = check_budget(budget)
-    ids = index_ids(ids, has_data=c.has_data)
+    ids = _asked(ids, c, margins_vary=random_models.sides(model)[0] != "sizes" and model != "perm1")
     n_samples = _positive_int(n_samples, "n_samples")
     rng = _rng(seed)
     if progress is not None and not callable(progress):
@@ -430,7 +441,7 @@ def uncertainty(c, ids=None, *, method: str = "jackknife", level: float = 0.95, 
     when the evaluations would take longer than `budget` seconds (:class:`Pace`)."""
     _counts(c, "uncertainty")
     budget = check_budget(budget)
-    ids = index_ids(ids, has_data=c.has_data)
+    ids = _asked(ids, c, margins_vary=True)
     if method not in ("jackknife", "bootstrap"):
         raise CluvalError(f"method must be 'jackknife' or 'bootstrap', got {method!r}")
     if isinstance(level, bool) or not isinstance(level, numbers.Real) or not 0 < level < 1:

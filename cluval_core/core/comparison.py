@@ -916,7 +916,10 @@ class Comparison:
         given `seed`; `progress(done, total)` is called as the tables are evaluated. The work
         stops with an error as soon as its first tables show that all of them would take
         longer than `budget` seconds (60 by default; ``math.inf`` for no limit). Needs integer
-        counts (see :mod:`cluval_core.core.chance`).
+        counts (see :mod:`cluval_core.core.chance`). Under the models that draw whole partitions
+        every one has margins of its own, so ``ids=None`` leaves out the indices whose exact
+        variance costs about a second per set of margins (cost "moments": SMI); name them to
+        have them.
 
         >>> from cluval_core import compare
         >>> c = compare([0] * 5 + [1] * 5, [0] * 4 + [1] * 6)
@@ -949,6 +952,9 @@ class Comparison:
         The indices that need the coordinates compare anew with each object left out (or each
         resample); `progress(done, total)` is called as they go. As :meth:`chance`, the work
         stops when its first evaluations show that all would take longer than `budget` seconds.
+        Every evaluation here has margins of its own, so ``ids=None`` leaves out the indices whose
+        exact variance costs about a second per set of margins (the registry's cost "moments":
+        SMI); name them to have them.
         """
         return _chance.uncertainty(self, ids, method=method, level=level, n_samples=n_samples, seed=seed,
                                    progress=progress, budget=budget)

@@ -91,9 +91,11 @@ class IndexInfo:
         One of the headline indices, which a report, a handout and an explanation lead with
         (:func:`headline_ids`).
     cost : str
-        What one evaluation costs: ``"cells"`` (a pass over the non-empty cells) or
-        ``"pairing"`` (an optimal or greedy pairing, or a mapping, of the clusters); chance()
-        and the jackknife estimate their work from it.
+        What one evaluation costs: ``"cells"`` (a pass over the non-empty cells), ``"pairing"`` (an
+        optimal or greedy pairing, or a mapping, of the clusters) or ``"moments"`` (an exact variance
+        over the cluster sizes: about a second for thousands of objects, kept for tables with the same
+        margins, so that work over many margins, such as the jackknife or random partitions, is
+        asked for by name rather than done for every index).
     function, function_options : callable, dict
         The public one-line function that computes it and the keyword options that select
         this index (``function(labels_true, labels_pred, **function_options)``, with

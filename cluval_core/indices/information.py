@@ -47,7 +47,7 @@ import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import numpy as np
 from scipy.optimize import brentq
@@ -55,7 +55,13 @@ from scipy.special import digamma, gammaln
 
 from ..core import random_models
 from ..core.comparison import Comparison
-from ..core.emi import _log_hypergeometric, _window, expected_mutual_information_terms
+from ..core.emi import (
+    MAX_VARIANCE_TERMS,
+    _window,
+    _window_probabilities,
+    expected_mutual_information_terms,
+    mutual_information_variance,
+)
 from ..core.labels import compare, score_labels
 from ..core.numeric import order_free_sum
 from ..core.registry import INF, Anatomy, IndexInfo
@@ -66,7 +72,8 @@ __all__ = ["mutual_info_score", "normalized_mutual_info_score", "adjusted_mutual
            "variation_of_information", "normalized_variation_of_information", "homogeneity_score",
            "completeness_score", "v_measure_score", "reduced_mutual_information",
            "normalized_reduced_mutual_information",
-           "fair_normalized_mutual_info_score", "adjusted_tsallis_mutual_info_score"]
+           "fair_normalized_mutual_info_score", "adjusted_tsallis_mutual_info_score",
+           "standardized_mutual_info_score"]
 
 FAMILY, FAMILY_NAME = "information", "Information theoretic"
 
@@ -354,6 +361,62 @@ def _ami_cells(c, dense, normaliser: Normaliser):
         return None
     return Anatomy((_mi_cells_of(dense) - emi_cells) / denominator, 0.0,
                    "(the cell's mutual information - its expectation) / AMI's denominator")
+
+
+# ---------------------------------------------------------------------- standardized mutual information
+def _mi_sd(c) -> float:
+    """SD[MI] under the permutation model (NaN beyond the work cluval does: core.emi)."""
+    return math.sqrt(mutual_information_variance(c.row_sizes, c.col_sizes))
+
+
+def _smi_undefined(c) -> str | None:
+    """Why SMI has no value on this table, or None."""
+    if c.is_soft:
+        return "a real-valued table: the permutation model needs counts"
+    if math.isnan(c.expected_mutual_information):
+        return "the expected mutual information is beyond the work cluval does"
+    sd = c.memo(_mi_sd)
+    if math.isnan(sd):
+        return (f"the variance of the mutual information needs more than the {MAX_VARIANCE_TERMS:.0e} terms "
+                "cluval sums")
+    if sd == 0:
+        return ("every random table has this mutual information (SD = 0: a side is one cluster or all "
+                "singletons), so a z-score is 0/0")
+    return None
+
+
+def _smi(c) -> float:
+    if _smi_undefined(c) is not None:
+        return math.nan
+    return (c.entropies.mutual_information - c.expected_mutual_information) / c.memo(_mi_sd)
+
+
+def _smi_steps(c):
+    steps = _entropy_steps(c)
+    why = _smi_undefined(c)
+    if why is None or "variance" in why or "0/0" in why:
+        steps.append(Step("EMI", "Σ_ij Σ_n (n/N) log(N n / (r_i c_j)) P(n | N, r_i, c_j)", "",
+                          c.expected_mutual_information, "the expected MI when objects are assigned at random "
+                          "with these cluster sizes"))
+    if why is None or "0/0" in why:
+        steps.append(Step("SD", "√(E[MI²] − EMI²)", "", c.memo(_mi_sd),
+                          "the standard deviation of MI over those random assignments, exactly"))
+    if why is not None:
+        return steps + [_convention("SMI", math.nan, why)]
+    mi, emi, sd = c.entropies.mutual_information, c.expected_mutual_information, c.memo(_mi_sd)
+    return steps + [Step("SMI", "(MI − EMI) / SD", f"({shown(mi)} − {shown(emi)}) / {shown(sd)}", _smi(c))]
+
+
+def _smi_expectation(c):
+    return None if _smi_undefined(c) is not None else (0.0, 1.0)
+
+
+def _smi_cells(c, dense):
+    if _smi_undefined(c) is not None:
+        return None
+    emi_cells = expected_mutual_information_terms(c.row_sizes, c.col_sizes)
+    return Anatomy((_mi_cells_of(dense) - emi_cells) / c.memo(_mi_sd), 0.0,
+                   "(the cell's mutual information − its expectation) / SD[MI]")
 
 
 # ---------------------------------------------------------------------- homogeneity and completeness
@@ -793,6 +856,216 @@ def fair_normalized_mutual_info_score(labels_true, labels_pred, *, noise=None) -
     return score_labels("fnmi", labels_true, labels_pred, noise=noise)
 
 
+def standardized_mutual_info_score(labels_true, labels_pred, *, noise=None) -> float:
+    """The standardized mutual information (Romano, Bailey, Nguyen & Verspoor 2014): how many
+    standard deviations MI lies above its expectation when the objects are assigned at random with
+    both partitions' cluster sizes fixed, (MI - E[MI]) / SD[MI], with the exact SD
+    (:func:`cluval_core.core.emi.mutual_information_variance`). NaN where every random table has
+    the same MI (one cluster or all singletons on a side), or beyond the work cluval does.
+
+    >>> a, b = [0, 0, 0, 1, 1, 1, 2, 2], [0, 0, 1, 1, 1, 2, 2, 2]
+    >>> round(standardized_mutual_info_score(a, b), 4)
+    1.273
+    """
+    return score_labels("smi", labels_true, labels_pred, noise=noise)
+
+
+# ---------------------------------------------------------------------- generalised (Tsallis) information
+def _tsallis(proportions: np.ndarray, q: float) -> float:
+    """Tsallis entropy (1 - sum p^q) / (q - 1) of proportions summing to 1."""
+    return (1.0 - order_free_sum(proportions ** q)) / (q - 1.0)
+
+
+def _second_moment(x: int, y: int, n: int) -> Fraction:
+    """E[m^2] = Var[m] + E[m]^2 of the hypergeometric count shared by clusters of sizes x and y, exactly."""
+    mean = Fraction(x * y, n)
+    return (Fraction(x * y * (n - x) * (n - y), n * n * (n - 1)) if n > 1 else 0) + mean * mean
+
+
+def _expected_power_grid(a: np.ndarray, b: np.ndarray, n: int, q: float) -> np.ndarray:
+    """E[m^q] for the shared count m of clusters of sizes a_i and b_j under the permutation model,
+    one entry per pair of the given (distinct) sizes: sum_m m^q P(m | a, b, N) over the window of
+    the hypergeometric law's terms that are not negligible (as the expected mutual information sums
+    them); at q = 2 the closed form Var + mean^2, in exact fractions."""
+    grid = np.zeros((len(a), len(b)))
+    if q == 2:
+        for i, x in enumerate(a.tolist()):
+            for j, y in enumerate(b.tolist()):
+                grid[i, j] = _second_moment(x, y, n)
+        return grid
+    lo, hi = _window(a[:, None], b[None, :], n)
+    rows = max(1, (1 << 22) // (len(b) * int((hi - lo).max() + 1)))  # a few million terms at a time
+    for start in range(0, len(a), rows):
+        part = slice(start, start + rows)
+        m, p = _window_probabilities(lo[part], np.maximum(hi[part], lo[part]), a[part, None], b[None, :], n)
+        grid[part] = np.einsum("abm,abm->ab", p, m ** q) * (hi[part] >= lo[part])
+    return grid
+
+
+def _expected_power_sum(rows: np.ndarray, cols: np.ndarray, n: int, q: float) -> float:
+    """E[sum_ij n_ij^q] under the permutation model: over the distinct pairs of cluster sizes, each
+    weighted by how often it occurs (in exact fractions at q = 2); kept for tables with the same margins."""
+    return _expected_power_sum_of(np.sort(rows).tobytes(), np.sort(cols).tobytes(), n, q)
+
+
+@lru_cache(maxsize=64)
+def _expected_power_sum_of(rows_bytes: bytes, cols_bytes: bytes, n: int, q: float) -> float:
+    a, count_a = np.unique(np.frombuffer(rows_bytes, dtype=np.int64), return_counts=True)
+    b, count_b = np.unique(np.frombuffer(cols_bytes, dtype=np.int64), return_counts=True)
+    if q == 2:
+        return float(sum(cx * cy * _second_moment(x, y, n) for x, cx in zip(a.tolist(), count_a.tolist())
+                         for y, cy in zip(b.tolist(), count_b.tolist())))
+    return float(count_a.astype(np.float64) @ _expected_power_grid(a, b, n, q) @ count_b.astype(np.float64))
+
+
+@dataclass(frozen=True)
+class TsallisParts:
+    """The generalised (Tsallis-q) information of a table: the entropies of the reference, the
+    candidate and the table's cells, MI_q = H_q(a) + H_q(b) - H_q(ab), its expectation under the
+    permutation model and the normaliser (H_q(a) + H_q(b)) / 2."""
+
+    true: float
+    pred: float
+    joint: float
+    mi: float
+    expected: float
+    bound: float
+
+
+def _tsallis_parts(c, q: float) -> TsallisParts:
+    n = int(c.n)
+    rows, cols, cells = (np.asarray(x, dtype=np.int64) for x in (c.row_sizes, c.col_sizes, c.cells.values))
+    h_u, h_v, h_uv = _tsallis(rows / n, q), _tsallis(cols / n, q), _tsallis(cells / n, q)
+    expected = h_u + h_v - (1.0 - _expected_power_sum(rows, cols, n, q) / float(n) ** q) / (q - 1.0)
+    return TsallisParts(h_u, h_v, h_uv, h_u + h_v - h_uv, expected, (h_u + h_v) / 2)
+
+
+@cache
+def _parts_of(q: float) -> Callable:
+    """The derivation of a table's Tsallis-q parts, one function per q (so that a comparison keeps them)."""
+    return lambda c: _tsallis_parts(c, q)
+
+
+def _tsallis_undefined(c, parts: TsallisParts) -> bool:
+    return abs(parts.bound - parts.expected) <= 1e-15 * max(1.0, abs(parts.expected))
+
+
+def _adjusted_tsallis(c, q: float) -> float:
+    """The adjusted Tsallis-q mutual information with the arithmetic-mean normaliser (Romano et al. 2016):
+    (MI_q - E[MI_q]) / ((H_q(U) + H_q(V)) / 2 - E[MI_q]), MI_q = H_q(U) + H_q(V) - H_q(U, V)."""
+    if c.is_soft:
+        return math.nan
+    parts = c.memo(_parts_of(q))
+    if _tsallis_undefined(c, parts):
+        return 1.0 if c.is_identical else math.nan
+    if _one_table(c):  # MI_q is its expectation exactly; the two sums differ in their last bits
+        return 0.0
+    return (parts.mi - parts.expected) / (parts.bound - parts.expected)
+
+
+def _one_table(c) -> bool:
+    """Whether every random table with c's margins is c's table: a side is one cluster or all singletons."""
+    return min(c.k_true, c.k_pred) == 1 or c.row_sizes.max() == 1 or c.col_sizes.max() == 1
+
+
+def _tsallis_steps(c, q: float):
+    symbol = f"ATMI_{shown(q)}"
+    if c.is_soft:
+        return [_convention(symbol, math.nan, "a real-valued table: the permutation model needs counts")]
+    parts = c.memo(_parts_of(q))
+    n = c.n
+    power = f"(1 − Σ p^{shown(q)}) / ({shown(q)} − 1)"
+    steps = [Step("Hq_a", power.replace("p", "(r_i/N)"), "", parts.true),
+             Step("Hq_b", power.replace("p", "(c_j/N)"), "", parts.pred),
+             Step("Hq_ab", power.replace("p", "(n_ij/N)"), "", parts.joint),
+             Step("MIq", "Hq_a + Hq_b − Hq_ab", f"{shown(parts.true)} + {shown(parts.pred)} − {shown(parts.joint)}",
+                  parts.mi),
+             Step("E", f"Hq_a + Hq_b − (1 − E[Σ n_ij^{shown(q)}] / N^{shown(q)}) / ({shown(q)} − 1)", "",
+                  parts.expected, "the expected MIq when the objects are assigned at random with these cluster "
+                                  f"sizes (N = {shown(n)})"),
+             Step("norm", "(Hq_a + Hq_b) / 2", f"({shown(parts.true)} + {shown(parts.pred)}) / 2", parts.bound)]
+    if _tsallis_undefined(c, parts):
+        value = _adjusted_tsallis(c, q)
+        return steps + [_convention(symbol, value, "norm = E: identical partitions, 1" if value == 1 else
+                                    "norm = E: every random table reaches the bound, so the ratio is 0/0, undefined")]
+    if _one_table(c):
+        return steps + [_convention(symbol, 0.0, "a side is one cluster or all singletons: every random table is "
+                                                 "this one, so MIq = E and ATMI is 0")]
+    return steps + [Step(symbol, "(MIq − E) / (norm − E)", f"({shown(parts.mi)} − {shown(parts.expected)}) / "
+                         f"({shown(parts.bound)} − {shown(parts.expected)})", _adjusted_tsallis(c, q))]
+
+
+def _tsallis_expectation(c, q: float):
+    if c.is_soft or _tsallis_undefined(c, c.memo(_parts_of(q))):
+        return None
+    return 0.0, None
+
+
+def _tsallis_cells(c, dense, q: float):
+    """(p_ij^q - E[p_ij^q]) / (q - 1) over ATMI's denominator: MI_q less its expectation, cell by cell."""
+    if c.is_soft:
+        return None
+    parts = c.memo(_parts_of(q))
+    if _tsallis_undefined(c, parts) or _one_table(c):
+        return None
+    n = int(c.n)
+    rows, cols = dense.rows.astype(np.int64), dense.cols.astype(np.int64)
+    a, b = np.unique(rows[rows > 0]), np.unique(cols[cols > 0])
+    grid = _expected_power_grid(a, b, n, q)
+    expected = np.zeros(dense.table.shape)
+    used_r, used_c = np.flatnonzero(rows > 0), np.flatnonzero(cols > 0)
+    expected[np.ix_(used_r, used_c)] = grid[np.searchsorted(a, rows[used_r])][:, np.searchsorted(b, cols[used_c])]
+    cells = (np.asarray(dense.table, dtype=np.float64) ** q - expected) / float(n) ** q / (q - 1)
+    return Anatomy(cells / (parts.bound - parts.expected), 0.0,
+                   f"((n_ij/N)^q − its expectation) / (q − 1) over ATMI's denominator, q = {shown(q)}")
+
+
+def adjusted_tsallis_mutual_info_score(labels_true, labels_pred, *, q: float = 1.5, noise=None) -> float:
+    """The adjusted mutual information of Tsallis entropies of order q (Romano, Vinh, Bailey & Verspoor
+    2016), with the arithmetic-mean normaliser: AMI at q = 1 (Shannon's entropy is the limit) and
+    exactly ARI at q = 2, where the Tsallis entropy 1 - sum p^2 counts pairs; between, a measure
+    that weighs small clusters less as q grows. The expectation is exact under the permutation
+    model (a sum over the hypergeometric law of each pair of cluster sizes; in fractions at q = 2).
+
+    Romano et al.'s guideline: ARI (q = 2) when the reference has large clusters of about equal
+    size, AMI (q = 1) when it is unbalanced with small clusters.
+
+    >>> a, b = [0, 0, 0, 1, 1, 1, 2, 2], [0, 0, 1, 1, 1, 2, 2, 2]
+    >>> from cluval_core import adjusted_rand_score
+    >>> round(adjusted_tsallis_mutual_info_score(a, b, q=2), 12) == round(adjusted_rand_score(a, b), 12)
+    True
+    """
+    if isinstance(q, bool) or not isinstance(q, numbers.Real) or not (math.isfinite(q) and 1 <= q <= 10):
+        raise CluvalError(f"q must be a number from 1 to 10, got {q!r}")
+    c = compare(labels_true, labels_pred, noise=noise)
+    if q == 1:
+        return c.score("ami")
+    return _adjusted_tsallis(c, float(q))
+
+
+DEFAULT_TSALLIS_Q = 1.5  # the registered member: halfway from AMI (q = 1) to ARI (q = 2)
+
+
+def _tsallis_entry(q: float) -> IndexInfo:
+    return IndexInfo(
+        id="atmi", name=f"Adjusted Tsallis mutual information (q = {shown(q)})", family=FAMILY, range=(-INF, 1),
+        higher_is_better=True, chance_adjusted=True, symmetric=True, soft=False,
+        function=adjusted_tsallis_mutual_info_score, function_options={"q": q},
+        formula=(r"\mathrm{ATMI}_q = \frac{\mathrm{MI}_q - E[\mathrm{MI}_q]}{\frac{H_q(a)+H_q(b)}{2} - "
+                 r"E[\mathrm{MI}_q]}"),
+        symbols=(r"$H_q(p) = (1 - \sum p^q) / (q - 1)$ is the Tsallis entropy of order $q$ of the reference's "
+                 r"($a$), the candidate's ($b$) or the table's cells' proportions, $\mathrm{MI}_q = H_q(a) + H_q(b) "
+                 r"- H_q(ab)$, and $E[\mathrm{MI}_q]$ its exact expectation under the permutation model. "
+                 rf"Registered at $q = {shown(q)}$; other $q$ by the function: AMI at $q = 1$, ARI at $q = 2$."),
+        reference="Romano, Vinh, Bailey & Verspoor (2016), Adjusting for chance clustering comparison measures, "
+                  "JMLR 17",
+        caveat="Between AMI and ARI: larger q weighs large clusters more, as ARI does (Romano et al.: ARI for "
+               "large equal-sized reference clusters, AMI for unbalanced ones with small clusters). NaN for "
+               "soft tables.",
+        compute=lambda c: _adjusted_tsallis(c, q), steps=lambda c: _tsallis_steps(c, q),
+        expectation=lambda c: _tsallis_expectation(c, q), cells=lambda c, dense: _tsallis_cells(c, dense, q))
+
+
 # ---------------------------------------------------------------------- the registry's entries
 def _nmi_entry(normaliser: Normaliser, name: str, formula: str, reference: str, caveat: str, symbols: str = ""):
     options = {} if normaliser.name == "arithmetic" else {"average_method": normaliser.name}
@@ -955,77 +1228,19 @@ ENTRIES = (
                "for chance (random partitions with the reference's K score as NMI does), and one tiny extra "
                "cluster costs as much as a large one.",
         compute=_fair_nmi, steps=_fair_nmi_steps, expectation=_fair_nmi_expectation, cells=_fair_nmi_cells),
+    IndexInfo(
+        id="smi", name="Standardized mutual information", family=FAMILY, range=(-INF, INF), higher_is_better=True,
+        chance_adjusted=True, symmetric=True, soft=False, cost="moments", function=standardized_mutual_info_score,
+        formula=r"\mathrm{SMI} = \frac{\mathrm{MI}-E[\mathrm{MI}]}{\sqrt{\mathrm{Var}[\mathrm{MI}]}}",
+        symbols=r"$E[\mathrm{MI}]$ and $\mathrm{Var}[\mathrm{MI}]$ are the mean and variance of the mutual information "
+                r"when the objects are assigned at random with both partitions' cluster sizes fixed (the permutation "
+                r"model), both exact: SMI is MI's z-score, its distance from chance in standard deviations.",
+        reference="Romano, Bailey, Nguyen & Verspoor (2014), Standardized mutual information for clustering "
+                  "comparisons: one step further in adjustment for chance, ICML",
+        caveat="A z-score, not a similarity on a fixed scale: identical partitions score more on more objects, "
+               "so compare values only on the same data; it says how unlikely the agreement is by chance, not "
+               "how close the partitions are. Its exact variance costs far more than the other indices (about "
+               "half a second for 5 000 objects in 15 clusters; NaN beyond about 10^5 objects).",
+        compute=_smi, steps=_smi_steps, expectation=_smi_expectation, cells=_smi_cells),
+    _tsallis_entry(DEFAULT_TSALLIS_Q),
 )
-
-
-# ---------------------------------------------------------------------- generalised (Tsallis) information
-def _tsallis(proportions: np.ndarray, q: float) -> float:
-    """Tsallis entropy (1 - sum p^q) / (q - 1) of proportions summing to 1."""
-    return (1.0 - order_free_sum(proportions ** q)) / (q - 1.0)
-
-
-def _expected_power_sum(rows: np.ndarray, cols: np.ndarray, n: int, q: float) -> float:
-    """E[sum_ij n_ij^q] under the permutation model: for each distinct pair of cluster sizes (a, b),
-    how many such pairs there are times sum_m m^q P(m | a, b, N) over the hypergeometric law, the
-    window of its terms that are not negligible (as the expected mutual information sums them).
-    For q = 2 the closed form E[n^2] = Var + mean^2 is used, in exact fractions."""
-    a, count_a = np.unique(rows, return_counts=True)
-    b, count_b = np.unique(cols, return_counts=True)
-    if q == 2:
-        total = Fraction(0)
-        for x, cx in zip(a.tolist(), count_a.tolist()):
-            for y, cy in zip(b.tolist(), count_b.tolist()):
-                mean = Fraction(x * y, n)
-                variance = Fraction(x * y * (n - x) * (n - y), n * n * (n - 1)) if n > 1 else 0
-                total += cx * cy * (variance + mean * mean)
-        return float(total)
-    ai, bj = (grid.ravel() for grid in np.meshgrid(a, b, indexing="ij"))
-    weights = np.multiply.outer(count_a, count_b).ravel().astype(np.float64)
-    lo, hi = _window(ai, bj, n)
-    total = 0.0
-    for x, y, start, end, weight in zip(ai.tolist(), bj.tolist(), lo.tolist(), hi.tolist(), weights.tolist()):
-        if end < start:
-            continue
-        m = np.arange(start, end + 1, dtype=np.float64)
-        sizes = np.full(len(m), x, dtype=np.float64), np.full(len(m), y, dtype=np.float64)
-        total += weight * float(np.sum(m ** q * np.exp(_log_hypergeometric(m, *sizes, n))))
-    return total
-
-
-def _adjusted_tsallis(c, q: float) -> float:
-    """The adjusted Tsallis-q mutual information with the arithmetic-mean normaliser (Romano et al. 2016):
-    (MI_q - E[MI_q]) / ((H_q(U) + H_q(V)) / 2 - E[MI_q]), MI_q = H_q(U) + H_q(V) - H_q(U, V)."""
-    if c.is_soft:
-        return math.nan
-    n = int(c.n)
-    rows, cols, cells = (np.asarray(x, dtype=np.int64) for x in (c.row_sizes, c.col_sizes, c.cells.values))
-    h_u, h_v = _tsallis(rows / n, q), _tsallis(cols / n, q)
-    mi = h_u + h_v - _tsallis(cells / n, q)
-    expected = h_u + h_v - (1.0 - _expected_power_sum(rows, cols, n, q) / float(n) ** q) / (q - 1.0)
-    denominator = (h_u + h_v) / 2 - expected
-    if abs(denominator) <= 1e-15 * max(1.0, abs(expected)):
-        return 1.0 if c.is_identical else math.nan
-    return (mi - expected) / denominator
-
-
-def adjusted_tsallis_mutual_info_score(labels_true, labels_pred, *, q: float = 1.5, noise=None) -> float:
-    """The adjusted mutual information of Tsallis entropies of order q (Romano, Vinh, Bailey & Verspoor
-    2016), with the arithmetic-mean normaliser: AMI at q = 1 (Shannon's entropy is the limit) and
-    exactly ARI at q = 2, where the Tsallis entropy 1 - sum p^2 counts pairs; between, a measure
-    that weighs small clusters less as q grows. The expectation is exact under the permutation
-    model (a sum over the hypergeometric law of each pair of cluster sizes; in fractions at q = 2).
-
-    Romano et al.'s guideline: ARI (q = 2) when the reference has large clusters of about equal
-    size, AMI (q = 1) when it is unbalanced with small clusters.
-
-    >>> a, b = [0, 0, 0, 1, 1, 1, 2, 2], [0, 0, 1, 1, 1, 2, 2, 2]
-    >>> from cluval_core import adjusted_rand_score
-    >>> round(adjusted_tsallis_mutual_info_score(a, b, q=2), 12) == round(adjusted_rand_score(a, b), 12)
-    True
-    """
-    if isinstance(q, bool) or not isinstance(q, numbers.Real) or not (math.isfinite(q) and 1 <= q <= 10):
-        raise CluvalError(f"q must be a number from 1 to 10, got {q!r}")
-    c = compare(labels_true, labels_pred, noise=noise)
-    if q == 1:
-        return c.score("ami")
-    return _adjusted_tsallis(c, float(q))

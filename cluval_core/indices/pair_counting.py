@@ -45,6 +45,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
+from scipy.special import ndtr
 
 from ..core import random_models
 from ..core.labels import score_labels
@@ -57,7 +58,8 @@ __all__ = ["rand_score", "adjusted_rand_score", "fowlkes_mallows_score", "adjust
            "modified_adjusted_rand_score", "pair_correlation_coefficient", "pair_correlation_distance",
            "pair_jaccard_score", "sokal_sneath_score", "mirkin_metric", "hubert_index", "pair_recall_score",
            "pair_precision_score", "czekanowski_dice_score", "kulczynski_score", "russel_rao_score",
-           "rogers_tanimoto_score", "sokal_sneath_2_score", "southwood_score", "pair_index",
+           "rogers_tanimoto_score", "sokal_sneath_2_score", "southwood_score", "standardized_rand_score",
+           "p_value_adjusted_rand_score", "pair_index",
            "pair_index_score"]
 
 FAMILY, FAMILY_NAME = "pair_counting", "Pair counting"
@@ -380,6 +382,70 @@ def _ari_steps(c):
     return steps + [Step("ARI", "(a − E) / (max − E)",
                          f"({shown(p.a)} − {shown(expected)}) / ({shown(maximum)} − {shown(expected)})",
                          _adjusted_rand(c))]
+
+
+# ---------------------------------------------------------------------- standardized Rand index and PMI_2
+def _sri_parts(c):
+    """(a - E[a], SD[a]) under the permutation model, the difference exact for counts; None where SD is 0."""
+    m, m_a, m_b, _, sd_a = c.memo(_null)
+    if sd_a <= 0:
+        return None
+    return Fraction(c.pair_counts.a * m - m_a * m_b, m), sd_a
+
+
+def _sri(c) -> float:
+    if c.is_soft:
+        return math.nan
+    parts = c.memo(_sri_parts)
+    return math.nan if parts is None else float(parts[0]) / parts[1]
+
+
+_SD_UNDEFINED = ("SD[a] = 0: every random table has the same pair counts (a side is one cluster or all singletons), "
+                 "so a z-score is 0/0")
+
+
+def _sri_steps(c, symbol: str = "SRI"):
+    if c.is_soft:
+        return [_convention(symbol, math.nan, "a real-valued table: the permutation model needs counts")]
+    p = c.pair_counts
+    m, m_a, m_b, _, sd_a = c.memo(_null)
+    steps = _pair_count_steps(c) + [
+        Step("E", "(a + b)(a + c) / M", f"{shown(m_a)} × {shown(m_b)} / {shown(m)}", Fraction(m_a * m_b, m),
+             "the expected a when objects are assigned at random with these cluster sizes"),
+        Step("SD", "√Var[a]", "", sd_a, "the standard deviation of a over those random assignments, exactly "
+                                        "(from the chances that one pair, two pairs sharing an object and two "
+                                        "disjoint pairs are together)")]
+    if c.memo(_sri_parts) is None:
+        return steps + [_convention(symbol, math.nan, _SD_UNDEFINED)]
+    return steps + [Step("SRI", "(a − E) / SD", f"({shown(p.a)} − {shown(steps[-2].value)}) / {shown(sd_a)}",
+                         _sri(c), "equally (RI − E[RI]) / SD[RI]: the Rand index is a + d = 2a + M − m_a − m_b "
+                                  "over M")]
+
+
+def _sri_expectation(c):
+    return None if c.memo(_sri_parts) is None else (0.0, 1.0)
+
+
+def _sri_cells(c, dense):
+    parts = c.memo(_sri_parts)
+    if parts is None:
+        return None
+    pairs, m, _, _ = _dense_pairs(dense)
+    expected = np.outer(dense.rows * (dense.rows - 1) / 2, dense.cols * (dense.cols - 1) / 2) / m
+    return Anatomy((pairs - expected) / parts[1], 0.0, "(C(n_ij, 2) − its expectation) / SD[a]")
+
+
+def _pmi2(c) -> float:
+    return float(ndtr(_sri(c)))
+
+
+def _pmi2_steps(c):
+    steps = _sri_steps(c, "PMI₂")
+    if math.isnan(steps[-1].value):
+        return steps
+    return steps + [Step("PMI₂", "Φ(SRI)", f"Φ({shown(steps[-1].value)})", _pmi2(c),
+                         "the standard normal law's share below SRI: the chance that a random assignment with these "
+                         "cluster sizes puts fewer pairs together in both, in the normal approximation")]
 
 
 # ---------------------------------------------------------------------- Fowlkes-Mallows
@@ -847,6 +913,30 @@ def adjusted_rand_score(labels_true, labels_pred, *, noise=None) -> float:
     return score_labels("ari", labels_true, labels_pred, noise=noise)
 
 
+def standardized_rand_score(labels_true, labels_pred, *, noise=None) -> float:
+    """The standardized Rand index (Romano, Bailey, Nguyen & Verspoor 2014): how many standard
+    deviations the pairs together in both lie above their expectation when the objects are
+    assigned at random with both partitions' cluster sizes fixed, (a - E[a]) / SD[a], exactly (the
+    same as (RI - E[RI]) / SD[RI]). NaN where every random table has the same pair counts.
+
+    >>> round(standardized_rand_score([0, 0, 0, 1, 1, 1, 2, 2], [0, 0, 1, 1, 1, 2, 2, 2]), 4)
+    1.1141
+    """
+    return score_labels("sri", labels_true, labels_pred, noise=noise)
+
+
+def p_value_adjusted_rand_score(labels_true, labels_pred, *, noise=None) -> float:
+    """PMI₂, the p-value adjusted Rand index of Klede, Altstidl, Zanca & Eskofier (2023), in their
+    fast normal approximation: Φ(SRI), the chance that a random assignment with both partitions'
+    cluster sizes fixed puts fewer pairs together in both, from the exact mean and SD. In [0, 1],
+    0.5 by chance; monotone in the pairs together in both.
+
+    >>> round(p_value_adjusted_rand_score([0, 0, 0, 1, 1, 1, 2, 2], [0, 0, 1, 1, 1, 2, 2, 2]), 4)
+    0.8674
+    """
+    return score_labels("pmi2", labels_true, labels_pred, noise=noise)
+
+
 def fowlkes_mallows_score(labels_true, labels_pred, *, noise=None) -> float:
     """Fowlkes-Mallows index a / sqrt((a + b)(a + c)); NaN if one side has only singletons."""
     return score_labels("fowlkes_mallows", labels_true, labels_pred, noise=noise)
@@ -958,6 +1048,33 @@ ENTRIES = (
         caveat="Counts pairs, so a cluster of n objects weighs like n^2: errors in small clusters barely move it "
                "(on imbalanced data a clustering that merges all small clusters can still score above 0.9).",
         compute=_adjusted_rand, steps=_ari_steps, expectation=_ari_expectation, cells=_ari_cells),
+    IndexInfo(
+        id="sri", name="Standardized Rand index", family=FAMILY, range=(-INF, INF), higher_is_better=True,
+        chance_adjusted=True, symmetric=True, soft=False, function=standardized_rand_score,
+        formula=r"\mathrm{SRI} = \frac{a - E[a]}{\sqrt{\mathrm{Var}[a]}}",
+        symbols=r"$E[a] = (a+b)(a+c)/\binom{N}{2}$ and $\mathrm{Var}[a]$ are the mean and variance of the pairs "
+                r"together in both when the objects are assigned at random with both partitions' cluster sizes fixed "
+                r"(the permutation model), exactly; the same as $(\mathrm{RI} - E[\mathrm{RI}]) / "
+                r"\mathrm{SD}[\mathrm{RI}]$.",
+        reference="Romano, Bailey, Nguyen & Verspoor (2014), Standardized mutual information for clustering "
+                  "comparisons: one step further in adjustment for chance, ICML",
+        caveat="A z-score, not a similarity on a fixed scale: identical partitions score more on more objects, "
+               "so compare values only on the same data. NaN where every random table has the same pair counts "
+               "(a side is one cluster or all singletons).",
+        compute=_sri, steps=_sri_steps, expectation=_sri_expectation, cells=_sri_cells),
+    IndexInfo(
+        id="pmi2", name="p-value adjusted Rand index (PMI₂)", family=FAMILY, range=(0, 1), higher_is_better=True,
+        chance_adjusted=True, symmetric=True, soft=False, function=p_value_adjusted_rand_score,
+        formula=r"\mathrm{PMI}_2 = \Phi(\mathrm{SRI})",
+        symbols=r"$\Phi$ is the standard normal distribution function: PMI$_2$ approximates the chance "
+                r"$P(a_{\text{random}} < a)$ that a random assignment with these cluster sizes puts fewer pairs "
+                r"together in both, from the exact mean and standard deviation of $a$.",
+        reference="Klede, Altstidl, Zanca & Eskofier (2023), p-value adjustment for monotonous, unbiased, and "
+                  "fast clustering comparison, NeurIPS",
+        caveat="A p-value's complement: it saturates at 1 as soon as the agreement is clearly beyond chance, so "
+               "it ranks candidates that are all far from chance alike. The normal approximation is Klede et "
+               "al.'s fast form; the exact p-value differs from it by up to a few hundredths on small tables.",
+        compute=_pmi2, steps=_pmi2_steps),
     IndexInfo(
         id="fowlkes_mallows", name="Fowlkes-Mallows index", family=FAMILY, range=(0, 1),
         higher_is_better=True, chance_adjusted=False, symmetric=True, function=fowlkes_mallows_score,

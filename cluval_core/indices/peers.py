@@ -761,6 +761,8 @@ _LATER = {
     "split_join_pred": {IGRAPH: _same(f"{_IG}split_join_distance(membership_true, membership_pred)[1]")},
     "chi2": {ARICODE: _same("aricode::Chi2(c1, c2)")},
     "frobenius": {ARICODE: _same("aricode::Frobenius(c1, c2)", "Since aricode 1.1.0; squared, as cluval.")},
+    # the standardized indices, PMI₂ and the Tsallis family: none of the peers has them
+    "sri": {}, "pmi2": {}, "smi": {}, "atmi": {},
 }
 for _index_id, _entries in _LATER.items():
     _MAP.setdefault(_index_id, {}).update(_entries)

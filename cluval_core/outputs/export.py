@@ -85,6 +85,8 @@ def format_value(index_id: str, value: float, digits: int = 4) -> str:
     ('3', '0.5', 'undefined')
     >>> format_value("ari", 0.99998), format_value("ari", 1.0), format_value("nvd", 2e-7)
     ('0.99998', '1', '0.0000002')
+    >>> format_value("pmi2", 3.3180876568832246e-23)
+    '3.318e-23'
     """
     info = get_index(index_id)  # an unknown id is a CluvalError naming the valid ones
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
@@ -103,6 +105,8 @@ def format_value(index_id: str, value: float, digits: int = 4) -> str:
             shown = "0"
         if float(shown) == value or float(shown) not in landmarks:
             return shown
+    if abs(value) < 10.0 ** -digits:  # a tiny value that every fixed rounding shows as 0
+        return f"{value:.{digits - 1}e}"
     return repr(value)
 
 

@@ -46,12 +46,12 @@ _BY_NAME = {
     "pair_correlation": "orange", "pair_correlation_distance": "rose", "pair_jaccard": "green",
     "sokal_sneath": "purple", "mirkin": "wine", "hubert": "olive", "pair_recall": "orange", "pair_precision": "sky",
     "czekanowski_dice": "teal", "kulczynski": "pink", "russel_rao": "rose", "rogers_tanimoto": "green",
-    "sokal_sneath_2": "pink", "southwood": "olive",
+    "sokal_sneath_2": "pink", "southwood": "olive", "sri": "green", "pmi2": "purple",
     # information theory
     "mi": "wine", "nmi_sum": "purple", "nmi_sqrt": "green", "nmi_max": "orange", "nmi_min": "olive",
     "nmi_joint": "rose", "vi": "teal", "nvi": "sky", "ami": "orange", "ami_sqrt": "green", "ami_max": "rose",
     "ami_min": "olive", "homogeneity": "pink", "completeness": "sky", "rmi": "wine", "rmi_flat": "pink",
-    "nrmi": "teal", "fnmi": "olive",
+    "nrmi": "teal", "fnmi": "olive", "smi": "teal", "atmi": "wine",
     # set matching
     "f_measure": "orange", "f_measure_pred": "rose", "purity": "sky", "purity_inverse": "olive", "nvd": "green",
     "ch_greedy": "teal", "ch_optimal": "wine", "pa": "purple", "na": "rose", "aaa": "wine", "psi": "vermilion",
