@@ -239,6 +239,15 @@ def _contributions(key: str, index_id: str, _c):
     return _c.contributions(index_id)
 
 
+def per_table_indices(has_data: bool) -> tuple[str, ...]:
+    """The indices the app computes over many tables with margins of their own (the jackknife, random
+    partitions): all but those with an exact variance over the cluster sizes (registry cost
+    "moments", seconds a table), which are computed once per comparison and on request in the library."""
+    from cluval_core import INDICES
+
+    return tuple(i for i, info in INDICES.items() if info.cost != "moments" and (has_data or not info.needs_data))
+
+
 CHANCE_SEED = 0  # the random tables of every chance computation in the app: the same numbers on every visit
 TEACHING_CHANCE_SAMPLES = 200  # random tables per comparison on the teaching pages (a few indices, many tables)
 BAND_SAMPLES = 100  # ... and per point of a curve's chance band (a whole curve of comparisons)
@@ -251,6 +260,8 @@ def chance(model: Model, n_samples: int, ids: tuple | None = None, random_model:
     c = model.comparison
     drawn = "random tables with the same cluster sizes" if random_model in ("perm", "perm1") else \
         "random partitions"
+    if ids is None and random_model not in ("perm", "perm1"):  # each random partition has margins of its own
+        ids = per_table_indices(c.has_data)
     return with_progress(
         fingerprint("chance", model.key, n_samples, ids, random_model), f"Drawing {n_samples:,} {drawn}…",
         lambda update: c.chance(
@@ -293,10 +304,8 @@ def uncertainty(model: Model, centroid_indices: bool = True) -> tuple[pd.DataFra
 
 @st.cache_resource(show_spinner=False, max_entries=16)
 def _label_free_uncertainty(key: str, _c) -> pd.DataFrame:
-    from cluval_core import INDICES
-
     with st.spinner("Leaving out each object in turn (the jackknife)…"):
-        return _c.uncertainty([i for i, info in INDICES.items() if not info.needs_data], method="jackknife")
+        return _c.uncertainty(list(per_table_indices(False)), method="jackknife")
 
 
 def _uncertainty(key: str, c, centroid_indices: bool) -> tuple[pd.DataFrame, str | None]:

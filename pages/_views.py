@@ -259,10 +259,10 @@ CHANCE_COLUMNS = {
         "expected", format="%.4f", help="Expected value by chance, under the random model chosen above (by default "
                                         "the permutation model: both partitions' cluster sizes fixed, objects "
                                         "assigned at random)"),
-    "adjusted": st.column_config.NumberColumn(
-        "adjusted", format="%.4f", help="(value − expected) / (best − expected): the value corrected for chance "
-                                        "under the chosen model, 1 at the best value and 0 at chance; under the "
-                                        "permutation model the Rand index's is ARI"),
+    "adjusted": st.column_config.TextColumn(
+        "adjusted", width=72, help="(value − expected) / (best − expected): the value corrected for chance under "
+                                   "the chosen model, 1 at the best value and 0 at chance; under the permutation "
+                                   "model the Rand index's is ARI; undefined where the best value is infinite"),
     "expected error": st.column_config.TextColumn(
         "±", width=52, help="Monte Carlo standard error of the expected value, or 'exact' for a closed form"),
     "z": st.column_config.TextColumn("z", width=72, help="(value − expected) / SD of the index by chance; undefined "
@@ -324,6 +324,7 @@ def index_tables(c, *, key: str, model=None) -> dict:
     if chance is not None:  # as text, so that "exact" and "undefined" are said, not left blank
         table["expected error"] = ["exact" if error != error else f"{error:.0e}" for error in table["expected error"]]
         table["z"] = ["undefined" if z != z else f"{z:.1f}" for z in table["z"]]
+        table["adjusted"] = ["undefined" if a != a else f"{a:.4f}" for a in table["adjusted"]]
     # what the values mean against chance first, after the value; the registry's facts follow
     shown = [column for column in table.columns if column not in ("family", "formula", "sd", "se")]
     shown = ["index", "id", "value", *[c for c in CHANCE_COLUMNS if c in shown],
@@ -365,6 +366,11 @@ def chance_caption(chance, samples: int, missing: str | None, random_model: str 
             "extreme lies at least as far).")
     if missing:
         text += f" The centroid indices have no interval here: {missing[:1].upper() + missing[1:]}."
+    costly = [INDICES[i].name for i in INDICES if i not in data.per_table_indices(True)]
+    if costly:
+        text += (f" {' and '.join(costly)}: an exact variance over the cluster sizes (seconds), taken once here, "
+                 "so no interval" + ("" if random_model in ("perm", "perm1") else " and no expectation under random "
+                                     "partitions") + "; the library computes them when they are named.")
     return ui.plain(text)
 
 

@@ -82,10 +82,11 @@ def test_psi_defines_e_where_it_is_used(page):
 
 
 @pytest.mark.parametrize("query, expected", [
-    ("ari", ["ari"]), ("ARI", ["ari"]), ("Rand", ["ri", "ari", "mari"]), ("psi", ["psi", "psi_simplified"]),
+    ("ari", ["ari"]), ("ARI", ["ari"]), ("Rand", ["ri", "ari", "sri", "pmi2", "mari"]),
+    ("psi", ["psi", "psi_simplified"]),
     ("centroid", ["ci_partition", "csi_partition", "ci_centroid", "csi_centroid", "cr"]),
-    ("chance", ["ari", "afm", "mari", "pair_correlation", "ami", "ami_sqrt", "ami_max", "ami_min", "rmi", "rmi_flat",
-                "nrmi", "aaa", "psi"]),
+    ("chance", ["ari", "sri", "pmi2", "afm", "mari", "pair_correlation", "ami", "ami_sqrt", "ami_max", "ami_min",
+                "rmi", "rmi_flat", "nrmi", "smi", "atmi", "aaa", "psi"]),
     ("nmi_max", ["nmi_max"]),
 ])
 def test_search_finds_what_a_user_expects(page, query, expected):
