@@ -370,7 +370,8 @@ def chance_caption(chance, samples: int, missing: str | None, random_model: str 
     if costly:
         text += (f" {' and '.join(costly)}: an exact variance over the cluster sizes (seconds), taken once here, "
                  "so no interval" + ("" if random_model in ("perm", "perm1") else " and no expectation under random "
-                                     "partitions") + "; the library computes them when they are named.")
+                                     "partitions") + f"; the library computes {'it' if len(costly) == 1 else 'them'} "
+                                                     "when named.")
     return ui.plain(text)
 
 

@@ -71,15 +71,16 @@ def pair_monotone() -> frozenset[str]:
 
 
 # the information-theoretic indices that read more of the table than its mutual information: the reduced
-# mutual informations subtract a term of the cells (a Dirichlet-multinomial fit, or Σ log n_ij!)
-_NOT_BY_MI = frozenset({"rmi", "rmi_flat", "nrmi"})
+# mutual informations subtract a term of the cells (a Dirichlet-multinomial fit, or Σ log n_ij!), and the
+# Tsallis index reads Σ n_ij^q, which orders tables otherwise than Σ n_ij log n_ij
+_NOT_BY_MI = frozenset({"rmi", "rmi_flat", "nrmi", "atmi"})
 
 
 def info_monotone() -> frozenset[str]:
     """The registered indices that, with the margins fixed, are monotone functions of the mutual
     information: the information-theoretic family (the entropies, K_a, K_b and the expected mutual
-    information are fixed by the margins) but the reduced mutual informations, which read the cells
-    beyond MI."""
+    information, and its variance, are fixed by the margins) but the reduced mutual informations and
+    the Tsallis index, which read the cells beyond MI."""
     return frozenset(i for i, info in INDICES.items()
                      if info.family == "information" and i not in _NOT_BY_MI and not _added(i))
 

@@ -1240,7 +1240,7 @@ ENTRIES = (
         caveat="A z-score, not a similarity on a fixed scale: identical partitions score more on more objects, "
                "so compare values only on the same data; it says how unlikely the agreement is by chance, not "
                "how close the partitions are. Its exact variance costs far more than the other indices (about "
-               "half a second for 5 000 objects in 15 clusters; NaN beyond about 10^5 objects).",
+               "half a second for 5 000 objects in 15 clusters; NaN beyond about 100 000 objects).",
         compute=_smi, steps=_smi_steps, expectation=_smi_expectation, cells=_smi_cells),
     _tsallis_entry(DEFAULT_TSALLIS_Q),
 )
