@@ -310,11 +310,11 @@ def find_indices(query: str) -> list[IndexInfo]:
     still by whole words. Caveats are not searched: they name other indices.
 
     >>> [info.id for info in find_indices("ARI")], [info.id for info in find_indices("ran")]
-    (['ari'], ['ri', 'ari', 'mari'])
+    (['ari'], ['ri', 'ari', 'sri', 'pmi2', 'mari'])
     >>> [info.id for info in find_indices("psi")]
     ['psi', 'psi_simplified']
     >>> [info.id for info in find_indices("chance")][:6]
-    ['ari', 'afm', 'mari', 'pair_correlation', 'ami', 'ami_sqrt']
+    ['ari', 'sri', 'pmi2', 'afm', 'mari', 'pair_correlation']
     >>> [info.id for info in find_indices("nmi max")], find_indices("no such index")
     (['nmi_max'], [])
     """

@@ -9,7 +9,7 @@ package registers the families in :data:`cluval_core.INDICES`, in the order of :
 
 >>> from cluval_core.indices import find_indices
 >>> [info.id for info in find_indices("Rand")]
-['ri', 'ari', 'mari']
+['ri', 'ari', 'sri', 'pmi2', 'mari']
 """
 
 from ..core.registry import find_indices, register
