@@ -58,17 +58,22 @@ def test_the_variance_of_mi_by_hand():
 
 
 def _lopsided(n, k, rng):
-    """A product table whose windows reach far into each other's tails: two large rows and a third
-    of half their size against two columns."""
-    return np.repeat([0, 1, 2], [1400, 1400, 700]), rng.permutation(np.repeat([0, 1], [1500, 2000]))
+    """Margins whose windows reach far into each other's tails: two large rows and a third of half
+    their size against two columns (k = 0); a row of 99 % of the objects (k = -1), where the
+    windows' first probabilities underflow."""
+    if k == 0:
+        return np.repeat([0, 1, 2], [1400, 1400, 700]), rng.permutation(np.repeat([0, 1], [1500, 2000]))
+    return np.repeat([0, 1], [99 * n // 100, n // 100]), rng.permutation(np.repeat([0, 1, 2], [n // 2, 3 * n // 10,
+                                                                                                n // 5]))
 
 
-@pytest.mark.parametrize(("n", "k", "seed"), [(3000, 3, 0), (2000, 12, 1), (600, 40, 2), (3500, 0, 3)])
+@pytest.mark.parametrize(("n", "k", "seed"), [(3000, 3, 0), (2000, 12, 1), (600, 40, 2), (3500, 0, 3),
+                                              (100_000, -1, 4)])
 def test_the_variance_of_mi_matches_random_tables(n, k, seed):
     """Against the variance over 3 000 random tables: within 5 of its standard errors (the fourth
     moment estimated from the same tables)."""
     rng = np.random.default_rng(seed)
-    c = compare(*(_lopsided(n, k, rng) if k == 0 else (rng.integers(0, k, n), rng.integers(0, k, n))))
+    c = compare(*(_lopsided(n, k, rng) if k <= 0 else (rng.integers(0, k, n), rng.integers(0, k, n))))
     draw = stats.random_table(c.row_sizes, c.col_sizes)
     values = np.array([Comparison.from_table(t).score("mi") for t in draw.rvs(3000, random_state=rng)])
     centred = values - values.mean()

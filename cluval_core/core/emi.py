@@ -408,23 +408,25 @@ def variance_terms(row_sizes, col_sizes, n, width=None) -> int:
 
 def _window_probabilities(lo, hi, A, B, n):
     """(x, P): the counts lo..hi of each window, padded to the widest (x stays at hi there, with
-    P = 0), and their hypergeometric probabilities P(x | A, B, n), all broadcast. P is anchored at
-    each window's start in Loader's form and carried by the exact ratio of successive terms, as in
-    the expected mutual information; a ratio of 0 past the support keeps P at 0."""
+    P = 0), and their hypergeometric probabilities P(x | A, B, n), all broadcast. log P is anchored
+    at each window's start in Loader's form and carried by the logarithms of the exact ratios of
+    successive terms, so that a window reaching deep into a tail (where P(lo) underflows and the
+    ratios' product would overflow) keeps every probability; a ratio of 0 past the support gives 0."""
     lo, hi, A, B, n = (np.asarray(v, dtype=np.float64) for v in np.broadcast_arrays(lo, hi, A, B, n))
     steps = np.arange(int((hi - lo).max(initial=0)) + 1, dtype=np.float64)
     x = lo[..., None] + steps
-    anchor = np.zeros(lo.shape)
+    anchor = np.zeros(lo.shape)  # log P(lo)
     single = (A == 0) | (B == 0) | (A == n) | (B == n)  # one table only: the window is its one point
-    anchor[single] = 1.0
     if (~single).any():
-        anchor[~single] = np.exp(_log_hypergeometric(lo[~single], A[~single], B[~single], n[~single]))
+        anchor[~single] = _log_hypergeometric(lo[~single], A[~single], B[~single], n[~single])
     step = x[..., :-1]
-    ratio = (A[..., None] - step) * (B[..., None] - step) / ((step + 1) * ((n - A - B)[..., None] + step + 1))
-    inside = x[..., 1:] <= hi[..., None]
-    p = np.concatenate((np.ones(lo.shape + (1,)), np.cumprod(np.where(inside, np.maximum(ratio, 0.0), 0.0),
-                                                             axis=-1)), axis=-1) * anchor[..., None]
-    return np.minimum(x, hi[..., None]), p
+    inside = (x[..., 1:] <= hi[..., None]) & (step < np.minimum(A, B)[..., None])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        log_ratio = np.log(np.maximum(A[..., None] - step, 0.0) * np.maximum(B[..., None] - step, 0.0)
+                           / ((step + 1) * ((n - A - B)[..., None] + step + 1)))
+    log_p = np.concatenate((np.zeros(lo.shape + (1,)), np.cumsum(np.where(inside, log_ratio, -np.inf), axis=-1)),
+                           axis=-1) + anchor[..., None]
+    return np.minimum(x, hi[..., None]), np.exp(log_p)
 
 
 def _span(A, B, n) -> tuple[np.ndarray, np.ndarray]:
