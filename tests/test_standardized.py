@@ -82,6 +82,16 @@ def test_the_variance_of_mi_matches_random_tables(n, k, seed):
     assert abs(emi.mutual_information_variance(c.row_sizes, c.col_sizes) - sample) < 5 * se
 
 
+def test_a_side_of_many_sizes_against_two_costs_no_more_than_its_transpose():
+    # 17 distinct sizes against 442 and 4 558: the other rows' expectations are needed only near each
+    # column's own window, and the side with fewer distinct sizes is taken as the rows
+    rows = [504, 657, 461, 79, 173, 261, 161, 205, 105, 168, 31, 100, 574, 379, 1016, 32, 94]
+    assert emi.variance_terms([442, 4558], rows, 5000) < emi.MAX_VARIANCE_TERMS / 10
+    emi._mutual_information_variance.cache_clear()
+    assert emi.mutual_information_variance(rows, [442, 4558]) == emi.mutual_information_variance([4558, 442], rows)
+    assert emi._mutual_information_variance.cache_info().misses == 1  # one computation for both orders
+
+
 def test_the_variance_is_not_computed_beyond_the_budget(monkeypatch):
     monkeypatch.setattr(emi, "MAX_VARIANCE_TERMS", 10)
     emi._mutual_information_variance.cache_clear()
