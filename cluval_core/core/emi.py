@@ -390,9 +390,9 @@ def _log_hypergeometric(m, A, B, n):
 
 
 # ---------------------------------------------------------------------- the variance of MI
-#: The most terms the variance of the mutual information may sum (10 to 20 s here: N = 10^5 with
-#: 50 clusters a side is 1.6e9); beyond, it is not computed (NaN) rather than left to run for minutes.
-MAX_VARIANCE_TERMS = 2 * 10**9
+#: The most terms the variance of the mutual information may sum (seconds here: N = 10^5 with
+#: 10 clusters a side is 3e8); beyond, it is not computed (NaN) rather than left to run for minutes.
+MAX_VARIANCE_TERMS = 5 * 10**8
 
 
 def variance_terms(row_sizes, col_sizes, n, width=None) -> int:
@@ -551,12 +551,14 @@ def _mutual_information_variance(a_bytes: bytes, b_bytes: bytes) -> float:
         cut = np.unique((fb[:, None] - (ylo[:, None] + np.arange(int((yhi - ylo).max()) + 1)))
                         [np.arange(int((yhi - ylo).max()) + 1) <= (yhi - ylo)[:, None]]).astype(np.float64)
         # (E[dev(Z, nu)] = E[Z log Z] - nu log nu, as E[Z] = nu: a few digits of nu log nu cancel)
-        nu = fa[:, None] * cut / rest
-        z, pz = _window_probabilities(*_span(fa[:, None], cut, rest), fa[:, None], cut, rest)
-        z_log_z = z_logs[z.astype(np.intp)]
         others = np.zeros(len(m))
-        others[cut.astype(np.intp)] = weight_a[i] @ (np.einsum("amz,amz->am", pz, z_log_z) - nu * np.log(
-            np.where(nu > 0, nu, 1.0)))
+        block = max(1, (1 << 22) // (len(fa) * width))  # a few million terms at a time
+        for start in range(0, len(cut), block):
+            part = cut[start:start + block]
+            nu = fa[:, None] * part / rest
+            z, pz = _window_probabilities(*_span(fa[:, None], part, rest), fa[:, None], part, rest)
+            others[part.astype(np.intp)] = weight_a[i] @ (np.einsum("amz,amz->am", pz, z_logs[z.astype(np.intp)])
+                                                           - nu * np.log(np.where(nu > 0, nu, 1.0)))
         # cells of the same row (j'), and of neither (i', j'): every pair of columns j != j' at once
         ylo, yhi = _span(A, fb, N)  # the window of row i's count in each column j'
         y = ylo[:, None] + np.arange(int((yhi - ylo).max()) + 1)  # (j', y)
@@ -579,4 +581,6 @@ def _mutual_information_variance(a_bytes: bytes, b_bytes: bytes) -> float:
                                    values)
         total += ca[i] * float((weight_a[i][k] * cb[j]) @ pairs)
     variance = total - mean * mean  # both sums are accurate to ~1e-15 of themselves: below that, 0
+    if not math.isfinite(variance):
+        return math.nan  # never a number the sums did not give
     return float(variance / (N * N)) if variance > 1e-12 * total else 0.0

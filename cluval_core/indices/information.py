@@ -871,6 +871,11 @@ def standardized_mutual_info_score(labels_true, labels_pred, *, noise=None) -> f
 
 
 # ---------------------------------------------------------------------- generalised (Tsallis) information
+_NEAR_ONE = 1e-6  # q closer to 1 than this (but not 1) is refused: the entropies' cancellation costs q - 1's digits
+# The most terms the Tsallis expectation sums over its windows (weights of 1e15 would ask for gigabytes)
+_MAX_TSALLIS_TERMS = 10**8
+
+
 def _tsallis(proportions: np.ndarray, q: float) -> float:
     """Tsallis entropy (1 - sum p^q) / (q - 1) of proportions summing to 1."""
     return (1.0 - order_free_sum(proportions ** q)) / (q - 1.0)
@@ -894,6 +899,8 @@ def _expected_power_grid(a: np.ndarray, b: np.ndarray, n: int, q: float) -> np.n
                 grid[i, j] = _second_moment(x, y, n)
         return grid
     lo, hi = _window(a[:, None], b[None, :], n)
+    if float(np.maximum(hi - lo + 1, 0).sum()) > _MAX_TSALLIS_TERMS:
+        return np.full((len(a), len(b)), math.nan)  # beyond the work cluval does: the index is NaN
     rows = max(1, (1 << 22) // (len(b) * int((hi - lo).max() + 1)))  # a few million terms at a time
     for start in range(0, len(a), rows):
         part = slice(start, start + rows)
@@ -947,7 +954,8 @@ def _parts_of(q: float) -> Callable:
 
 
 def _tsallis_undefined(c, parts: TsallisParts) -> bool:
-    return abs(parts.bound - parts.expected) <= 1e-15 * max(1.0, abs(parts.expected))
+    """norm = E (every random table reaches the bound), or E beyond the work cluval does (NaN)."""
+    return math.isnan(parts.expected) or abs(parts.bound - parts.expected) <= 1e-15 * max(1.0, abs(parts.expected))
 
 
 def _adjusted_tsallis(c, q: float) -> float:
@@ -984,6 +992,9 @@ def _tsallis_steps(c, q: float):
                   parts.expected, "the expected MIq when the objects are assigned at random with these cluster "
                                   f"sizes (N = {shown(n)})"),
              Step("norm", "(Hq_a + Hq_b) / 2", f"({shown(parts.true)} + {shown(parts.pred)}) / 2", parts.bound)]
+    if math.isnan(parts.expected) and not c.is_identical:
+        return steps + [_convention(symbol, math.nan, f"the expectation needs more than the {_MAX_TSALLIS_TERMS:.0e} "
+                                                      "terms cluval sums")]
     if _tsallis_undefined(c, parts):
         value = _adjusted_tsallis(c, q)
         return steps + [_convention(symbol, value, "norm = E: identical partitions, 1" if value == 1 else
@@ -1037,6 +1048,9 @@ def adjusted_tsallis_mutual_info_score(labels_true, labels_pred, *, q: float = 1
     """
     if isinstance(q, bool) or not isinstance(q, numbers.Real) or not (math.isfinite(q) and 1 <= q <= 10):
         raise CluvalError(f"q must be a number from 1 to 10, got {q!r}")
+    if 1 < q < 1 + _NEAR_ONE:  # (1 - sum p^q) / (q - 1) loses its digits to cancellation there
+        raise CluvalError(f"q = {q!r} is within {_NEAR_ONE:g} of 1, where the Tsallis entropies lose their digits: "
+                          "use q = 1 (AMI), to which they tend, or q >= 1.000001")
     c = compare(labels_true, labels_pred, noise=noise)
     if q == 1:
         return c.score("ami")
