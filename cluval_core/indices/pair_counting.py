@@ -929,7 +929,8 @@ def p_value_adjusted_rand_score(labels_true, labels_pred, *, noise=None) -> floa
     """PMI₂, the p-value adjusted Rand index of Klede, Altstidl, Zanca & Eskofier (2023), in their
     fast normal approximation: Φ(SRI), the chance that a random assignment with both partitions'
     cluster sizes fixed puts fewer pairs together in both, from the exact mean and SD. In [0, 1],
-    0.5 by chance; monotone in the pairs together in both.
+    about 0.5 by chance (not exactly: the law of the pair counts is skewed); with the margins
+    fixed, increasing in the pairs together in both.
 
     >>> round(p_value_adjusted_rand_score([0, 0, 0, 1, 1, 1, 2, 2], [0, 0, 1, 1, 1, 2, 2, 2]), 4)
     0.8674
