@@ -146,7 +146,8 @@ def index_curves(frame: pd.DataFrame, parameter: str, ids, *, current=None, name
     rows = len(panels)
     fig = make_subplots(rows=rows, cols=1, shared_xaxes=True, vertical_spacing=0.08,
                         row_heights=[2.0] + [1.0] * (rows - 1) if rows > 1 else None)
-    position = {index_id: i for i, index_id in enumerate(ids)}
+    # styles follow the drawing order (panel by panel), so that neighbouring lines never share both
+    position = {index_id: k for k, index_id in enumerate(i for members in panels.values() for i in members)}
     for row, (panel, members) in enumerate(panels.items(), start=1):
         for index_id in members:
             style = _style(position[index_id])
