@@ -9,6 +9,7 @@ import pytest
 from scipy import stats
 
 from cluval_core import INDICES, CluvalError, Comparison, compare
+from cluval_core.core.chance import jackknife_values
 from cluval_core.core.emi import expected_mutual_information
 
 TABLE_IDS = [i for i, info in INDICES.items() if not info.needs_data]
@@ -164,6 +165,21 @@ def test_jackknife_equals_leaving_out_each_object_for_every_index(seed):
     brute = _leave_one_out_se(a, b, TABLE_IDS)
     for i in TABLE_IDS:
         assert frame.loc[i, "se"] == pytest.approx(brute[i], abs=1e-12, nan_ok=True), i
+
+
+def test_jackknife_values_are_each_table_recomputed_where_the_expected_sums_are_shared():
+    """On a table of a few hundred objects with unequal clusters every left-out table takes its
+    expected sums over the cells (mutual information, Tsallis powers) from the one grid at N - 1:
+    each value is the recomputed table's to the last bits."""
+    rng = np.random.default_rng(11)
+    a = rng.choice(5, 240, p=[0.4, 0.25, 0.2, 0.1, 0.05])
+    b = (a + rng.integers(0, 3, 240) * (rng.random(240) < 0.4)) % 4
+    null, _, classes = jackknife_values(compare(a, b), TABLE_IDS)
+    for k in range(0, 240, 7):
+        want = compare(np.delete(a, k), np.delete(b, k)).scores(TABLE_IDS)
+        got = dict(zip(TABLE_IDS, null[classes[k]]))
+        for i in TABLE_IDS:
+            assert got[i] == pytest.approx(want[i], rel=1e-11, abs=1e-13, nan_ok=True), (k, i)
 
 
 def test_jackknife_of_the_centroid_indices_leaves_out_each_object_with_its_coordinates():

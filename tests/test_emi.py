@@ -159,6 +159,27 @@ def test_every_left_out_expectation_equals_its_own_sum(sizes, seed, scale):
         assert value == pytest.approx(want, rel=1e-13, abs=1e-15)
 
 
+@settings(max_examples=60, deadline=None)
+@given(size_pairs(), st.integers(0, 2**32 - 1), st.sampled_from([1, 1000]), st.sampled_from([0.5, 1.5, 2.0, 3.0]))
+def test_every_left_out_power_sum_equals_its_own_sum(sizes, seed, scale, q):
+    """The same one-grid algebra for another sum over the cells, E[sum n_ij^q] (the Tsallis
+    indices'): each reduced margin's own sum, to the last bits of the sums."""
+    from cluval_core.core.emi import expected_cell_sums_left_out
+    from cluval_core.indices.information import _expected_power_sum, _power_grid
+    a, b = (np.array(x) * scale for x in sizes)
+    if a.sum() < 3:
+        return
+    rng = np.random.default_rng(seed)
+    rows, cols = rng.integers(0, len(a), 8), rng.integers(0, len(b), 8)
+    got = expected_cell_sums_left_out(_power_grid(q), a, b, rows, cols)
+    for value, i, j in zip(got, rows, cols):
+        left_a, left_b = a.copy(), b.copy()
+        left_a[i] -= 1
+        left_b[j] -= 1
+        want = _expected_power_sum(left_a[left_a > 0], left_b[left_b > 0], int(left_a.sum()), q)
+        assert value == pytest.approx(want, rel=1e-12)
+
+
 def test_left_out_expectations_refuse_what_the_sum_refuses():
     from cluval_core import CluvalError
     from cluval_core.core.emi import expected_mutual_information_left_out

@@ -39,7 +39,7 @@ from scipy.sparse import coo_array
 
 from . import random_models
 from .contingency import first_occurrence_order, table_from_codes
-from .emi import expected_mutual_information_left_out
+from .emi import expected_cell_sums_left_out
 from .matching import tie_priority
 from .registry import INDICES, get_index, index_ids
 from .validation import DENSE_CELLS, CluvalError
@@ -392,27 +392,28 @@ def _leave_outs(c, r, col, v):
     return out, classes
 
 
-def _left_out_emi(c, r, col):
-    """emi(cell): the expected mutual information of c's margins with one object of that cell left out,
-    all cells' computed at once on the first call (None where that sum is refused: each table then
-    computes its own, and says why)."""
-    found = []
+def _left_out_sums(c, r, col):
+    """known(cell, grid): the expected sum over the cells that `grid` defines (as in
+    :meth:`Comparison.known_sum`) of c's margins with one object of that cell left out, all cells'
+    computed at once on the first call for that grid (None where that sum is refused: each table
+    then computes its own, and says why)."""
+    found = {}
 
-    def emi(cell):
-        if not found:
+    def known(cell, grid):
+        if grid not in found:
             try:
-                found.append(expected_mutual_information_left_out(c.row_sizes, c.col_sizes, r, col))
+                found[grid] = expected_cell_sums_left_out(grid, c.row_sizes, c.col_sizes, r, col)
             except CluvalError:
-                found.append(None)
-        return None if found[0] is None else float(found[0][cell])
+                found[grid] = None
+        return None if found[grid] is None else float(found[grid][cell])
 
-    return emi
+    return known
 
 
-def _reduced(c, r, col, v, tie_order=None, known_emi=None):
+def _reduced(c, r, col, v, tie_order=None, known=None):
     """The comparison of the cells (r, col, v) of c's layout, empty clusters dropped, in
     `tie_order` (default c's; clusters that lost their last object are left out of it);
-    `known_emi` as in :meth:`Comparison.with_table`."""
+    `known` as in :meth:`Comparison.with_table`."""
     k_a, k_b = c.table.shape
     rows_used = np.bincount(r, weights=v, minlength=k_a) > 0
     cols_used = np.bincount(col, weights=v, minlength=k_b) > 0
@@ -429,7 +430,7 @@ def _reduced(c, r, col, v, tie_order=None, known_emi=None):
     tie_order = c.tie_order if tie_order is None else tie_order
     order = tuple(new[o[used[o]]] for new, o, used in ((new_row, tie_order[0], rows_used),
                                                        (new_col, tie_order[1], cols_used)))
-    return c.with_table(table, rows=rows_used, cols=cols_used, tie_order=order, known_emi=known_emi)
+    return c.with_table(table, rows=rows_used, cols=cols_used, tie_order=order, known=known)
 
 
 def uncertainty(c, ids=None, *, method: str = "jackknife", level: float = 0.95, n_samples: int = 1000,
@@ -514,12 +515,12 @@ def jackknife_values(c, ids, *, budget: float = BUDGET_SECONDS, progress=None, w
     pace = Pace(len(leave_outs), budget, what, _FEWER["jackknife"])
     null = np.empty((len(leave_outs), len(ids)))
     weights = np.empty(len(leave_outs))
-    emi = _left_out_emi(c, r, col)
+    sums = _left_out_sums(c, r, col)
     for k, (cell, weight, tie_order) in enumerate(leave_outs):
         left = v.copy()
         left[cell] -= 1
-        known_emi = partial(emi, cell)
-        child = c._left_out(cell, tie_order, known_emi) or _reduced(c, r, col, left, tie_order, known_emi)
+        known = partial(sums, cell)
+        child = c._left_out(cell, tie_order, known) or _reduced(c, r, col, left, tie_order, known)
         scores = child.scores(ids)
         null[k] = [scores[i] for i in ids]
         weights[k] = weight

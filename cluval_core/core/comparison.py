@@ -32,7 +32,7 @@ from scipy.spatial.distance import cdist
 from . import attainable as _attainable
 from . import chance as _chance
 from .contingency import contingency_table, factorize, first_occurrence_order, table_from_codes
-from .emi import expected_mutual_information
+from .emi import expected_mutual_information, mutual_information_grid
 from .matching import (
     TIE_TOLERANCE,
     Mappings,
@@ -229,22 +229,23 @@ class Comparison:
 
     @classmethod
     def _build(cls, table, row_labels, col_labels, *, X=None, labels=None, codes=None, noise=None, tie_order=None,
-               weighted=False, margin_facts=None, known_emi=None, copy=True):
+               weighted=False, margin_facts=None, known=None, copy=True):
         """A comparison of a table cluval built itself (no validation).
 
         `table` is a numpy array or a scipy.sparse array of counts; `tie_order`, when given, is
         (rows, columns) in the order their clusters first occur (else it is derived from
         `labels` or `codes`, or is the table's own order); `margin_facts` are cached properties
         that depend on the cluster sizes alone, known from another table with the same margins;
-        `known_emi`, a function giving the expected mutual information (or None: compute it), asked
-        on first use, computed for many tables at once (the jackknife's). ``copy=False`` takes
+        `known(grid)`, a function giving the expected sum over the cells that `grid` defines
+        (:meth:`known_sum`), or None where the comparison computes it, asked on first use: computed
+        for many tables at once (the jackknife's). ``copy=False`` takes
         over `table`, which nothing else holds (else the comparison keeps a copy).
         """
         self = cls.__new__(cls)
         self._setup(table, row_labels, col_labels, X=X, labels=labels, codes=codes, noise=noise, tie_order=tie_order,
                     weighted=weighted, copy=copy)
         self.__dict__.update(margin_facts or {})  # as the cached properties keep them
-        object.__setattr__(self, "_known_emi", known_emi)
+        object.__setattr__(self, "_known", known)
         return self
 
     def _setup(self, table, row_labels, col_labels, *, X=None, labels=None, codes=None, noise=None, tie_order=None,
@@ -282,7 +283,7 @@ class Comparison:
         object.__setattr__(self, "_memberships", None)  # (U, V) of a soft comparison, for chance()
         object.__setattr__(self, "_values", {})  # index id -> value, each computed once
         object.__setattr__(self, "_memo", {})  # function -> what it derives from this comparison (memo())
-        object.__setattr__(self, "_known_emi", None)  # see _build
+        object.__setattr__(self, "_known", None)  # see _build
 
     def __setattr__(self, name, value):
         raise AttributeError("Comparison objects are immutable")
@@ -343,7 +344,7 @@ class Comparison:
 
     # ------------------------------------------------------------------ comparisons derived from this one
     def with_table(self, table, *, rows=None, cols=None, tie_order=None, codes=None, X=None,
-                   same_margins: bool = False, known_emi=None) -> Comparison:
+                   same_margins: bool = False, known=None) -> Comparison:
         """The comparison of another table over some of these clusters: a random, resampled or
         reduced table (chance, the jackknife, the bootstrap).
 
@@ -351,8 +352,8 @@ class Comparison:
         are (default all, in order); `tie_order` is the new table's (default: these clusters'
         order, or the order of `codes` when given). With ``same_margins=True`` the table has
         this one's cluster sizes, and shares what depends on them alone (the expected mutual
-        information); `known_emi` is a function giving the new table's expected mutual
-        information, or None where it should be computed.
+        information); `known` gives the new table's expected sums over the cells, as in
+        :meth:`known_sum`, or is None where they should be computed.
         """
         row_labels = self.row_labels if rows is None else self.row_labels[rows]
         col_labels = self.col_labels if cols is None else self.col_labels[cols]
@@ -360,7 +361,7 @@ class Comparison:
             tie_order = self.tie_order
         shared = {name: self.__dict__[name] for name in _MARGIN_FACTS if same_margins and name in self.__dict__}
         return type(self)._build(table, row_labels, col_labels, X=X, codes=codes, tie_order=tie_order,
-                                 margin_facts=shared, known_emi=known_emi)
+                                 margin_facts=shared, known=known)
 
     def with_objects(self, chosen) -> Comparison:
         """The comparison of some of the objects, with their coordinates: `chosen` indexes the
@@ -381,6 +382,14 @@ class Comparison:
         except KeyError:
             value = self._memo[derive] = derive(self)
             return value
+
+    def known_sum(self, grid) -> float | None:
+        """The expected sum over the cells that `grid` defines (``grid(A, B, n)``: E[T(m)] for the
+        count m shared by clusters of sizes A_i and B_j of n objects), when it was computed for many
+        tables at once and handed to this one (the jackknife's:
+        :func:`~cluval_core.core.emi.expected_cell_sums_left_out`); None where the comparison
+        computes it itself."""
+        return None if self._known is None else self._known(grid)
 
     # ------------------------------------------------------------------ basic facts
     @cached_property
@@ -527,9 +536,9 @@ class Comparison:
         AMI subtracts; NaN for a real-valued table, or with a warning beyond the work cluval does."""
         if self.is_soft:
             return math.nan
-        known = self._known_emi() if self._known_emi is not None else None
+        known = self.known_sum(mutual_information_grid)
         if known is not None:
-            return known
+            return max(known, 0.0)
         try:
             return expected_mutual_information(self.row_sizes, self.col_sizes)
         except CluvalError as exc:
@@ -642,14 +651,14 @@ class Comparison:
         r, _, v = self.cells
         return v / self.row_sizes[r]
 
-    def _left_out(self, cell: int, tie_order=None, known_emi=None) -> Comparison | None:
+    def _left_out(self, cell: int, tie_order=None, known=None) -> Comparison | None:
         """This comparison with one object of the non-empty cell `cell` left out (the exact
         jackknife), in `tie_order` (default this one's), sharing what provably stays the same;
         None when a cluster would empty or the table is sparse (the caller reduces the table).
 
         Shared: the pair counts (exact integers: a loses n_ij - 1 pairs, the row and column r_i - 1
         and c_j - 1, all pairs N - 1), the cells' tie order when the tie order is the same, and
-        the pairings that provably stay (:meth:`_share_pairings`). `known_emi` is as in
+        the pairings that provably stay (:meth:`_share_pairings`). `known` is as in
         :meth:`with_table`.
         """
         r, c, v = self.cells
@@ -659,7 +668,7 @@ class Comparison:
         table = np.array(self.table)
         table[i, j] -= 1
         same_order = tie_order is None or _same_order(self.tie_order, tie_order)
-        child = self.with_table(table, tie_order=self.tie_order if same_order else tie_order, known_emi=known_emi)
+        child = self.with_table(table, tie_order=self.tie_order if same_order else tie_order, known=known)
         counts, n = self.pair_counts, int(self.n)
         a = counts.a - (int(v[cell]) - 1)
         b = counts.a + counts.b - (int(self.row_sizes[i]) - 1) - a

@@ -46,6 +46,7 @@ from .numeric import distinct
 from .validation import CluvalError
 
 __all__ = ["expected_mutual_information", "expected_mutual_information_terms", "expected_mutual_information_left_out",
+           "expected_cell_sums_left_out", "mutual_information_grid",
            "mutual_information_variance", "variance_terms", "MAX_TERMS", "MAX_VARIANCE_TERMS"]
 
 _LOG_INV_EPS = math.log(1e17)
@@ -139,19 +140,37 @@ def expected_mutual_information_terms(row_sizes, col_sizes) -> np.ndarray:
     return terms
 
 
+def mutual_information_grid(a: np.ndarray, b: np.ndarray, n: int) -> np.ndarray:
+    """E[(m/N) log(N m / (a b))] for the count m shared by clusters of sizes a_i and b_j of N
+    objects, one entry per pair of the given distinct positive sizes: the grid whose weighted sum
+    is :func:`expected_mutual_information` (a `grid` for :func:`expected_cell_sums_left_out`)."""
+    return _distinct_pair_sums(a.tobytes(), b.tobytes(), n).reshape(len(a), len(b))
+
+
 def expected_mutual_information_left_out(row_sizes, col_sizes, rows, cols) -> np.ndarray:
     """E[MI] of the margins with one object left out of row ``rows[k]`` and column ``cols[k]``,
-    for each k (the exact jackknife's expectations), from one sum at N - 1.
-
-    Every such margin holds sizes of the given margins or one less, so one grid of pair sums
-    over the sizes s and s - 1 of both sides serves them all: with u = S c_b and w = c_a S,
-    leaving out of sizes x and y changes c_a' S c_b' by a few of their entries, O(1) each. The
-    values are those of :func:`expected_mutual_information` on each reduced margin to the
-    last bits the different grouping of the sums allows.
+    for each k (the exact jackknife's expectations), from one sum at N - 1
+    (:func:`expected_cell_sums_left_out`).
 
     >>> out = expected_mutual_information_left_out([3, 2], [2, 3], [0, 1], [1, 0])
     >>> bool(np.isclose(out[0], expected_mutual_information([2, 2], [2, 2])))
     True
+    """
+    return np.maximum(expected_cell_sums_left_out(mutual_information_grid, row_sizes, col_sizes, rows, cols), 0.0)
+
+
+def expected_cell_sums_left_out(grid, row_sizes, col_sizes, rows, cols) -> np.ndarray:
+    """E[sum_ij T(n_ij)] under the permutation model for the margins with one object left out of
+    row ``rows[k]`` and column ``cols[k]``, for each k, from one grid at N - 1: the exact jackknife's
+    expectations of a sum over the cells (the expected mutual information, the Tsallis power sum).
+
+    ``grid(A, B, n)`` gives E[T(m)] for the count m shared by clusters of sizes A_i and B_j of n
+    objects, one entry per pair of the given distinct positive sizes (T(0) = 0: an empty cluster
+    shares nothing). Every reduced margin holds sizes of the given margins or one less, so one
+    grid S over the sizes s and s - 1 of both sides serves them all: with u = S c_b and w = c_a S,
+    leaving out of sizes x and y changes c_a' S c_b' by a few of their entries, O(1) each. The
+    values are those of the sum on each reduced margin to the last bits the different grouping of
+    the sums allows.
     """
     a = _cluster_sizes(row_sizes, "row_sizes")
     b = _cluster_sizes(col_sizes, "col_sizes")
@@ -163,18 +182,18 @@ def expected_mutual_information_left_out(row_sizes, col_sizes, rows, cols) -> np
     n = int(a_pos.sum(dtype=object))
     if n - 1 <= 1:
         return np.zeros(len(rows))
-    grid = []
-    for sizes in (a_pos, b_pos):
-        values = distinct(np.concatenate((sizes, sizes - 1)))
-        grid.append(values[values > 0])
-    A, B = grid
+    sizes = []
+    for positive in (a_pos, b_pos):
+        values = distinct(np.concatenate((positive, positive - 1)))
+        sizes.append(values[values > 0])
+    A, B = sizes
     if len(A) * len(B) > MAX_SIZE_PAIRS:
-        raise CluvalError(f"the jackknife's expected mutual information sums over {len(A) * len(B):,} distinct pairs "
+        raise CluvalError(f"the jackknife's expected sums over the cells run over {len(A) * len(B):,} distinct pairs "
                           f"of sizes, more than the {MAX_SIZE_PAIRS:,} cluval sums")
     if n != int(b_pos.sum(dtype=object)) or n > _MAX_N:
         _size_pairs(a, b)  # says why
     S = np.zeros((len(A) + 1, len(B) + 1))  # a last row and column of zeros: size 0 shares nothing
-    S[:-1, :-1] = _distinct_pair_sums(A.tobytes(), B.tobytes(), n - 1).reshape(len(A), len(B))
+    S[:-1, :-1] = grid(A, B, n - 1)
     count_a = np.bincount(np.searchsorted(A, a_pos), minlength=len(A) + 1).astype(np.float64)
     count_b = np.bincount(np.searchsorted(B, b_pos), minlength=len(B) + 1).astype(np.float64)
     u, w = S @ count_b, count_a @ S
@@ -186,8 +205,7 @@ def expected_mutual_information_left_out(row_sizes, col_sizes, rows, cols) -> np
 
     x, x1 = position(A, a[rows]), position(A, a[rows] - 1)
     y, y1 = position(B, b[cols]), position(B, b[cols] - 1)
-    out = (total - u[x] + u[x1] - w[y] + w[y1]) + (S[x, y] - S[x, y1] - S[x1, y] + S[x1, y1])
-    return np.maximum(out, 0.0)
+    return (total - u[x] + u[x1] - w[y] + w[y1]) + (S[x, y] - S[x, y1] - S[x1, y] + S[x1, y1])
 
 
 def _clusters_left(clusters, sizes: np.ndarray, name: str) -> np.ndarray:

@@ -47,7 +47,7 @@ import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache, lru_cache
+from functools import cache, lru_cache, partial
 
 import numpy as np
 from scipy.optimize import brentq
@@ -909,6 +909,13 @@ def _expected_power_grid(a: np.ndarray, b: np.ndarray, n: int, q: float) -> np.n
     return grid
 
 
+@cache
+def _power_grid(q: float) -> Callable:
+    """grid(A, B, n) of E[m^q] (:func:`_expected_power_grid`), one function per q: what a comparison
+    is handed when the jackknife computes the sum for all its tables at once (:meth:`Comparison.known_sum`)."""
+    return partial(_expected_power_grid, q=q)
+
+
 def _expected_power_sum(rows: np.ndarray, cols: np.ndarray, n: int, q: float) -> float:
     """E[sum_ij n_ij^q] under the permutation model: over the distinct pairs of cluster sizes, each
     weighted by how often it occurs (in exact fractions at q = 2); kept for tables with the same margins."""
@@ -943,7 +950,10 @@ def _tsallis_parts(c, q: float) -> TsallisParts:
     n = int(c.n)
     rows, cols, cells = (np.asarray(x, dtype=np.int64) for x in (c.row_sizes, c.col_sizes, c.cells.values))
     h_u, h_v, h_uv = _tsallis(rows / n, q), _tsallis(cols / n, q), _tsallis(cells / n, q)
-    expected = h_u + h_v - (1.0 - _expected_power_sum(rows, cols, n, q) / float(n) ** q) / (q - 1.0)
+    power_sum = c.known_sum(_power_grid(q))
+    if power_sum is None:
+        power_sum = _expected_power_sum(rows, cols, n, q)
+    expected = h_u + h_v - (1.0 - power_sum / float(n) ** q) / (q - 1.0)
     return TsallisParts(h_u, h_v, h_uv, h_u + h_v - h_uv, expected, (h_u + h_v) / 2)
 
 
