@@ -15,6 +15,7 @@ st.set_page_config(page_title="cluval: external cluster validity", page_icon="ðŸ
 COMPARE = st.Page("compare.py", title="Compare", icon=":material/compare:", default=True, url_path="")
 SOFT = st.Page("soft.py", title="Soft partitions", icon=":material/blur_on:")
 MANY = st.Page("many_clusterings.py", title="Many clusterings", icon=":material/stacks:")
+TREES = st.Page("hierarchies.py", title="Hierarchies", icon=":material/account_tree:")
 PAGES = [
     COMPARE,
     st.Page("lessons.py", title="Lessons", icon=":material/school:"),
@@ -25,6 +26,7 @@ PAGES = [
     st.Page("psi_vs_ari.py", title="PSI vs ARI on imbalanced data", icon=":material/balance:"),
     SOFT,
     MANY,
+    TREES,
     st.Page("your_data.py", title="Your data", icon=":material/upload_file:"),
     st.Page("reproduce.py", title="Reproduce the papers", icon=":material/science:"),
     st.Page("index_reference.py", title="Index reference", icon=":material/menu_book:"),
@@ -43,7 +45,7 @@ from pages import _shared as ui  # noqa: E402
 # The sidebar controls of each page that has any; the others are hidden there, keep their
 # values, and nothing is loaded or clustered for them.
 CONTROLS = {COMPARE: ui.ALL_CONTROLS, COMPARE_BY_NAME: ui.ALL_CONTROLS, SOFT: {ui.DATASET, ui.REFERENCE},
-            MANY: {ui.DATASET}}
+            MANY: {ui.DATASET}, TREES: {ui.DATASET}}
 
 with ui.guarded("Showing the page"):  # the last resort: a short message, never a traceback
     st.session_state["selection"] = ui.sidebar(CONTROLS.get(navigation, set()), navigation.title)

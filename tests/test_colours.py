@@ -174,7 +174,8 @@ def _experiments():
 PER_INDEX = {"index_curves", "score_bars", "similarity_grid", "paired_differences", "overlap_and_dimension",
              "seed_boxes", "class_removal", "stability_curves", "centroid_index_boxes", "success_rate_bars"}
 NOT_PER_INDEX = {"series_over", "partition_scatter", "contingency_heatmap", "mapping_diagram", "formula_check",
-                 "pairwise_heatmap", "disagreement_heatmap", "critical_difference_diagram", "atlas_heatmap"}
+                 "pairwise_heatmap", "disagreement_heatmap", "critical_difference_diagram", "atlas_heatmap",
+                 "tanglegram"}
 FIGURES = [*_curves(), *_bars(), *_experiments()]
 
 

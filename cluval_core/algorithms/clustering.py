@@ -48,13 +48,14 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.mixture import GaussianMixture
 from threadpoolctl import ThreadpoolController
 
+from ..core.trees import as_tree
 from ..core.validation import CluvalError, as_data
 
 __all__ = ["ClusteringResult", "ALGORITHMS", "Algorithm", "Parameter", "Cost", "Budget", "ParameterRange",
            "DEFAULT_BUDGET", "INTERACTIVE_BUDGET", "INTERACTIVE_DEFAULT_BUDGET", "INTERACTIVE_MAX_K", "MAX_SEED",
            "EXPECTED_ITERATIONS", "cluster", "estimate_cost", "parameter_range", "interactive_defaults", "k_range",
            "sse", "kmeans_iterations", "random_swap",
-           "single_linkage", "fuzzy_c_means"]
+           "single_linkage", "fuzzy_c_means", "hierarchy"]
 
 NOISE_LABEL = -1
 # Seeds are numpy's and scikit-learn's: whole numbers from 0 to 2**32 - 1.
@@ -699,6 +700,54 @@ def single_linkage(X, k, *, budget=DEFAULT_BUDGET):
     return _single_linkage_core(_scaled(X)[0], k)
 
 
+def _single_linkage_matrix(X) -> np.ndarray:
+    """SciPy's linkage matrix of single link from the minimum spanning tree (no n x n matrix): copies of
+    a point join it first at height 0, then the tree's edges, shortest first."""
+    n = len(X)
+    first_copy, inverse = _distinct_points(X)
+    m = len(first_copy)
+    a, b = _minimum_spanning_tree(X[first_copy]) if m > 1 else (np.zeros(0, int),) * 2
+    lengths = np.sqrt(((X[first_copy[a]] - X[first_copy[b]]) ** 2).sum(axis=1))
+    copies = np.flatnonzero(first_copy[inverse] != np.arange(n))
+    ends = np.concatenate([np.column_stack([first_copy[inverse[copies]], copies]),
+                           np.column_stack([first_copy[a], first_copy[b]])]).tolist()
+    heights = np.concatenate([np.zeros(len(copies)), lengths])
+    owner = list(range(n))  # union-find over the objects; node[root] = the cluster's node number
+    node, size = list(range(n)), [1] * n
+    Z = np.empty((n - 1, 4))
+
+    def find(x):
+        while owner[x] != x:
+            owner[x] = owner[owner[x]]
+            x = owner[x]
+        return x
+
+    for row, (x, y) in enumerate(ends):
+        x, y = find(x), find(y)
+        left, right = sorted((node[x], node[y]))
+        Z[row] = left, right, heights[row], size[x] + size[y]
+        owner[y] = x
+        node[x], size[x] = n + row, size[x] + size[y]
+    return Z
+
+
+def hierarchy(X, method: str = "ward", *, budget=DEFAULT_BUDGET):
+    """The whole tree of an agglomerative method (``"ward"``, ``"average"``, ``"complete"``,
+    ``"single"``) as a :class:`~cluval_core.core.trees.Tree`: SciPy's linkage on X (single link
+    from the minimum spanning tree, as :func:`single_linkage` cuts it, so that no n x n matrix is
+    built), validated and checked against `budget` as by :func:`cluster`. Its cut into k clusters
+    is the algorithm's clustering with k clusters (where no distances tie at the cut).
+
+    >>> hierarchy([[0.0], [0.1], [5.0], [5.2]], "single").cut(2).tolist()
+    [0, 0, 1, 1]
+    """
+    if method not in _TREE_METHODS:
+        raise CluvalError(f"method must be one of {', '.join(_TREE_METHODS)}, got {method!r}")
+    _, X, _, _, _, _ = _prepare(method, X, 2, 0, {}, budget)
+    X = _scaled(X)[0]
+    return as_tree(_single_linkage_matrix(X) if method == "single" else linkage(X, method=method))
+
+
 def _agglomerative(method):
     def run(X, k, seed, budget):
         if method == "single":
@@ -893,6 +942,9 @@ ALGORITHMS = {a.key: a for a in [
                      "max_iter": _MAX_ITER},
               _fcm_cost, "choose a smaller k or max_iter", soft=True),
 ]}
+
+
+_TREE_METHODS = ("ward", "average", "complete", "single")  # the algorithms whose whole tree hierarchy() gives
 
 
 def cluster(X, algorithm: str, k: int | None = None, *, seed: int = 0, progress=None,

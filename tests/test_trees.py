@@ -1,0 +1,194 @@
+"""Hierarchies: every cut's value is compare()'s on that cut's labels (tie-dependent indices
+included), the chance band is the registry's exact expectation, the whole-tree measures equal
+SciPy's or their definitions computed pair by pair, trees from scikit-learn and genieclust
+convert, and hostile input is refused with a message."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+from scipy.cluster.hierarchy import cophenet, linkage
+from scipy.stats import spearmanr
+from sklearn.cluster import AgglomerativeClustering
+
+from cluval_core import INDICES, CluvalError, compare
+from cluval_core.algorithms.clustering import cluster, hierarchy
+from cluval_core.core.trees import (
+    MAX_PAIR_OBJECTS,
+    Tree,
+    as_tree,
+    bakers_gamma,
+    cophenetic_correlation,
+    cut_labels,
+    cut_profile,
+    entanglement,
+    tanglegram_layout,
+)
+
+LABEL_IDS = [i for i, info in INDICES.items() if not info.needs_data and info.cost != "moments"]
+
+
+def _points(seed: int, n: int = 120) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 2))
+    X[: n // 3] += 5
+    X[n // 3: n // 2] -= 4
+    return X
+
+
+@pytest.mark.parametrize("seed, first, second", [(0, "ward", "single"), (1, "average", "complete"),
+                                                 (2, "single", "ward")])
+def test_every_cut_of_two_trees_is_compare_on_the_cuts_labels_for_every_index(seed, first, second):
+    X = _points(seed)
+    a, b = linkage(X, first), linkage(X, second)
+    profile = cut_profile(a, b, LABEL_IDS, k_max=20)
+    assert profile.k.tolist() == [k for k in range(1, 21) for _ in LABEL_IDS]
+    for k in range(1, 21):
+        labels_a, labels_b = cut_labels(a, k), cut_labels(b, k)
+        assert len(np.unique(labels_a)) == k and len(np.unique(labels_b)) == k
+        want = compare(labels_a, labels_b).scores(LABEL_IDS)
+        got = profile[profile.k == k].set_index("index").value
+        for i in LABEL_IDS:
+            assert got[i] == want[i] or (math.isnan(got[i]) and math.isnan(want[i])), (k, i)
+
+
+def test_a_tree_against_flat_labels_scores_each_cut_against_those_labels():
+    X = _points(3)
+    tree = linkage(X, "ward")
+    truth = np.where(np.arange(len(X)) < len(X) // 3, "a", np.where(np.arange(len(X)) < len(X) // 2, "b", "c"))
+    profile = cut_profile(tree, truth, ["ari", "psi", "ch_greedy"], k_max=8)
+    for k in range(1, 9):
+        want = compare(truth, cut_labels(tree, k)).scores(["ari", "psi", "ch_greedy"])
+        got = profile[profile.k == k].set_index("index").value.to_dict()
+        assert got == pytest.approx(want, abs=0, nan_ok=True)
+    assert set(profile.k_true) == {3}
+
+
+def test_the_chance_band_is_the_exact_expectation_of_each_cut():
+    X = _points(4)
+    a, b = linkage(X, "ward"), linkage(X, "average")
+    profile = cut_profile(a, b, ["ari", "fowlkes_mallows", "psi"], k_max=6)
+    for k in (1, 3, 6):
+        c = compare(cut_labels(a, k), cut_labels(b, k))
+        rows = profile[profile.k == k].set_index("index")
+        if k == 1:
+            assert rows.expected.isna().all()  # one cluster: every random table is this one
+            continue
+        for i in ("ari", "fowlkes_mallows"):
+            expected, sd = INDICES[i].expectation(c)
+            assert rows.loc[i, "expected"] == expected and rows.loc[i, "sd"] == sd
+        assert math.isnan(rows.loc["psi", "sd"])  # no exact form: no band
+
+
+def test_the_cuts_follow_the_merge_order_even_where_heights_tie():
+    Z = [[0, 1, 1.0, 2], [2, 3, 1.0, 2], [4, 5, 1.0, 4]]  # every merge at height 1
+    assert [len(set(cut_labels(Z, k))) for k in (1, 2, 3, 4)] == [1, 2, 3, 4]
+    assert cut_labels(Z, 3).tolist() == [0, 0, 1, 2]
+
+
+def test_the_cophenetic_correlation_is_scipys():
+    X = _points(5, 60)
+    a, b = linkage(X, "ward"), linkage(X, "single")
+    assert cophenetic_correlation(a, b) == cophenet(a, cophenet(b))[0]
+    assert cophenetic_correlation(a, a) == pytest.approx(1.0, abs=1e-12)
+
+
+def _stage_by_hand(Z, n):
+    """Each pair's largest k whose cut keeps it together, by cutting at every k."""
+    cuts = {k: cut_labels(Z, k) for k in range(1, n + 1)}
+    return [max(k for k in range(1, n + 1) if cuts[k][u] == cuts[k][v]) for u, v in itertools.combinations(range(n), 2)]
+
+
+def test_bakers_gamma_is_spearmans_rho_of_the_stages_that_join_each_pair():
+    X = _points(6, 24)
+    a, b = linkage(X, "complete"), linkage(X, "single")
+    want = spearmanr(_stage_by_hand(a, 24), _stage_by_hand(b, 24)).statistic
+    assert bakers_gamma(a, b) == pytest.approx(want, abs=1e-12)
+    assert bakers_gamma(a, a) == pytest.approx(1.0, abs=1e-12)
+
+
+def test_entanglement_by_hand():
+    # leaf orders [0, 1, 2, 3] and [1, 0, 3, 2]: |0-1| + |1-0| + |2-3| + |3-2| = 4 at L = 1;
+    # reversed orders give 3 + 1 + 1 + 3 = 8
+    a = [[0, 1, 1.0, 2], [2, 3, 1.0, 2], [4, 5, 2.0, 4]]
+    b = [[1, 0, 1.0, 2], [3, 2, 1.0, 2], [4, 5, 2.0, 4]]
+    assert entanglement(a, b, L=1) == 4 / 8
+    assert entanglement(a, a) == 0.0
+    reversed_ = [[3, 2, 1.0, 2], [1, 0, 1.0, 2], [4, 5, 2.0, 4]]
+    assert entanglement(a, reversed_) == 1.0
+
+
+def test_trees_from_scikit_learn_and_genieclust_cut_like_their_own_clusterings():
+    genieclust = pytest.importorskip("genieclust")
+    X = _points(7, 90)
+    model = AgglomerativeClustering(n_clusters=None, distance_threshold=0, linkage="ward",
+                                    compute_distances=True).fit(X)
+    tree = as_tree(model)
+    for k in (2, 4, 7):
+        flat = AgglomerativeClustering(n_clusters=k, linkage="ward").fit(X).labels_
+        assert compare(flat, tree.cut(k)).score("ari") == 1.0
+    genie = genieclust.Genie(n_clusters=1, gini_threshold=0.3).fit(X)
+    tree = as_tree(genie)
+    for k in (2, 3, 5):
+        flat = genieclust.Genie(n_clusters=k, gini_threshold=0.3).fit_predict(X)
+        assert compare(flat, tree.cut(k)).score("ari") == 1.0
+
+
+@pytest.mark.parametrize("method", ["ward", "single", "average", "complete"])
+def test_the_hierarchy_of_an_algorithm_cuts_into_its_clusterings(method):
+    X = _points(8, 150)
+    tree = hierarchy(X, method)
+    for k in (2, 5, 11):
+        assert compare(cluster(X, method, k).labels, tree.cut(k)).score("ari") == 1.0
+
+
+def test_single_link_joins_copies_of_a_point_first():
+    X = np.array([[0.0, 0.0], [5.0, 5.0], [0.0, 0.0], [0.1, 0.0], [5.0, 5.2]])
+    tree = hierarchy(X, "single")
+    assert tree.linkage[0, 2] == 0.0 and sorted(tree.linkage[0, :2]) == [0, 2]
+    assert tree.cut(2).tolist() == [0, 1, 0, 0, 1]
+
+
+def test_the_tanglegram_holds_each_cut_and_their_table():
+    X = _points(9, 80)
+    a, b = linkage(X, "ward"), linkage(X, "single")
+    layout = tanglegram_layout(a, b, 5)
+    assert sorted(layout.leaves[0].tolist()) == list(range(5)) == sorted(layout.leaves[1].tolist())
+    assert np.array_equal(layout.table, compare(cut_labels(a, 5), cut_labels(b, 5)).table)
+    assert len(layout.branches[0][0]) == 4  # k - 1 merges above the cut
+
+
+@pytest.mark.parametrize("bad, message", [
+    ([[0, 1, 1.0]], "4 columns"), ([[0, 5, 1.0, 2]], "not a valid linkage"), ("tree", "linkage matrix"),
+    ([[0, 1, np.nan, 2]], "NaN"), ([[0, 1, 1.0, 3]], "not a valid linkage"),
+])
+def test_hostile_trees_are_refused_with_a_message(bad, message):
+    with pytest.raises(CluvalError, match=message):
+        as_tree(bad)
+
+
+def test_hostile_arguments_are_refused_with_a_message():
+    Z = linkage(_points(10, 12), "ward")
+    with pytest.raises(CluvalError, match="from 1 to the 12 objects"):
+        cut_labels(Z, 13)
+    with pytest.raises(CluvalError, match="k_max"):
+        cut_profile(Z, Z, k_max=0)
+    with pytest.raises(CluvalError, match="different numbers of objects"):
+        cut_profile(Z, linkage(_points(10, 13), "ward"))
+    with pytest.raises(CluvalError, match="12 objects but other has 3 labels"):
+        cut_profile(Z, [0, 1, 1])
+    with pytest.raises(CluvalError, match="unknown index id"):
+        cut_profile(Z, Z, ["nope"])
+    with pytest.raises(CluvalError, match="L must be a positive number"):
+        entanglement(Z, Z, L=0)
+    with pytest.raises(CluvalError, match="at least 2 clusters"):
+        tanglegram_layout(Z, Z, 1)
+    big = Tree(np.column_stack([np.arange(MAX_PAIR_OBJECTS), np.arange(MAX_PAIR_OBJECTS + 1, 2 * MAX_PAIR_OBJECTS + 1),
+                                np.arange(1.0, MAX_PAIR_OBJECTS + 1), np.arange(2.0, MAX_PAIR_OBJECTS + 2)]))
+    with pytest.raises(CluvalError, match="at most 5,000 objects"):
+        cophenetic_correlation(big, big)
+    with pytest.raises(CluvalError, match="method must be one of"):
+        hierarchy(_points(10, 12), "kmeans")
