@@ -362,7 +362,7 @@ def bakers_gamma(a, b) -> float:
 
 
 def entanglement(a, b, L: float = 1.5) -> float:
-    """How crossed the tanglegram of two trees is: sum_o |p_a(o) - p_b(o)|^L over the objects, p the
+    """How crossed the tanglegram of two trees is: ``sum_o |p_a(o) - p_b(o)|^L`` over the objects, p the
     position (1 … N) in each tree's leaf order (SciPy's ``leaves_list``), divided by the same sum
     for one order against its reverse (dendextend's ``entanglement``). 0 for the same leaf order,
     1 for reversed ones.
