@@ -158,12 +158,13 @@ def _representatives(Z: np.ndarray) -> np.ndarray:
     return leaf
 
 
-def _components(tree: Tree, k: int) -> np.ndarray:
-    """Labels of the cut into k clusters, numbered in order of first appearance."""
+def _components(tree: Tree, k: int, rep: np.ndarray | None = None) -> np.ndarray:
+    """Labels of the cut into k clusters, numbered in order of first appearance (`rep`: the
+    merges' representatives, :func:`_representatives`, when known)."""
     n = tree.n
     Z = tree.linkage
     merges = n - k
-    rep = _representatives(Z)
+    rep = _representatives(Z) if rep is None else rep
     ends = np.where(Z[:merges, :2] >= n, rep[np.maximum(Z[:merges, :2].astype(np.int64) - n, 0)],
                     Z[:merges, :2].astype(np.int64))
     graph = coo_array((np.ones(merges), (ends[:, 0], ends[:, 1])), shape=(n, n))
@@ -190,53 +191,43 @@ def cut_labels(tree, k: int) -> np.ndarray:
 
 
 class _Merging:
-    """One side's clusters as cuts go from k_max down to 1: their objects' first positions (the
-    tie order) and, for each k, which two of the current clusters the next merge joins."""
+    """One side's clusters as cuts go from k_max down to 1: the labels at k_max (numbered in order of
+    first appearance) and, for each later merge, the two clusters (by those labels) it joins."""
 
     def __init__(self, tree: Tree, k_max: int):
         n = tree.n
-        labels = _components(tree, k_max)
-        self.labels = labels
-        self.first = np.full(k_max, n, dtype=np.int64)
-        np.minimum.at(self.first, labels, np.arange(n))
         rep = _representatives(tree.linkage)
-        Z = tree.linkage
+        self.labels = _components(tree, k_max, rep)
         # the merges n - k_max … n - 2 join, in order, the clusters holding these leaves
-        top = Z[n - k_max:, :2].astype(np.int64)
-        self.joins = labels[np.where(top >= n, rep[np.maximum(top - n, 0)], top)]
+        top = tree.linkage[n - k_max:, :2].astype(np.int64)
+        self.joins = self.labels[np.where(top >= n, rep[np.maximum(top - n, 0)], top)]
 
 
 def _profile_tables(labels_a, labels_b, merging_a, merging_b, k_max: int):
     """(k, table) for k = k_max … 1: the cuts' tables in first-occurrence order, each the previous
-    with the rows (and columns) the next merge joins added together."""
-    table = np.zeros((labels_a.max() + 1, labels_b.max() + 1), dtype=np.int64)
-    np.add.at(table, (labels_a, labels_b), 1)
-    alive = [np.ones(table.shape[0], dtype=bool), np.ones(table.shape[1], dtype=bool)]
-    firsts = [m.first.copy() if m else _first_positions(lab) for m, lab in ((merging_a, labels_a),
-                                                                           (merging_b, labels_b))]
-    owner = [np.arange(table.shape[0]), np.arange(table.shape[1])]  # union-find: cluster -> its current cluster
+    with the rows (and columns) the next merge joins added together.
+
+    Clusters are numbered in order of first appearance, so the cluster a merge keeps (the one
+    whose objects appear first) is the one of smaller number, and the clusters still apart, in
+    ascending order, are in first-occurrence order: the tie order of each cut."""
+    shape = (int(labels_a.max()) + 1, int(labels_b.max()) + 1)
+    table = np.bincount(labels_a * shape[1] + labels_b, minlength=shape[0] * shape[1]).reshape(shape)
+    alive = [np.ones(shape[0], dtype=bool), np.ones(shape[1], dtype=bool)]
+    owner = [np.arange(shape[0]), np.arange(shape[1])]  # union-find: cluster -> the cluster it went into
     for k in range(k_max, 0, -1):
-        rows = np.flatnonzero(alive[0])
-        cols = np.flatnonzero(alive[1])
-        rows = rows[np.argsort(firsts[0][rows], kind="stable")]
-        cols = cols[np.argsort(firsts[1][cols], kind="stable")]
-        yield k, table[np.ix_(rows, cols)]
+        yield k, table[np.ix_(np.flatnonzero(alive[0]), np.flatnonzero(alive[1]))]
         if k == 1:
             return
         step = k_max - k  # the merge that makes k - 1 clusters of k
         for axis, merging in ((0, merging_a), (1, merging_b)):
             if merging is None:
                 continue
-            x, y = (_find(owner[axis], int(c)) for c in merging.joins[step])
-            keep, gone = (x, y) if firsts[axis][x] <= firsts[axis][y] else (y, x)
+            keep, gone = sorted(_find(owner[axis], int(c)) for c in merging.joins[step])
             if axis == 0:
                 table[keep] += table[gone]
-                table[gone] = 0
             else:
                 table[:, keep] += table[:, gone]
-                table[:, gone] = 0
             alive[axis][gone] = False
-            firsts[axis][keep] = min(firsts[axis][keep], firsts[axis][gone])
             owner[axis][gone] = keep
 
 
@@ -247,22 +238,17 @@ def _find(owner: np.ndarray, x: int) -> int:
     return x
 
 
-def _first_positions(labels: np.ndarray) -> np.ndarray:
-    first = np.full(labels.max() + 1, len(labels), dtype=np.int64)
-    np.minimum.at(first, labels, np.arange(len(labels)))
-    return first
-
-
-def cut_profile(tree, other, ids=("ari", "fowlkes_mallows"), *, k_max: int | None = None) -> pd.DataFrame:
+def cut_profile(tree, other, ids=("ari", "fowlkes_mallows"), *, k_max: int | None = None,
+                bands: bool = True) -> pd.DataFrame:
     """Each index at every cut k = 1 … k_max of `tree` against the same cut of `other` (a tree:
     the Bk plot generalised; `tree`'s cuts are the rows) or against `other` itself (flat labels:
     the reference, the rows, with `tree`'s cuts the candidate: which cut matches it best).
 
     Returns a long frame with one row per (k, index): ``value`` (exactly
     :func:`~cluval_core.compare`'s on the two cuts), ``expected`` and ``sd`` under the
-    permutation model where the index has an exact expectation there (else NaN), and
-    ``k_true``, ``k_pred``, the clusters of each side. `k_max` defaults to 30 (at most N, and
-    at most :data:`MAX_CUTS`).
+    permutation model where the index has an exact expectation there (else NaN; always NaN with
+    ``bands=False``, which skips them), and ``k_true``, ``k_pred``, the clusters of each side.
+    `k_max` defaults to 30 (at most N, and at most :data:`MAX_CUTS`).
 
     >>> Z = [[0, 1, 0.5, 2], [2, 3, 1.0, 2], [4, 5, 2.0, 4]]
     >>> cut_profile(Z, Z, ["ri"]).value.tolist()
@@ -292,9 +278,9 @@ def cut_profile(tree, other, ids=("ari", "fowlkes_mallows"), *, k_max: int | Non
         sides = labels_b, merging_a.labels, None, merging_a
     rows = []
     for k, table in _profile_tables(*sides, k_max):
-        c = Comparison.from_table(table)
+        c = Comparison._build(table, np.arange(table.shape[0]), np.arange(table.shape[1]), copy=False)
         values = c.scores(ids)
-        exact = _exact_expectations(c, ids)
+        exact = _exact_expectations(c, ids) if bands else {}
         for i in ids:
             expected, sd = exact.get(i, (math.nan, None))
             rows.append({"k": k, "index": i, "value": values[i], "expected": expected,

@@ -1,0 +1,443 @@
+"""Overlapping clusterings (covers): each object in zero, one or several clusters, two covers compared.
+
+A :class:`Cover` is a 0/1 membership matrix, objects by clusters (sparse). :func:`as_cover`
+reads lists of member sets (objects named by any hashable value), a dict of them, a 0/1 matrix
+(dense or sparse: rows are objects), or flat labels; :func:`cover_from_memberships` thresholds
+soft memberships. :func:`compare_covers` lines two covers up over their objects and computes
+every measure below from two small structures, so that nothing is quadratic in the objects:
+
+* the **overlap table** O = A^T B (clusters of the reference by clusters of the candidate:
+  the objects each pair shares), from which the overlapping NMIs are computed;
+* the **object types**: objects with the same clusters on both sides are interchangeable, so
+  the pairs of objects are counted by pairs of types that share a cluster (sparse products of
+  the types' membership matrices), which the Omega index and extended BCubed read.
+
+The measures (A the reference, B the candidate; N objects, M = N (N - 1) / 2 pairs):
+
+* ``omega`` (Collins & Dent 1988): with t_A(u, v) the number of clusters of A holding both u
+  and v, the share of pairs with t_A = t_B, adjusted for chance as (observed - expected) /
+  (1 - expected), expected = sum_j N_j^A N_j^B / M^2 (N_j the pairs with count j). On two
+  partitions it is the adjusted Rand index, exactly. 1 where both covers give every pair the
+  same count (nothing to adjust) and they agree on every pair; NaN where they do not.
+* ``onmi_lfk`` (Lancichinetti, Fortunato & Kertész 2009): each cluster a binary variable over the
+  objects; H(X_k | Y) the smallest H(X_k | Y_l) over the clusters Y_l whose joint distribution
+  with X_k passes LFK's test h(P11) + h(P00) > h(P01) + h(P10) (else H(X_k)); 1 - (H(X|Y)_norm +
+  H(Y|X)_norm) / 2, each the mean of H(X_k | Y) / H(X_k) over the clusters. A cluster holding no
+  object or every object (H = 0) counts as fully predicted.
+* ``onmi_mgh`` (McDaid, Greene & Hurley 2011): the same conditional entropies, summed, give
+  I = (H(X) - H(X|Y) + H(Y) - H(Y|X)) / 2 with H(X) = sum_k H(X_k); ONMI = I / norm, norm the
+  ``max`` (MGH's choice, the default), ``min``, ``sqrt`` (geometric mean), ``arithmetic`` mean of
+  H(X) and H(Y), or their ``joint`` entropy H(X) + H(Y) - I, the normalisations networkit offers.
+* ``bcubed_precision``, ``bcubed_recall``, ``bcubed_f`` (extended BCubed, Amigó, Gonzalo, Artiles &
+  Verdejo 2009): for two objects that share a candidate cluster, min(|B(u) ∩ B(v)|, |A(u) ∩
+  A(v)|) / |B(u) ∩ B(v)|, averaged over the objects v sharing one with u (u itself included), then
+  over the objects u in some candidate cluster; recall the same with the roles swapped; F their
+  harmonic mean. On two partitions these are BCubed's precision, recall and F.
+* ``f1`` (Yang & Leskovec's average F1): each cluster's best F1 (2|X ∩ Y| / (|X| + |Y|)) over the
+  other cover's clusters, averaged over each cover's clusters, then the two averages averaged.
+  ``nf1`` (Rossetti, Pappalardo & Rinzivillo 2016): the mean over the candidate's clusters of the
+  F1 with their best-matching reference cluster (the one sharing most objects), times coverage
+  (the share of reference clusters matched) over redundancy (candidate clusters per matched
+  reference cluster).
+
+Objects in only one of the two covers are handled by the ``policy``: ``"intersection"`` (the
+default: compare the objects both covers list), ``"singletons"`` (an object a cover does not list
+is its own cluster there) or ``"extra_cluster"`` (all objects a cover does not list form one more
+cluster there), as clusim names the choices. Objects a cover lists in no cluster stay uncovered.
+
+Peers: clusim's ``omega_index`` equals ``omega`` (it builds N x N co-membership matrices);
+clusim's ``onmi`` computes LFK's test and joint entropy with h(1 - P11) where LFK has h(P00), so
+the two differ unless the covers are identical; python-bcubed's ``extended`` precision and
+recall equal ``bcubed_precision`` and ``bcubed_recall`` when every object is in some cluster of
+both covers (it averages over the candidate's objects only).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import warnings
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+import pandas as pd
+from scipy import sparse
+
+from .validation import CluvalError, CluvalWarning, as_labels
+
+__all__ = ["Cover", "CoverComparison", "as_cover", "cover_from_memberships", "compare_covers", "COVER_MEASURES",
+           "POLICIES", "MGH_NORMALISATIONS"]
+
+POLICIES = ("intersection", "singletons", "extra_cluster")
+MGH_NORMALISATIONS = ("max", "min", "sqrt", "arithmetic", "joint")
+
+
+@dataclass(frozen=True)
+class CoverMeasure:
+    """What the app and the docs show of a cover measure."""
+
+    id: str
+    name: str
+    range: tuple[float, float]
+    higher_is_better: bool
+    reference: str
+
+
+COVER_MEASURES = {m.id: m for m in (
+    CoverMeasure("omega", "Omega index", (-math.inf, 1.0), True, "Collins & Dent (1988)"),
+    CoverMeasure("onmi_lfk", "Overlapping NMI (LFK)", (0.0, 1.0), True, "Lancichinetti, Fortunato & Kertész (2009)"),
+    CoverMeasure("onmi_mgh", "Overlapping NMI (MGH, max)", (0.0, 1.0), True, "McDaid, Greene & Hurley (2011)"),
+    CoverMeasure("bcubed_precision", "Extended BCubed precision", (0.0, 1.0), True, "Amigó et al. (2009)"),
+    CoverMeasure("bcubed_recall", "Extended BCubed recall", (0.0, 1.0), True, "Amigó et al. (2009)"),
+    CoverMeasure("bcubed_f", "Extended BCubed F", (0.0, 1.0), True, "Amigó et al. (2009)"),
+    CoverMeasure("f1", "Average F1", (0.0, 1.0), True, "Yang & Leskovec (2013)"),
+    CoverMeasure("nf1", "Normalised F1", (0.0, 1.0), True, "Rossetti, Pappalardo & Rinzivillo (2016)"),
+)}
+
+
+@dataclass(frozen=True)
+class Cover:
+    """Clusters that may overlap: ``members`` (objects x clusters, a read-only 0/1 CSR matrix),
+    the objects' names (``objects``) and the clusters' (``clusters``)."""
+
+    members: sparse.csr_array
+    objects: np.ndarray
+    clusters: np.ndarray
+
+    @property
+    def n(self) -> int:
+        return self.members.shape[0]
+
+    @property
+    def k(self) -> int:
+        return self.members.shape[1]
+
+    @cached_property
+    def sizes(self) -> np.ndarray:
+        return np.asarray(self.members.sum(axis=0)).ravel().astype(np.int64)
+
+    @cached_property
+    def memberships_per_object(self) -> np.ndarray:
+        return np.diff(self.members.indptr)
+
+
+def _matrix(members, objects, clusters) -> Cover:
+    members = sparse.csr_array(members, dtype=np.int8)
+    members.sum_duplicates()
+    members.data[:] = 1
+    members.eliminate_zeros()
+    members.sort_indices()
+    return Cover(members, np.asarray(objects), np.asarray(clusters))
+
+
+def as_cover(clusters, *, objects=None, name: str = "cover") -> Cover:
+    """A :class:`Cover` from lists of member sets (a list, or a dict from cluster names to its
+    members), a 0/1 matrix of objects by clusters (dense or sparse), flat labels (one cluster per
+    object: a partition), or a Cover. Members name objects by any hashable value; `objects` fixes
+    the objects and their order (otherwise: every member, in order of first appearance; a
+    matrix's rows are objects 0 … N-1)."""
+    if isinstance(clusters, Cover):
+        return clusters
+    if sparse.issparse(clusters) or (isinstance(clusters, np.ndarray) and clusters.ndim == 2):
+        matrix = sparse.csr_array(clusters)
+        if matrix.ndim != 2 or matrix.shape[0] < 2:
+            raise CluvalError(f"{name} as a matrix needs objects as rows (at least 2), got shape {matrix.shape}")
+        data = matrix.data
+        if not np.all(np.isin(data, (0, 1))):
+            raise CluvalError(f"{name} as a matrix must hold 0 and 1 only (threshold soft memberships with "
+                              "cover_from_memberships)")
+        names = np.arange(matrix.shape[0]) if objects is None else np.asarray(objects)
+        if len(names) != matrix.shape[0]:
+            raise CluvalError(f"{name} has {matrix.shape[0]} rows but {len(names)} objects were named")
+        return _matrix(matrix, names, np.arange(matrix.shape[1]))
+    if isinstance(clusters, Mapping):
+        cluster_names, groups = list(clusters.keys()), list(clusters.values())
+    elif isinstance(clusters, Iterable) and not isinstance(clusters, (str, bytes)):
+        groups = list(clusters)
+        if groups and all(not isinstance(g, Iterable) or isinstance(g, (str, bytes)) for g in groups):
+            labels = as_labels(groups, name)  # flat labels: a partition
+            codes, uniques = pd.factorize(labels)
+            return _matrix(sparse.csr_array((np.ones(len(codes)), (np.arange(len(codes)), codes)),
+                                            shape=(len(codes), len(uniques))),
+                           np.arange(len(codes)) if objects is None else objects, uniques)
+        cluster_names = list(range(len(groups)))
+    else:
+        raise CluvalError(f"{name} must be lists of members, a dict of them, a 0/1 matrix or labels, got "
+                          f"{type(clusters).__name__}")
+    rows, cols = [], []
+    index = {} if objects is None else {o: i for i, o in enumerate(objects)}
+    for c, group in enumerate(groups):
+        if isinstance(group, (str, bytes)) or not isinstance(group, Iterable):
+            raise CluvalError(f"{name}'s cluster {cluster_names[c]!r} must be a collection of members, got "
+                              f"{type(group).__name__}")
+        for member in group:
+            try:
+                position = index.get(member)
+            except TypeError:
+                raise CluvalError(f"{name}'s members must be hashable, got {type(member).__name__}") from None
+            if position is None:
+                if objects is not None:
+                    raise CluvalError(f"{name}'s cluster {cluster_names[c]!r} names {member!r}, which is not among "
+                                      "the objects")
+                position = index[member] = len(index)
+            rows.append(position)
+            cols.append(c)
+    n = len(index)
+    if n < 2:
+        raise CluvalError(f"{name} must cover at least 2 objects, got {n}")
+    names = np.empty(n, dtype=object)
+    for member, position in index.items():
+        names[position] = member
+    return _matrix(sparse.csr_array((np.ones(len(rows)), (rows, cols)), shape=(n, len(groups))), names,
+                   np.asarray(cluster_names, dtype=object))
+
+
+def cover_from_memberships(U, threshold: float, *, objects=None) -> Cover:
+    """The cover of soft memberships U (objects x clusters) thresholded: an object is in every
+    cluster where its membership is at least `threshold` (an object under it everywhere is uncovered)."""
+    U = np.asarray(U, dtype=np.float64)
+    if U.ndim != 2 or U.shape[0] < 2 or not np.isfinite(U).all():
+        raise CluvalError(f"U must be a finite objects x clusters matrix of at least 2 rows, got shape {U.shape}")
+    if isinstance(threshold, bool) or not isinstance(threshold, numbers.Real) or not 0 < threshold <= 1:
+        raise CluvalError(f"threshold must be a number in (0, 1], got {threshold!r}")
+    return as_cover(sparse.csr_array((U >= threshold).astype(np.int8)), objects=objects)
+
+
+def _aligned(a: Cover, b: Cover, policy: str) -> tuple[Cover, Cover, int]:
+    """The two covers over the same objects in the same order, by the policy; and how many objects
+    only one of them lists."""
+    if policy not in POLICIES:
+        raise CluvalError(f"policy must be one of {', '.join(POLICIES)}, got {policy!r}")
+    if a.n == b.n and np.array_equal(a.objects, b.objects):
+        return a, b, 0
+    index_b = pd.Index(b.objects)
+    if not index_b.is_unique or not pd.Index(a.objects).is_unique:
+        raise CluvalError("each object may be named once in a cover")
+    in_b = index_b.get_indexer(a.objects)
+    only_a = np.flatnonzero(in_b < 0)
+    only_b = np.flatnonzero(~pd.Index(b.objects).isin(a.objects))
+    alone = len(only_a) + len(only_b)
+    if policy == "intersection":
+        both = np.flatnonzero(in_b >= 0)
+        if len(both) < 2:
+            raise CluvalError(f"the covers share {len(both)} objects: at least 2 are needed")
+        return (Cover(a.members[both], a.objects[both], a.clusters), Cover(b.members[in_b[both]], b.objects[in_b[both]],
+                                                                          b.clusters), alone)
+    objects = np.concatenate([a.objects, b.objects[only_b]])
+    n = len(objects)
+
+    def completed(cover: Cover, rows: np.ndarray, missing: np.ndarray) -> Cover:
+        members = sparse.csr_array((np.ones(cover.members.nnz), (rows[np.repeat(np.arange(cover.n),
+                                                                                np.diff(cover.members.indptr))],
+                                                               cover.members.indices)), shape=(n, cover.k))
+        if policy == "singletons":
+            extra = sparse.csr_array((np.ones(len(missing)), (missing, np.arange(len(missing)))),
+                                     shape=(n, len(missing)))
+            names = [f"alone {objects[m]}" for m in missing]
+        else:
+            extra = sparse.csr_array((np.ones(len(missing)), (missing, np.zeros(len(missing), dtype=np.int64))),
+                                     shape=(n, 1 if len(missing) else 0))
+            names = ["the objects not listed"] if len(missing) else []
+        return _matrix(sparse.hstack([members, extra]), objects,
+                       np.concatenate([np.asarray(cover.clusters, dtype=object), np.asarray(names, dtype=object)]))
+
+    rows_a = np.arange(a.n)
+    rows_b = pd.Index(objects).get_indexer(b.objects)
+    missing_a = np.arange(a.n, n)
+    missing_b = np.setdiff1d(np.arange(n), rows_b)
+    return completed(a, rows_a, missing_a), completed(b, rows_b, missing_b), alone
+
+
+def _types(a: Cover, b: Cover):
+    """Objects grouped by their clusters on both sides: (weights, A's types x clusters, B's)."""
+    joint = sparse.hstack([a.members, b.members]).tocsr()
+    joint.sort_indices()
+    key = pd.factorize(pd.Series([joint.indices[s:e].tobytes() for s, e in zip(joint.indptr[:-1],
+                                                                                 joint.indptr[1:])]))[0]
+    first = np.unique(key, return_index=True)[1]
+    weights = np.bincount(key).astype(np.int64)
+    rows = joint[first]
+    return weights, rows[:, :a.k].tocsr(), rows[:, a.k:].tocsr()
+
+
+def _shared(S: sparse.csr_array) -> sparse.csr_array:
+    """How many clusters each pair of types shares (types x types, the upper triangle and diagonal)."""
+    S = S.astype(np.int64)
+    return sparse.triu(S @ S.T, format="csr")
+
+
+class CoverComparison:
+    """Two covers over the same objects (see the module): the overlap table, the object types and
+    every measure (:meth:`scores`)."""
+
+    def __init__(self, reference: Cover, candidate: Cover, left_out: int = 0):
+        self.reference, self.candidate, self.left_out = reference, candidate, left_out
+        self.n = reference.n
+
+    @cached_property
+    def overlap(self) -> np.ndarray:
+        """Objects each reference cluster shares with each candidate cluster (K_A x K_B)."""
+        return (self.reference.members.astype(np.int64).T @ self.candidate.members.astype(np.int64)).toarray()
+
+    @cached_property
+    def _pairs(self):
+        """(weight, t_A, t_B) of every pair of types that shares a cluster on some side, and the
+        pairs of objects, M."""
+        w, S_a, S_b = _types(self.reference, self.candidate)
+        P_a, P_b = _shared(S_a), _shared(S_b)
+        pattern = (P_a + P_b).tocoo()
+        u, v = pattern.row, pattern.col
+        t_a = np.asarray(P_a[u, v]).ravel()
+        t_b = np.asarray(P_b[u, v]).ravel()
+        weight = np.where(u == v, w[u] * (w[u] - 1) // 2, w[u] * w[v])
+        return weight, t_a, t_b, w, u, v
+
+    # ------------------------------------------------------------------ Omega
+    def omega(self) -> float:
+        weight, t_a, t_b, *_ = self._pairs
+        n = self.n
+        m = n * (n - 1) // 2
+        agree = m - int(weight[t_a != t_b].sum())
+        counts = {}
+        for side, t in (("a", t_a), ("b", t_b)):
+            top = int(t.max(initial=0))
+            per = np.bincount(t, weights=weight, minlength=top + 1).astype(np.int64)  # exact below 2**53
+            per[0] = m - int(per[1:].sum())
+            counts[side] = per
+        top = max(len(counts["a"]), len(counts["b"]))
+        na, nb = (np.pad(counts[s], (0, top - len(counts[s]))) for s in ("a", "b"))
+        expected_times_m2 = sum(int(x) * int(y) for x, y in zip(na.tolist(), nb.tolist()))
+        denominator = m * m - expected_times_m2
+        if denominator == 0:
+            return 1.0 if agree == m else math.nan
+        return (agree * m - expected_times_m2) / denominator
+
+    # ------------------------------------------------------------------ overlapping NMI
+    @cached_property
+    def _conditional(self):
+        """(H(X_k), H(X_k | Y) for the reference's clusters, the same for the candidate's), in bits."""
+        n = float(self.n)
+        o = self.overlap.astype(np.float64)
+        x = self.reference.sizes.astype(np.float64)[:, None]
+        y = self.candidate.sizes.astype(np.float64)[None, :]
+        p11, p10, p01 = o / n, (x - o) / n, (y - o) / n
+        p00 = 1.0 - p11 - p10 - p01
+        h = _h
+        passes = h(p11) + h(p00) > h(p01) + h(p10)
+        joint = h(p11) + h(p10) + h(p01) + h(p00)
+        h_x = _binary(x.ravel() / n)
+        h_y = _binary(y.ravel() / n)
+        x_given = np.where(passes, joint - h_y[None, :], np.inf).min(axis=1, initial=np.inf)
+        y_given = np.where(passes, joint - h_x[:, None], np.inf).min(axis=0, initial=np.inf)
+        x_given = np.minimum(np.where(np.isinf(x_given), h_x, x_given), h_x)
+        y_given = np.minimum(np.where(np.isinf(y_given), h_y, y_given), h_y)
+        return h_x, np.maximum(x_given, 0.0), h_y, np.maximum(y_given, 0.0)
+
+    def onmi_lfk(self) -> float:
+        h_x, x_given, h_y, y_given = self._conditional
+
+        def normalised(h, given):
+            ratio = np.divide(given, h, out=np.zeros_like(h), where=h > 0)
+            return float(np.mean(ratio)) if len(h) else 0.0
+
+        return 1.0 - 0.5 * (normalised(h_x, x_given) + normalised(h_y, y_given))
+
+    def onmi_mgh(self, normalisation: str = "max") -> float:
+        if normalisation not in MGH_NORMALISATIONS:
+            raise CluvalError(f"normalisation must be one of {', '.join(MGH_NORMALISATIONS)}, got {normalisation!r}")
+        h_x, x_given, h_y, y_given = self._conditional
+        hx, hy = float(h_x.sum()), float(h_y.sum())
+        mutual = 0.5 * (hx - float(x_given.sum()) + hy - float(y_given.sum()))
+        norm = {"max": max(hx, hy), "min": min(hx, hy), "sqrt": math.sqrt(hx * hy), "arithmetic": (hx + hy) / 2,
+                "joint": hx + hy - mutual}[normalisation]
+        if norm <= 0:
+            return 1.0 if hx == hy == 0 else math.nan
+        return min(1.0, max(0.0, mutual / norm))
+
+    # ------------------------------------------------------------------ extended BCubed
+    def _bcubed(self, by: str) -> float:
+        weight, t_a, t_b, w, u, v = self._pairs
+        t_by, t_other = (t_b, t_a) if by == "candidate" else (t_a, t_b)
+        keep = t_by > 0
+        u, v, t_by, t_other = u[keep], v[keep], t_by[keep], t_other[keep]
+        share = np.minimum(t_by, t_other) / t_by
+        # each type's sum over the objects it shares a cluster with (itself included): both ends of a pair
+        sums = (np.bincount(u, weights=share * w[v], minlength=len(w))
+                + np.bincount(v, weights=np.where(u != v, share * w[u], 0.0), minlength=len(w)))
+        counts = (np.bincount(u, weights=w[v], minlength=len(w))
+                  + np.bincount(v, weights=np.where(u != v, w[u], 0), minlength=len(w)))
+        covered = counts > 0
+        if not covered.any():
+            return math.nan
+        return float(np.sum(w[covered] * sums[covered] / counts[covered]) / w[covered].sum())
+
+    def bcubed_precision(self) -> float:
+        return self._bcubed("candidate")
+
+    def bcubed_recall(self) -> float:
+        return self._bcubed("reference")
+
+    def bcubed_f(self) -> float:
+        p, r = self.bcubed_precision(), self.bcubed_recall()
+        return 2 * p * r / (p + r) if p + r > 0 else math.nan
+
+    # ------------------------------------------------------------------ F1
+    @cached_property
+    def _f1_grid(self) -> np.ndarray:
+        x = self.reference.sizes[:, None].astype(np.float64)
+        y = self.candidate.sizes[None, :].astype(np.float64)
+        return np.divide(2 * self.overlap, x + y, out=np.zeros(self.overlap.shape), where=(x + y) > 0)
+
+    def f1(self) -> float:
+        grid = self._f1_grid
+        if not grid.size:
+            return math.nan
+        return 0.5 * (float(grid.max(axis=1).mean()) + float(grid.max(axis=0).mean()))
+
+    def nf1(self) -> float:
+        grid = self._f1_grid
+        if not grid.size:
+            return math.nan
+        best = self.overlap.argmax(axis=0)  # each candidate cluster's reference cluster sharing most objects
+        f1 = float(grid[best, np.arange(grid.shape[1])].mean())
+        matched = len(np.unique(best[self.overlap.max(axis=0) > 0]))
+        if matched == 0:
+            return 0.0
+        coverage = matched / grid.shape[0]
+        redundancy = int((self.overlap.max(axis=0) > 0).sum()) / matched
+        return f1 * coverage / redundancy
+
+    def scores(self, ids=None) -> dict[str, float]:
+        """``{id: value}`` of the measures of :data:`COVER_MEASURES` (all when `ids` is None)."""
+        ids = list(COVER_MEASURES) if ids is None else list(ids)
+        unknown = [i for i in ids if i not in COVER_MEASURES]
+        if unknown:
+            raise CluvalError(f"unknown cover measure {unknown[0]!r}; the measures are {', '.join(COVER_MEASURES)}")
+        return {i: float(getattr(self, i)()) for i in ids}
+
+
+def _h(p: np.ndarray) -> np.ndarray:
+    """-p log2 p, 0 at p = 0 (and at rounding below 0)."""
+    p = np.clip(p, 0.0, None)
+    return -np.where(p > 0, p * np.log2(np.where(p > 0, p, 1.0)), 0.0)
+
+
+def _binary(p: np.ndarray) -> np.ndarray:
+    return _h(p) + _h(1.0 - p)
+
+
+def compare_covers(reference, candidate, *, policy: str = "intersection") -> CoverComparison:
+    """Two covers compared (:class:`CoverComparison`); each side as :func:`as_cover` reads it. Objects
+    only one of them lists are handled by `policy` (see the module); a warning says how many.
+
+    >>> c = compare_covers([[0, 1, 2], [2, 3]], [[0, 1], [2, 3]])
+    >>> round(c.omega(), 4), round(c.bcubed_precision(), 4)
+    (0.4, 1.0)
+    """
+    a, b = as_cover(reference, name="reference"), as_cover(candidate, name="candidate")
+    a, b, alone = _aligned(a, b, policy)
+    if alone:
+        warnings.warn(f"{alone} objects are listed by one cover only: policy {policy!r}", CluvalWarning, stacklevel=2)
+    return CoverComparison(a, b, alone)
