@@ -16,6 +16,7 @@ COMPARE = st.Page("compare.py", title="Compare", icon=":material/compare:", defa
 SOFT = st.Page("soft.py", title="Soft partitions", icon=":material/blur_on:")
 MANY = st.Page("many_clusterings.py", title="Many clusterings", icon=":material/stacks:")
 TREES = st.Page("hierarchies.py", title="Hierarchies", icon=":material/account_tree:")
+COVERS = st.Page("overlapping.py", title="Overlapping clusterings", icon=":material/join_inner:")
 PAGES = [
     COMPARE,
     st.Page("lessons.py", title="Lessons", icon=":material/school:"),
@@ -27,6 +28,7 @@ PAGES = [
     SOFT,
     MANY,
     TREES,
+    COVERS,
     st.Page("your_data.py", title="Your data", icon=":material/upload_file:"),
     st.Page("reproduce.py", title="Reproduce the papers", icon=":material/science:"),
     st.Page("index_reference.py", title="Index reference", icon=":material/menu_book:"),
@@ -45,7 +47,7 @@ from pages import _shared as ui  # noqa: E402
 # The sidebar controls of each page that has any; the others are hidden there, keep their
 # values, and nothing is loaded or clustered for them.
 CONTROLS = {COMPARE: ui.ALL_CONTROLS, COMPARE_BY_NAME: ui.ALL_CONTROLS, SOFT: {ui.DATASET, ui.REFERENCE},
-            MANY: {ui.DATASET}, TREES: {ui.DATASET}}
+            MANY: {ui.DATASET}, TREES: {ui.DATASET}, COVERS: {ui.DATASET}}
 
 with ui.guarded("Showing the page"):  # the last resort: a short message, never a traceback
     st.session_state["selection"] = ui.sidebar(CONTROLS.get(navigation, set()), navigation.title)

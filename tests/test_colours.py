@@ -175,7 +175,7 @@ PER_INDEX = {"index_curves", "score_bars", "similarity_grid", "paired_difference
              "seed_boxes", "class_removal", "stability_curves", "centroid_index_boxes", "success_rate_bars"}
 NOT_PER_INDEX = {"series_over", "partition_scatter", "contingency_heatmap", "mapping_diagram", "formula_check",
                  "pairwise_heatmap", "disagreement_heatmap", "critical_difference_diagram", "atlas_heatmap",
-                 "tanglegram"}
+                 "tanglegram", "membership_scatter"}
 FIGURES = [*_curves(), *_bars(), *_experiments()]
 
 

@@ -9,11 +9,13 @@ import math
 
 import bcubed
 import numpy as np
+import pandas as pd
 import pytest
 from clusim import sim
 from clusim.clustering import Clustering
 
 from cluval_core import CluvalError, CluvalWarning, compare
+from cluval_core.core import covers
 from cluval_core.core.covers import COVER_MEASURES, MGH_NORMALISATIONS, as_cover, compare_covers, cover_from_memberships
 
 
@@ -182,3 +184,19 @@ def test_hostile_arguments_are_refused_with_a_message():
         c.scores(["nope"])
     with pytest.raises(CluvalError, match="share 1 objects"):
         compare_covers({"x": ["a", "b"]}, {"y": ["b", "c"]})
+
+
+def test_a_table_of_object_cluster_rows_is_a_cover():
+    frame = pd.DataFrame({"object": ["a", "b", "b", "c", "d"], "cluster": ["x", "x", "y", "y", "y"]})
+    cover = as_cover(frame)
+    assert cover.objects.tolist() == ["a", "b", "c", "d"] and cover.memberships_per_object.tolist() == [1, 2, 1, 1]
+    same = as_cover({"x": ["a", "b"], "y": ["b", "c", "d"]})
+    assert compare_covers(cover, same).omega() == 1.0
+
+
+def test_object_types_are_exact_even_when_their_hashes_collide(monkeypatch):
+    rng = np.random.default_rng(3)
+    A, B = _random_covers(rng, 30, 4, 5)
+    want = compare_covers(A, B).scores()
+    monkeypatch.setattr(covers, "_HASH", np.zeros_like(covers._HASH))  # every row hashes alike
+    assert compare_covers(A, B).scores() == pytest.approx(want, abs=1e-15)

@@ -134,12 +134,19 @@ def _matrix(members, objects, clusters) -> Cover:
 
 def as_cover(clusters, *, objects=None, name: str = "cover") -> Cover:
     """A :class:`Cover` from lists of member sets (a list, or a dict from cluster names to its
-    members), a 0/1 matrix of objects by clusters (dense or sparse), flat labels (one cluster per
-    object: a partition), or a Cover. Members name objects by any hashable value; `objects` fixes
+    members), a table of (object, cluster) rows (a DataFrame's first two columns: one row per
+    membership), a 0/1 matrix of objects by clusters (dense or sparse), flat labels (one cluster
+    per object: a partition), or a Cover. Members name objects by any hashable value; `objects` fixes
     the objects and their order (otherwise: every member, in order of first appearance; a
     matrix's rows are objects 0 … N-1)."""
     if isinstance(clusters, Cover):
         return clusters
+    if isinstance(clusters, pd.DataFrame) and clusters.shape[1] >= 2:  # long format: (object, cluster) rows
+        frame = clusters.iloc[:, :2].dropna()
+        if len(frame) < 1:
+            raise CluvalError(f"{name} lists no (object, cluster) rows")
+        groups = frame.groupby(frame.columns[1], sort=False)[frame.columns[0]].agg(list)
+        return as_cover(dict(zip(groups.index, groups.tolist())), objects=objects, name=name)
     if sparse.issparse(clusters) or (isinstance(clusters, np.ndarray) and clusters.ndim == 2):
         matrix = sparse.csr_array(clusters)
         if matrix.ndim != 2 or matrix.shape[0] < 2:
@@ -250,22 +257,78 @@ def _aligned(a: Cover, b: Cover, policy: str) -> tuple[Cover, Cover, int]:
     return completed(a, rows_a, missing_a), completed(b, rows_b, missing_b), alone
 
 
-def _types(a: Cover, b: Cover):
-    """Objects grouped by their clusters on both sides: (weights, A's types x clusters, B's)."""
-    joint = sparse.hstack([a.members, b.members]).tocsr()
-    joint.sort_indices()
-    key = pd.factorize(pd.Series([joint.indices[s:e].tobytes() for s, e in zip(joint.indptr[:-1],
-                                                                                 joint.indptr[1:])]))[0]
-    first = np.unique(key, return_index=True)[1]
-    weights = np.bincount(key).astype(np.int64)
-    rows = joint[first]
-    return weights, rows[:, :a.k].tocsr(), rows[:, a.k:].tocsr()
+_HASH = np.random.default_rng(20091).integers(1, 2**62, size=(2, 1 << 16), dtype=np.int64).astype(np.uint64)
 
 
-def _shared(S: sparse.csr_array) -> sparse.csr_array:
-    """How many clusters each pair of types shares (types x types, the upper triangle and diagonal)."""
-    S = S.astype(np.int64)
-    return sparse.triu(S @ S.T, format="csr")
+def _groups(M: sparse.csr_array) -> tuple[np.ndarray, np.ndarray]:
+    """The rows of M grouped by their clusters, exactly: (each row's group, each group's first row).
+
+    Rows are hashed by two sums of random 64-bit words over their columns (wrapping), and every
+    row is then checked against its group's first row, column by column; should two different
+    rows ever share both sums, the rows are grouped by their columns' bytes instead."""
+    n, k = M.shape
+    lengths = np.diff(M.indptr)
+    columns = np.arange(k)
+    words = _HASH[:, columns % _HASH.shape[1]] * (columns // _HASH.shape[1] + 1).astype(np.uint64)
+    sums = np.zeros((2, n), dtype=np.uint64)
+    full = np.flatnonzero(lengths)
+    if len(full):
+        for side in (0, 1):
+            sums[side, full] = np.add.reduceat(words[side][M.indices], M.indptr[full])
+    key = pd.MultiIndex.from_arrays([sums[0], sums[1]]).factorize()[0]
+    first = np.full(key.max() + 1, n, dtype=np.int64)
+    np.minimum.at(first, key, np.arange(n))
+    rep = first[key]
+    same = np.array_equal(lengths[rep], lengths)
+    if same and M.nnz:
+        offset = np.arange(M.nnz) - np.repeat(M.indptr[:-1], lengths)
+        same = np.array_equal(M.indices[np.repeat(M.indptr[rep], lengths) + offset], M.indices)
+    if not same:  # two rows met in both sums: group by the columns themselves
+        key = pd.factorize(pd.Series([M.indices[s:e].tobytes() for s, e in zip(M.indptr[:-1], M.indptr[1:])]))[0]
+        first = np.unique(key, return_index=True)[1]
+    return key, first
+
+
+@dataclass(frozen=True)
+class _Side:
+    """One cover's object types (objects with the same clusters): which type each joint type is,
+    each type's objects, and the pairs of types that share clusters (the upper triangle, diagonal
+    included: how many clusters they share)."""
+
+    of_joint: np.ndarray
+    weights: np.ndarray
+    shared: sparse.csr_array
+
+    @classmethod
+    def of(cls, rows: sparse.csr_array, joint_weights: np.ndarray) -> _Side:
+        key, first = _groups(rows)
+        S = rows[first].astype(np.int64)
+        return cls(key, np.bincount(key, weights=joint_weights).astype(np.int64), sparse.triu(S @ S.T, format="csr"))
+
+    def counts(self, u: np.ndarray, v: np.ndarray) -> np.ndarray:
+        """The clusters shared by joint types u and v."""
+        x, y = self.of_joint[u], self.of_joint[v]
+        if not len(x):
+            return np.zeros(0, dtype=np.int64)
+        return np.asarray(self.shared[np.minimum(x, y), np.maximum(x, y)]).ravel().astype(np.int64)
+
+    def pairs_by_count(self) -> np.ndarray:
+        """The pairs of objects that share j clusters, at index j = 1, 2, … (entry 0 left at 0)."""
+        coo = self.shared.tocoo()
+        w = self.weights
+        weight = np.where(coo.row == coo.col, w[coo.row] * (w[coo.row] - 1) // 2, w[coo.row] * w[coo.col])
+        out = np.zeros(int(coo.data.max(initial=0)) + 1, dtype=np.int64)
+        np.add.at(out, coo.data.astype(np.int64), weight)
+        out[0] = 0
+        return out
+
+    def reach(self) -> np.ndarray:
+        """For each type, the objects that share some cluster with one of its objects (itself included)."""
+        coo = self.shared.tocoo()
+        w = self.weights
+        out = np.bincount(coo.row, weights=w[coo.col], minlength=len(w))
+        out += np.bincount(coo.col, weights=np.where(coo.row != coo.col, w[coo.row], 0), minlength=len(w))
+        return out
 
 
 class CoverComparison:
@@ -282,32 +345,46 @@ class CoverComparison:
         return (self.reference.members.astype(np.int64).T @ self.candidate.members.astype(np.int64)).toarray()
 
     @cached_property
-    def _pairs(self):
-        """(weight, t_A, t_B) of every pair of types that shares a cluster on some side, and the
-        pairs of objects, M."""
-        w, S_a, S_b = _types(self.reference, self.candidate)
-        P_a, P_b = _shared(S_a), _shared(S_b)
-        pattern = (P_a + P_b).tocoo()
-        u, v = pattern.row, pattern.col
-        t_a = np.asarray(P_a[u, v]).ravel()
-        t_b = np.asarray(P_b[u, v]).ravel()
-        weight = np.where(u == v, w[u] * (w[u] - 1) // 2, w[u] * w[v])
-        return weight, t_a, t_b, w, u, v
+    def _structure(self):
+        """The joint types (objects with the same clusters on both sides) with their objects, each
+        side's types, and the pairs of joint types that share a cluster on both sides, with the
+        clusters they share on each (the upper triangle, diagonal included)."""
+        a, b = self.reference, self.candidate
+        joint = sparse.hstack([a.members, b.members]).tocsr()
+        joint.sort_indices()
+        key, first = _groups(joint)
+        w = np.bincount(key).astype(np.int64)
+        rows = joint[first]
+        A, B = rows[:, :a.k].tocsr(), rows[:, a.k:].tocsr()
+        A.sort_indices()
+        B.sort_indices()
+        side_a, side_b = _Side.of(A, w), _Side.of(B, w)
+        # pairs sharing a cluster on both sides share a cell (a reference cluster, a candidate cluster)
+        per_a, per_b = np.diff(A.indptr), np.diff(B.indptr)
+        cells_per = per_a * per_b
+        owner = np.repeat(np.arange(len(w)), cells_per)
+        within = np.arange(int(cells_per.sum())) - np.repeat(np.cumsum(cells_per) - cells_per, cells_per)
+        step = np.maximum(per_b[owner], 1)
+        left = A.indices[A.indptr[owner] + within // step]
+        right = B.indices[B.indptr[owner] + within % step]
+        C = sparse.csr_array((np.ones(len(owner), dtype=np.int64), (owner, left.astype(np.int64) * b.k + right)),
+                             shape=(len(w), a.k * b.k))
+        both = sparse.triu(C @ C.T, format="coo")
+        u, v = both.row.astype(np.int64), both.col.astype(np.int64)
+        return w, side_a, side_b, u, v, side_a.counts(u, v), side_b.counts(u, v)
 
     # ------------------------------------------------------------------ Omega
     def omega(self) -> float:
-        weight, t_a, t_b, *_ = self._pairs
+        w, side_a, side_b, u, v, t_a, t_b = self._structure
         n = self.n
         m = n * (n - 1) // 2
-        agree = m - int(weight[t_a != t_b].sum())
-        counts = {}
-        for side, t in (("a", t_a), ("b", t_b)):
-            top = int(t.max(initial=0))
-            per = np.bincount(t, weights=weight, minlength=top + 1).astype(np.int64)  # exact below 2**53
-            per[0] = m - int(per[1:].sum())
-            counts[side] = per
-        top = max(len(counts["a"]), len(counts["b"]))
-        na, nb = (np.pad(counts[s], (0, top - len(counts[s]))) for s in ("a", "b"))
+        weight = np.where(u == v, w[u] * (w[u] - 1) // 2, w[u] * w[v])
+        na, nb = side_a.pairs_by_count(), side_b.pairs_by_count()
+        apart_in_both = m - int(na.sum()) - int(nb.sum()) + int(weight.sum())
+        agree = apart_in_both + int(weight[t_a == t_b].sum())
+        top = max(len(na), len(nb))
+        na, nb = np.pad(na, (0, top - len(na))), np.pad(nb, (0, top - len(nb)))
+        na[0], nb[0] = m - int(na.sum()), m - int(nb.sum())
         expected_times_m2 = sum(int(x) * int(y) for x, y in zip(na.tolist(), nb.tolist()))
         denominator = m * m - expected_times_m2
         if denominator == 0:
@@ -358,20 +435,18 @@ class CoverComparison:
 
     # ------------------------------------------------------------------ extended BCubed
     def _bcubed(self, by: str) -> float:
-        weight, t_a, t_b, w, u, v = self._pairs
-        t_by, t_other = (t_b, t_a) if by == "candidate" else (t_a, t_b)
-        keep = t_by > 0
-        u, v, t_by, t_other = u[keep], v[keep], t_by[keep], t_other[keep]
-        share = np.minimum(t_by, t_other) / t_by
-        # each type's sum over the objects it shares a cluster with (itself included): both ends of a pair
-        sums = (np.bincount(u, weights=share * w[v], minlength=len(w))
-                + np.bincount(v, weights=np.where(u != v, share * w[u], 0.0), minlength=len(w)))
-        counts = (np.bincount(u, weights=w[v], minlength=len(w))
-                  + np.bincount(v, weights=np.where(u != v, w[u], 0), minlength=len(w)))
-        covered = counts > 0
+        """Extended BCubed precision (`by` the candidate) or recall (`by` the reference)."""
+        w, side_a, side_b, u, v, t_a, t_b = self._structure
+        own, t, other = (side_b, t_b, t_a) if by == "candidate" else (side_a, t_a, t_b)
+        share = np.minimum(t, other) / t
+        # each joint type's sum over the objects sharing a cluster with it on both sides (itself included)
+        sums = np.bincount(u, weights=share * w[v], minlength=len(w))
+        sums += np.bincount(v, weights=np.where(u != v, share * w[u], 0.0), minlength=len(w))
+        reach = own.reach()[own.of_joint]  # the objects sharing a cluster with it on `by`'s side
+        covered = reach > 0
         if not covered.any():
             return math.nan
-        return float(np.sum(w[covered] * sums[covered] / counts[covered]) / w[covered].sum())
+        return float(np.sum(w[covered] * sums[covered] / reach[covered]) / w[covered].sum())
 
     def bcubed_precision(self) -> float:
         return self._bcubed("candidate")
