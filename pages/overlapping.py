@@ -55,9 +55,10 @@ st.markdown("In a **cover** an object may belong to several clusters, or to none
             "many clusters hold both, and adjusts the share of pairs on which the covers agree for chance; on two "
             "partitions it is the adjusted Rand index. The overlapping NMIs treat each cluster as a yes/no variable; "
             "extended BCubed weighs each pair by the clusters it shares; F1 matches clusters by their best F1.")
-source = st.segmented_control("Covers", [EXAMPLE, UPLOAD], default=EXAMPLE, key="cover_source")
-normalisation = st.selectbox("Normalisation of the MGH overlapping NMI", MGH_NORMALISATIONS, format_func=MGH_NAMES.get,
-                             key="cover_mgh")
+which, how = st.columns([2, 1])
+source = which.segmented_control("Covers", [EXAMPLE, UPLOAD], default=EXAMPLE, key="cover_source")
+normalisation = how.selectbox("Normalisation of the MGH overlapping NMI", MGH_NORMALISATIONS,
+                              format_func=MGH_NAMES.get, key="cover_mgh")
 
 if source == UPLOAD:
     st.markdown("Each file lists one membership per row: the object in the first column, its cluster in the "

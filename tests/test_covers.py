@@ -71,8 +71,9 @@ def test_omega_by_hand():
     assert compare_covers(same, same).omega() == 1.0
 
 
-def _lfk_by_hand(A, B):
-    """LFK's ONMI, cluster by cluster, from the paper's definitions (log base 2)."""
+def _lfk_by_hand(A, B, clusims=False):
+    """LFK's ONMI, cluster by cluster, from the paper's definitions (log base 2); with `clusims`,
+    h(1 - P11) in place of h(P00), as clusim's onmi computes it."""
     n = len(A)
 
     def h(p):
@@ -89,7 +90,7 @@ def _lfk_by_hand(A, B):
                 p11 = np.sum((x == 1) & (y == 1)) / n
                 p10 = np.sum((x == 1) & (y == 0)) / n
                 p01 = np.sum((x == 0) & (y == 1)) / n
-                p00 = np.sum((x == 0) & (y == 0)) / n
+                p00 = np.sum((x == 0) & (y == 0)) / n if not clusims else 1 - p11
                 if h(p11) + h(p00) > h(p01) + h(p10):
                     hy = h(y.mean()) + h(1 - y.mean())
                     value = h(p11) + h(p10) + h(p01) + h(p00) - hy
@@ -120,6 +121,18 @@ def test_the_overlapping_nmis_follow_their_definitions(seed):
     for normalisation in MGH_NORMALISATIONS:
         assert c.onmi_mgh(normalisation) == pytest.approx(min(1.0, max(0.0, mutual / norms[normalisation])),
                                                           abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_clusims_onmi_is_lfks_with_h_of_one_minus_p11_for_h_of_p00(seed):
+    """The difference the module states, shown: clusim's value is the by-hand formula with that one
+    term changed, so the two agree only where P00 = 1 - P11 (identical clusters)."""
+    rng = np.random.default_rng(seed + 200)
+    A, B = _random_covers(rng, int(rng.integers(8, 30)), int(rng.integers(2, 5)), int(rng.integers(2, 5)))
+    with np.errstate(all="ignore"):
+        theirs = sim.onmi(_clusim(A), _clusim(B))
+    assert theirs == pytest.approx(_lfk_by_hand(A, B, clusims=True)[0], abs=1e-12)
+    assert compare_covers(A, B).onmi_lfk() == pytest.approx(_lfk_by_hand(A, B)[0], abs=1e-12)
 
 
 def test_identical_covers_score_best_and_clusims_onmi_agrees_only_there():

@@ -9,5 +9,7 @@ counts, entropies, pairings (:mod:`~cluval_core.core.matching`) and mappings onc
 fills; :mod:`~cluval_core.core.chance` asks each index for its exact expectation and anatomy
 and draws random tables where there is none; :mod:`~cluval_core.core.emi` computes the
 expected mutual information; :mod:`~cluval_core.core.steps` writes a computation in steps.
-Nothing here imports an index family.
+Beyond two flat partitions: :mod:`~cluval_core.core.trees` compares hierarchies cut by cut and
+as wholes, :mod:`~cluval_core.core.covers` overlapping clusterings. Nothing here imports an index
+family.
 """

@@ -29,11 +29,12 @@ The measures (A the reference, B the candidate; N objects, M = N (N - 1) / 2 pai
   ``max`` (MGH's choice, the default), ``min``, ``sqrt`` (geometric mean), ``arithmetic`` mean of
   H(X) and H(Y), or their ``joint`` entropy H(X) + H(Y) - I, the normalisations networkit offers.
 * ``bcubed_precision``, ``bcubed_recall``, ``bcubed_f`` (extended BCubed, Amigó, Gonzalo, Artiles &
-  Verdejo 2009): for two objects that share a candidate cluster, min(|B(u) ∩ B(v)|, |A(u) ∩
-  A(v)|) / |B(u) ∩ B(v)|, averaged over the objects v sharing one with u (u itself included), then
+  Verdejo 2009): for two objects that share a candidate cluster, ``min(#(B(u) ∩ B(v)), #(A(u) ∩
+  A(v))) / #(B(u) ∩ B(v))`` (# the number of clusters), averaged over the objects v sharing one
+  with u (u itself included), then
   over the objects u in some candidate cluster; recall the same with the roles swapped; F their
   harmonic mean. On two partitions these are BCubed's precision, recall and F.
-* ``f1`` (Yang & Leskovec's average F1): each cluster's best F1 (2|X ∩ Y| / (|X| + |Y|)) over the
+* ``f1`` (Yang & Leskovec's average F1): each cluster's best F1 (``2 #(X ∩ Y) / (#X + #Y)``) over the
   other cover's clusters, averaged over each cover's clusters, then the two averages averaged.
   ``nf1`` (Rossetti, Pappalardo & Rinzivillo 2016): the mean over the candidate's clusters of the
   F1 with their best-matching reference cluster (the one sharing most objects), times coverage
@@ -54,6 +55,7 @@ both covers (it averages over the candidate's objects only).
 
 from __future__ import annotations
 
+import itertools
 import math
 import numbers
 import warnings
@@ -72,6 +74,8 @@ __all__ = ["Cover", "CoverComparison", "as_cover", "cover_from_memberships", "co
 
 POLICIES = ("intersection", "singletons", "extra_cluster")
 MGH_NORMALISATIONS = ("max", "min", "sqrt", "arithmetic", "joint")
+# Most sets of clusters the pair measures count (an object in m clusters of the two covers has 2^m)
+MAX_SUBSETS = 50_000_000
 
 
 @dataclass(frozen=True)
@@ -257,25 +261,24 @@ def _aligned(a: Cover, b: Cover, policy: str) -> tuple[Cover, Cover, int]:
     return completed(a, rows_a, missing_a), completed(b, rows_b, missing_b), alone
 
 
-_HASH = np.random.default_rng(20091).integers(1, 2**62, size=(2, 1 << 16), dtype=np.int64).astype(np.uint64)
+_HASH = np.random.default_rng(20091).integers(1, 2**62, size=1 << 16, dtype=np.int64).astype(np.uint64) * 3 + 1
 
 
 def _groups(M: sparse.csr_array) -> tuple[np.ndarray, np.ndarray]:
     """The rows of M grouped by their clusters, exactly: (each row's group, each group's first row).
 
-    Rows are hashed by two sums of random 64-bit words over their columns (wrapping), and every
-    row is then checked against its group's first row, column by column; should two different
-    rows ever share both sums, the rows are grouped by their columns' bytes instead."""
+    Rows are hashed by a sum of random 64-bit words over their columns (wrapping), and every row
+    is then checked against its group's first row, column by column; should two different rows
+    ever share a sum, the rows are grouped by their columns' bytes instead."""
     n, k = M.shape
     lengths = np.diff(M.indptr)
     columns = np.arange(k)
-    words = _HASH[:, columns % _HASH.shape[1]] * (columns // _HASH.shape[1] + 1).astype(np.uint64)
-    sums = np.zeros((2, n), dtype=np.uint64)
+    words = _HASH[columns % len(_HASH)] * (columns // len(_HASH) + 1).astype(np.uint64)
+    sums = np.zeros(n, dtype=np.uint64)
     full = np.flatnonzero(lengths)
     if len(full):
-        for side in (0, 1):
-            sums[side, full] = np.add.reduceat(words[side][M.indices], M.indptr[full])
-    key = pd.MultiIndex.from_arrays([sums[0], sums[1]]).factorize()[0]
+        sums[full] = np.add.reduceat(words[M.indices], M.indptr[full])
+    key = pd.factorize(sums)[0]
     first = np.full(key.max() + 1, n, dtype=np.int64)
     np.minimum.at(first, key, np.arange(n))
     rep = first[key]
@@ -289,48 +292,6 @@ def _groups(M: sparse.csr_array) -> tuple[np.ndarray, np.ndarray]:
     return key, first
 
 
-@dataclass(frozen=True)
-class _Side:
-    """One cover's object types (objects with the same clusters): which type each joint type is,
-    each type's objects, and the pairs of types that share clusters (the upper triangle, diagonal
-    included: how many clusters they share)."""
-
-    of_joint: np.ndarray
-    weights: np.ndarray
-    shared: sparse.csr_array
-
-    @classmethod
-    def of(cls, rows: sparse.csr_array, joint_weights: np.ndarray) -> _Side:
-        key, first = _groups(rows)
-        S = rows[first].astype(np.int64)
-        return cls(key, np.bincount(key, weights=joint_weights).astype(np.int64), sparse.triu(S @ S.T, format="csr"))
-
-    def counts(self, u: np.ndarray, v: np.ndarray) -> np.ndarray:
-        """The clusters shared by joint types u and v."""
-        x, y = self.of_joint[u], self.of_joint[v]
-        if not len(x):
-            return np.zeros(0, dtype=np.int64)
-        return np.asarray(self.shared[np.minimum(x, y), np.maximum(x, y)]).ravel().astype(np.int64)
-
-    def pairs_by_count(self) -> np.ndarray:
-        """The pairs of objects that share j clusters, at index j = 1, 2, … (entry 0 left at 0)."""
-        coo = self.shared.tocoo()
-        w = self.weights
-        weight = np.where(coo.row == coo.col, w[coo.row] * (w[coo.row] - 1) // 2, w[coo.row] * w[coo.col])
-        out = np.zeros(int(coo.data.max(initial=0)) + 1, dtype=np.int64)
-        np.add.at(out, coo.data.astype(np.int64), weight)
-        out[0] = 0
-        return out
-
-    def reach(self) -> np.ndarray:
-        """For each type, the objects that share some cluster with one of its objects (itself included)."""
-        coo = self.shared.tocoo()
-        w = self.weights
-        out = np.bincount(coo.row, weights=w[coo.col], minlength=len(w))
-        out += np.bincount(coo.col, weights=np.where(coo.row != coo.col, w[coo.row], 0), minlength=len(w))
-        return out
-
-
 class CoverComparison:
     """Two covers over the same objects (see the module): the overlap table, the object types and
     every measure (:meth:`scores`)."""
@@ -340,52 +301,103 @@ class CoverComparison:
         self.n = reference.n
 
     @cached_property
-    def overlap(self) -> np.ndarray:
-        """Objects each reference cluster shares with each candidate cluster (K_A x K_B)."""
-        return (self.reference.members.astype(np.int64).T @ self.candidate.members.astype(np.int64)).toarray()
-
-    @cached_property
-    def _structure(self):
-        """The joint types (objects with the same clusters on both sides) with their objects, each
-        side's types, and the pairs of joint types that share a cluster on both sides, with the
-        clusters they share on each (the upper triangle, diagonal included)."""
+    def _joint(self):
+        """The object types (objects with the same clusters on both sides): how many objects each has,
+        and their reference and candidate clusters (types x clusters, sorted CSR)."""
         a, b = self.reference, self.candidate
         joint = sparse.hstack([a.members, b.members]).tocsr()
         joint.sort_indices()
         key, first = _groups(joint)
-        w = np.bincount(key).astype(np.int64)
         rows = joint[first]
         A, B = rows[:, :a.k].tocsr(), rows[:, a.k:].tocsr()
         A.sort_indices()
         B.sort_indices()
-        side_a, side_b = _Side.of(A, w), _Side.of(B, w)
-        # pairs sharing a cluster on both sides share a cell (a reference cluster, a candidate cluster)
+        return np.bincount(key).astype(np.int64), A, B
+
+    @cached_property
+    def overlap(self) -> np.ndarray:
+        """Objects each reference cluster shares with each candidate cluster (K_A x K_B)."""
+        w, A, B = self._joint
         per_a, per_b = np.diff(A.indptr), np.diff(B.indptr)
-        cells_per = per_a * per_b
-        owner = np.repeat(np.arange(len(w)), cells_per)
-        within = np.arange(int(cells_per.sum())) - np.repeat(np.cumsum(cells_per) - cells_per, cells_per)
+        cells = per_a * per_b
+        owner = np.repeat(np.arange(len(w)), cells)
+        within = np.arange(int(cells.sum())) - np.repeat(np.cumsum(cells) - cells, cells)
         step = np.maximum(per_b[owner], 1)
-        left = A.indices[A.indptr[owner] + within // step]
+        left = A.indices[A.indptr[owner] + within // step].astype(np.int64)
         right = B.indices[B.indptr[owner] + within % step]
-        C = sparse.csr_array((np.ones(len(owner), dtype=np.int64), (owner, left.astype(np.int64) * b.k + right)),
-                             shape=(len(w), a.k * b.k))
-        both = sparse.triu(C @ C.T, format="coo")
-        u, v = both.row.astype(np.int64), both.col.astype(np.int64)
-        return w, side_a, side_b, u, v, side_a.counts(u, v), side_b.counts(u, v)
+        shape = (self.reference.k, self.candidate.k)
+        return np.bincount(left * shape[1] + right, weights=w[owner],
+                           minlength=shape[0] * shape[1]).astype(np.int64).reshape(shape)
+
+    @cached_property
+    def _pair_counts(self):
+        """(D, E, w, covered_a, covered_b): D[j, l] the pairs of objects that share j reference and l
+        candidate clusters; for each object type (objects with the same clusters on both sides, w of
+        them), E[type, j, l] the objects (itself included) with which one of its objects shares j
+        and l; and whether each type is in some cluster of each side.
+
+        Counted without visiting pairs, from binomial moments: with S a set of s reference clusters
+        and T of t candidate clusters, and n(S, T) the objects in all of them,
+        F(s, t) = sum_{S, T} C(n(S, T), 2) = sum over pairs of C(j, s) C(l, t), and an object's
+        G(s, t) = sum of n(S, T) over its own S and T; D and E follow by inverting the binomial
+        transform. Each object contributes its 2^(|A(u)| + |B(u)|) subsets."""
+        a, b = self.reference, self.candidate
+        w, A, B = self._joint
+        alpha, beta = np.diff(A.indptr), np.diff(B.indptr)
+        subsets = int(np.sum(np.ldexp(1.0, alpha + beta)))
+        if subsets > MAX_SUBSETS:
+            raise CluvalError(f"the pair measures of these covers count {subsets:.3g} sets of clusters that objects "
+                              f"share (an object in m clusters has 2^m), more than the {MAX_SUBSETS:.0e} cluval counts")
+        J, L = int(alpha.max(initial=0)), int(beta.max(initial=0))
+        n = int(w.sum())
+        F = np.zeros((J + 1, L + 1), dtype=np.int64)
+        G = np.zeros((len(w), J + 1, L + 1), dtype=np.int64)
+        shapes = {}
+        for shape in set(zip(alpha.tolist(), beta.tolist())):
+            members = np.flatnonzero((alpha == shape[0]) & (beta == shape[1]))
+            sets_a = A.indices[A.indptr[members][:, None] + np.arange(shape[0])]
+            sets_b = B.indices[B.indptr[members][:, None] + np.arange(shape[1])]
+            shapes[shape] = (members, sets_a, sets_b)
+        radix = max(a.k, b.k, 1)
+        for s in range(J + 1):
+            for t in range(L + 1):
+                if s + t == 0:
+                    F[0, 0] = n * (n - 1) // 2
+                    G[:, 0, 0] = n
+                    continue
+                keys, owners = [], []
+                for (x, y), (members, sets_a, sets_b) in shapes.items():
+                    if x < s or y < t:
+                        continue
+                    for left in itertools.combinations(range(x), s):
+                        for right in itertools.combinations(range(y), t):
+                            keys.append(np.column_stack([sets_a[:, list(left)], sets_b[:, list(right)]]))
+                            owners.append(members)
+                if not keys:
+                    continue
+                keys, owners = np.concatenate(keys), np.concatenate(owners)
+                if radix ** (s + t) <= max(1 << 24, 4 * len(keys)):  # the sets' codes index a count directly
+                    inverse = keys.astype(np.int64) @ (radix ** np.arange(s + t, dtype=np.int64))
+                elif radix ** (s + t) < 2**62:
+                    codes = keys.astype(np.int64) @ (radix ** np.arange(s + t, dtype=np.int64))
+                    inverse = np.unique(codes, return_inverse=True)[1]
+                else:
+                    inverse = np.unique(keys, axis=0, return_inverse=True)[1].ravel()
+                count = np.bincount(inverse, weights=w[owners]).astype(np.int64)
+                F[s, t] = int(np.sum(count * (count - 1) // 2))
+                G[:, s, t] = np.bincount(owners, weights=count[inverse], minlength=len(w)).astype(np.int64)
+        invert_a, invert_b = _inverse_binomial(J), _inverse_binomial(L)
+        D = invert_a @ F @ invert_b.T
+        E = invert_a[None] @ G @ invert_b.T[None]
+        return D, E, w, alpha > 0, beta > 0
 
     # ------------------------------------------------------------------ Omega
     def omega(self) -> float:
-        w, side_a, side_b, u, v, t_a, t_b = self._structure
+        D = self._pair_counts[0]
         n = self.n
         m = n * (n - 1) // 2
-        weight = np.where(u == v, w[u] * (w[u] - 1) // 2, w[u] * w[v])
-        na, nb = side_a.pairs_by_count(), side_b.pairs_by_count()
-        apart_in_both = m - int(na.sum()) - int(nb.sum()) + int(weight.sum())
-        agree = apart_in_both + int(weight[t_a == t_b].sum())
-        top = max(len(na), len(nb))
-        na, nb = np.pad(na, (0, top - len(na))), np.pad(nb, (0, top - len(nb)))
-        na[0], nb[0] = m - int(na.sum()), m - int(nb.sum())
-        expected_times_m2 = sum(int(x) * int(y) for x, y in zip(na.tolist(), nb.tolist()))
+        agree = int(np.trace(D))
+        expected_times_m2 = _expected_times(D)
         denominator = m * m - expected_times_m2
         if denominator == 0:
             return 1.0 if agree == m else math.nan
@@ -436,14 +448,14 @@ class CoverComparison:
     # ------------------------------------------------------------------ extended BCubed
     def _bcubed(self, by: str) -> float:
         """Extended BCubed precision (`by` the candidate) or recall (`by` the reference)."""
-        w, side_a, side_b, u, v, t_a, t_b = self._structure
-        own, t, other = (side_b, t_b, t_a) if by == "candidate" else (side_a, t_a, t_b)
-        share = np.minimum(t, other) / t
-        # each joint type's sum over the objects sharing a cluster with it on both sides (itself included)
-        sums = np.bincount(u, weights=share * w[v], minlength=len(w))
-        sums += np.bincount(v, weights=np.where(u != v, share * w[u], 0.0), minlength=len(w))
-        reach = own.reach()[own.of_joint]  # the objects sharing a cluster with it on `by`'s side
-        covered = reach > 0
+        _, E, w, covered_a, covered_b = self._pair_counts
+        j = np.arange(E.shape[1])[:, None]  # clusters shared on the reference's side
+        i = np.arange(E.shape[2])[None, :]  # and on the candidate's
+        t, covered = (i, covered_b) if by == "candidate" else (j, covered_a)
+        share = np.divide(np.minimum(j, i), t, out=np.zeros(np.broadcast_shapes(j.shape, i.shape)), where=t > 0)
+        flat = E.reshape(len(E), -1).astype(np.float64)
+        reach = flat @ np.broadcast_to(t > 0, share.shape).ravel()  # objects sharing a cluster on `by`'s side
+        sums = flat @ share.ravel()
         if not covered.any():
             return math.nan
         return float(np.sum(w[covered] * sums[covered] / reach[covered]) / w[covered].sum())
@@ -491,6 +503,21 @@ class CoverComparison:
         if unknown:
             raise CluvalError(f"unknown cover measure {unknown[0]!r}; the measures are {', '.join(COVER_MEASURES)}")
         return {i: float(getattr(self, i)()) for i in ids}
+
+
+def _inverse_binomial(m: int) -> np.ndarray:
+    """P[j, s] = (-1)^(s - j) C(s, j): from the binomial moments sum C(x, s) back to the counts of x = j."""
+    P = np.zeros((m + 1, m + 1), dtype=np.int64)
+    for j in range(m + 1):
+        for s in range(j, m + 1):
+            P[j, s] = (-1) ** (s - j) * math.comb(s, j)
+    return P
+
+
+def _expected_times(D: np.ndarray) -> int:
+    """M^2 times Omega's expectation: sum_j (pairs with j shared on one side) (pairs with j on the other)."""
+    na, nb = D.sum(axis=1).tolist(), D.sum(axis=0).tolist()
+    return sum(int(x) * int(y) for x, y in zip(na, nb))  # the longer side's extra counts meet zeros
 
 
 def _h(p: np.ndarray) -> np.ndarray:
