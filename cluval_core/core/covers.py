@@ -541,5 +541,6 @@ def compare_covers(reference, candidate, *, policy: str = "intersection") -> Cov
     a, b = as_cover(reference, name="reference"), as_cover(candidate, name="candidate")
     a, b, alone = _aligned(a, b, policy)
     if alone:
-        warnings.warn(f"{alone} objects are listed by one cover only: policy {policy!r}", CluvalWarning, stacklevel=2)
+        listed = "1 object is" if alone == 1 else f"{alone:,} objects are"
+        warnings.warn(f"{listed} listed by one cover only: policy {policy!r}", CluvalWarning, stacklevel=2)
     return CoverComparison(a, b, alone)
