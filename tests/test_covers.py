@@ -213,3 +213,44 @@ def test_object_types_are_exact_even_when_their_hashes_collide(monkeypatch):
     want = compare_covers(A, B).scores()
     monkeypatch.setattr(covers, "_HASH", np.zeros_like(covers._HASH))  # every row hashes alike
     assert compare_covers(A, B).scores() == pytest.approx(want, abs=1e-15)
+
+
+def _ecs_by_hand(A, B, alpha=0.9):
+    """clusim's element-centric similarity of covers, densely: personalised PageRank of the walk
+    object -> one of its clusters -> one of that cluster's objects (an object in no cluster its own
+    singleton), scores 1 - |p_A - p_B|_1 / (2 alpha)."""
+    def affinity(M):
+        M = M.astype(float)
+        alone = M.sum(axis=1) == 0
+        M = np.hstack([M, np.eye(len(M))[:, alone]])
+        M = M[:, M.sum(axis=0) > 0]
+        W = (M / M.sum(axis=1, keepdims=True)) @ (M / M.sum(axis=0, keepdims=True)).T
+        return (1 - alpha) * np.linalg.inv(np.eye(len(M)) - alpha * W)
+
+    return float(np.mean(1 - np.abs(affinity(A) - affinity(B)).sum(axis=1) / (2 * alpha)))
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_element_centric_similarity_of_covers_is_the_walks_by_hand(seed):
+    rng = np.random.default_rng(seed + 300)
+    for _ in range(8):
+        n = int(rng.integers(4, 30))
+        A = (rng.random((n, int(rng.integers(1, 5)))) < 0.4).astype(int)  # some objects in no cluster
+        B = (rng.random((n, int(rng.integers(1, 5)))) < 0.4).astype(int)
+        for alpha in (0.9, 0.5):
+            assert compare_covers(A, B).ecs(alpha) == pytest.approx(_ecs_by_hand(A, B, alpha), abs=1e-13)
+
+
+def test_element_centric_similarity_of_partitions_is_the_registrys():
+    rng = np.random.default_rng(7)
+    a, b = rng.integers(0, 4, 50), rng.integers(0, 6, 50)
+    assert compare_covers(a, b).ecs() == pytest.approx(compare(a, b).score("ecs"), abs=1e-13)
+
+
+def test_element_centric_similarity_refuses_what_it_cannot_do(monkeypatch):
+    c = compare_covers([[0, 1, 2], [2, 3]], [[0, 1], [2, 3]])
+    with pytest.raises(CluvalError, match="alpha"):
+        c.ecs(1.0)
+    monkeypatch.setattr(covers, "MAX_ECS_TYPES", 2)
+    with pytest.warns(CluvalWarning, match="ECS is not computed"):
+        assert math.isnan(c.ecs())
