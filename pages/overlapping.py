@@ -30,7 +30,12 @@ MGH_NAMES = {"max": "max, as MGH", "min": "min", "sqrt": "geometric mean", "arit
 
 
 def _scores(comparison, normalisation: str) -> dict:
-    values = comparison.scores()
+    """Every measure, the chosen MGH normalisation's; what a measure says of itself is shown."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        values = comparison.scores()
+    for message in dict.fromkeys(str(w.message) for w in caught):
+        st.caption(ui.plain(message[:1].upper() + message[1:]))
     values["onmi_mgh"] = comparison.onmi_mgh(normalisation)
     return values
 

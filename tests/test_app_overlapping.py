@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from streamlit.testing.v1 import AppTest
 
-from apptools import APP
+from apptools import open_app
 from cluval_core.algorithms.clustering import cluster
 from cluval_core.core.covers import compare_covers, cover_from_memberships
 from cluval_core.data.synthetic import make_synthetic
@@ -18,12 +17,8 @@ DATASET = "lei_g1_ovp3"  # synthetic, 1000 points in 5 clusters
 pytestmark = pytest.mark.slow
 
 
-def _app(**query) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.query_params.update({"dataset": DATASET, **query})
-    at.switch_page(PAGE)
-    at.run()
-    assert not at.exception, [e.message for e in at.exception]
+def _app(**query):
+    at = open_app(PAGE, dataset=DATASET, **query)
     assert not at.error, [e.value for e in at.error]
     return at
 
