@@ -137,8 +137,10 @@ if points.partitions:
     st.caption("The same indices between each tree's cut into k clusters and the ground truth: which cut matches "
                "it best, and how the value changes with k.")
     best_rows = []
+    chosen = list(dict.fromkeys((method_a, method_b)))  # the same method twice is one tree
     columns = st.columns(2)
-    for column, method, tree in ((columns[0], method_a, a), (columns[1], method_b, b)):
+    for column, method in zip(columns, chosen):
+        tree = trees[method]
         with ui.guarded(f"Scoring the {names[method]} cuts against the reference", stop=False):
             against = _profile(f"{key}:{method}:reference:{reference_name}", tree, reference, tuple(ids), k_max)
             bands = against[["k", "index", "expected", "sd"]].dropna()
@@ -150,9 +152,13 @@ if points.partitions:
                 if rows.empty:
                     continue
                 best = rows.loc[rows.value.idxmax() if INDICES[i].higher_is_better else rows.value.idxmin()]
-                best_rows.append({"tree": names[method], "index": INDICES[i].name, "best k": int(best.k),
-                                  "value there": format_value(i, best.value),
-                                  f"value at k = {reference_k}": format_value(
-                                      i, rows.set_index("k").value.get(reference_k, float("nan")))})
+                row = {"tree": names[method], "index": INDICES[i].name, "best k": int(best.k),
+                       "value there": format_value(i, best.value)}
+                if reference_k <= k_max:
+                    row[f"value at k = {reference_k}"] = format_value(i, rows.set_index("k").value[reference_k])
+                best_rows.append(row)
     if best_rows:
         st.dataframe(pd.DataFrame(best_rows), hide_index=True, key="tree_best")
+    if reference_k > k_max:
+        st.caption(f"The ground truth has {reference_k} clusters, more than the cuts scored here (up to {k_max}): "
+                   "choose more cuts to see the value there.")

@@ -54,3 +54,10 @@ def test_a_hostile_link_gives_the_defaults():
     at = _app(tree_a="nope", tree_up_to="7", tree_cut="999")
     assert at.selectbox(key="tree_a").value == "ward"
     assert at.selectbox(key="tree_up_to").value == 30
+
+
+def test_the_same_method_twice_is_one_tree():
+    at = _app(tree_a="single", tree_b="single", tree_up_to="10")
+    profile = cut_profile(hierarchy(X, "single"), hierarchy(X, "single"), ["ari"], k_max=10)
+    assert (profile.value == 1.0).all()
+    plotly_figure(at, "tree_reference_single")  # drawn once
