@@ -16,11 +16,12 @@ import plotly.graph_objects as go
 
 from .comparison import PALETTE, UNPAIRED
 
-__all__ = ["tanglegram", "LINK_WIDTHS"]
+__all__ = ["tanglegram", "LINK_WIDTHS", "LABELLED_UP_TO"]
 
 LINK_WIDTHS = (1, 2, 4, 7, 11)  # the widths of the lines between the trees, from the fewest shared objects up
-_GAP = 0.55  # the half-width of the middle (leaves' labels and the lines), in units of a tree's height
-_LINES_FROM = 0.3  # where the lines between the trees start, on each side of the middle
+_GAP = 0.8  # the half-width of the middle (leaves' labels and the lines), in units of a tree's height
+_LINES_FROM = 0.42  # where the lines between the trees start, on each side of the middle
+LABELLED_UP_TO = 20  # leaves per tree written beside their dot; beyond, hover names them
 
 
 def _branches(icoord, dcoord, side: int, top: float):
@@ -42,7 +43,8 @@ def tanglegram(layout, names: tuple[str, str], *, height: int | None = None) -> 
     shares objects with, wider as they share more (hover: how many). Straight, parallel lines mean
     the cuts agree; crossing fans mean they split and merge the objects differently. A line takes
     the colour of its cluster of the first cut, and a cluster of the second cut the colour of the
-    first cut's cluster it shares most with, so that matching clusters share a colour."""
+    first cut's cluster it shares most with, so that matching clusters share a colour. Up to
+    :data:`LABELLED_UP_TO` leaves a tree are written "cluster (objects)" beside their dot."""
     k = layout.k
     size = height or max(360, min(900, 18 * k + 140))
     fig = go.Figure()
@@ -59,10 +61,10 @@ def tanglegram(layout, names: tuple[str, str], *, height: int | None = None) -> 
         positions.append(dict(zip(leaves.tolist(), y.tolist())))
         counts = layout.table.sum(axis=1 if side < 0 else 0)[leaves]
         fig.add_trace(go.Scatter(
-            x=[side * _GAP] * len(leaves), y=y, mode="markers+text" if k <= 40 else "markers",
+            x=[side * _GAP] * len(leaves), y=y, mode="markers+text" if k <= LABELLED_UP_TO else "markers",
             marker={"size": 8, "color": [colour(c) for c in leaves.tolist()], "line": {"width": 0}},
             text=[f"{c + 1} ({n:,})" for c, n in zip(leaves.tolist(), counts.tolist())],
-            textposition="middle right" if side < 0 else "middle left", textfont={"size": 11},
+            textposition="middle right" if side < 0 else "middle left", textfont={"size": 10},
             hovertext=[f"{html.escape(name)}: cluster {c + 1} of {k}, {n:,} objects"
                        for c, n in zip(leaves.tolist(), counts.tolist())],
             hoverinfo="text", showlegend=False, name=name))
