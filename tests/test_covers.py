@@ -13,6 +13,7 @@ import pandas as pd
 import pytest
 from clusim import sim
 from clusim.clustering import Clustering
+from scipy import sparse
 
 from cluval_core import CluvalError, CluvalWarning, compare
 from cluval_core.core import covers
@@ -254,3 +255,70 @@ def test_element_centric_similarity_refuses_what_it_cannot_do(monkeypatch):
     monkeypatch.setattr(covers, "MAX_ECS_TYPES", 2)
     with pytest.warns(CluvalWarning, match="ECS is not computed"):
         assert math.isnan(c.ecs())
+
+
+def _brute_omega(A, B):
+    """Omega by visiting every pair."""
+    tA, tB = A @ A.T, B @ B.T
+    iu = np.triu_indices(len(A), 1)
+    a, b = tA[iu], tB[iu]
+    m = len(a)
+    top = int(max(a.max(), b.max())) + 1
+    expected = float(np.bincount(a, minlength=top) @ np.bincount(b, minlength=top)) / m ** 2
+    observed = float(np.mean(a == b))
+    return (observed - expected) / (1 - expected)
+
+
+def test_objects_in_very_many_clusters_are_counted_pair_by_pair():
+    """Two objects in 24 clusters each would need 2^24 sets of clusters apiece: the pairs are counted
+    one by one instead, to the same values."""
+    reference = [[0, 1, i + 2] for i in range(24)]
+    with pytest.warns(CluvalWarning, match="22 objects are listed by one cover only"):
+        c = compare_covers(reference, [[0, 1], [2, 3]], policy="singletons")
+    A, B = c.reference.members.toarray(), c.candidate.members.toarray()
+    assert c.omega() == pytest.approx(_brute_omega(A, B), abs=1e-14)
+    assert c.bcubed_precision() == pytest.approx(bcubed.precision(_sets(B), _sets(A)), abs=1e-14)
+
+
+def test_measures_beyond_their_limits_are_nan_with_a_warning(monkeypatch):
+    monkeypatch.setattr(covers, "MAX_OVERLAP_CELLS", 3)
+    c = compare_covers([[0, 1], [2, 3]], [[0, 1, 2], [3]])
+    with pytest.warns(CluvalWarning, match="is not computed: the overlap table of 2 x 2 clusters"):
+        values = c.scores()
+    assert math.isnan(values["onmi_lfk"]) and math.isnan(values["f1"]) and math.isfinite(values["omega"])
+    monkeypatch.setattr(covers, "MAX_SUBSETS", 1)
+    monkeypatch.setattr(covers, "MAX_PAIRWISE_OBJECTS", 2)
+    with pytest.raises(CluvalError, match="pair measures"):
+        compare_covers([[0, 1], [2, 3]], [[0, 1, 2], [3]]).omega()
+
+
+def test_empty_clusters_move_no_measure():
+    rng = np.random.default_rng(11)
+    A, B = _random_covers(rng, 25, 3, 4)
+    with_empty = np.hstack([B, np.zeros((25, 5), dtype=int)])
+    assert compare_covers(A, with_empty).scores() == pytest.approx(compare_covers(A, B).scores(), abs=1e-15)
+
+
+def test_tables_and_names_are_read_as_they_mean():
+    wide = pd.DataFrame([[1, 0, 1], [0, 1, 1], [1, 1, 0], [0, 0, 1]], columns=["x", "y", "z"], index=list("abcd"))
+    cover = as_cover(wide)
+    assert cover.objects.tolist() == list("abcd") and cover.clusters.tolist() == ["x", "y", "z"]
+    assert cover.memberships_per_object.tolist() == [2, 2, 2, 1]
+    assert as_cover(pd.DataFrame({"label": [0, 0, 1]})).k == 2  # one column: labels
+    with pytest.raises(CluvalError, match="two columns"):
+        as_cover(pd.DataFrame({"o": ["a", "b"], "c": ["x", "y"], "note": ["p", "q"]}))
+    tuples = as_cover(np.eye(3, dtype=int), objects=[(0, 1), (1, 2), (2, 3)])
+    assert tuples.objects.shape == (3,) and tuples.objects[0] == (0, 1)
+    assert as_cover(np.array([[1, 0], [0, 1], [1, 1]], dtype=object)).k == 2
+    assert cover_from_memberships(sparse.csr_array([[0.9, 0.1], [0.2, 0.8]]), 0.5).k == 2
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: as_cover([0, 0, 1, 1], objects=["a", "b", "c"]), "4 objects but 3 objects were named"),
+    (lambda: as_cover([["a", "b"]], objects=["a", "a", "b"]), "more than once"),
+    (lambda: cover_from_memberships([["x", "y"], ["z", "w"]], 0.5), "matrix of numbers"),
+    (lambda: cover_from_memberships([[0.5], [0.5, 0.5]], 0.5), "matrix of numbers"),
+])
+def test_hostile_names_and_memberships_are_refused_with_a_message(call, message):
+    with pytest.raises(CluvalError, match=message):
+        call()

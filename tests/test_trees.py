@@ -192,3 +192,42 @@ def test_hostile_arguments_are_refused_with_a_message():
         cophenetic_correlation(big, big)
     with pytest.raises(CluvalError, match="method must be one of"):
         hierarchy(_points(10, 12), "kmeans")
+
+
+@pytest.mark.parametrize("method", ["ward", "average", "complete"])
+def test_agglomerative_clusterings_have_k_clusters_where_heights_tie(method):
+    X = [[0.0], [1.0], [2.0], [3.0], [4.0], [5.0]]  # every neighbour at distance 1
+    for k in range(1, 7):
+        labels = cluster(X, method, k).labels
+        assert len(np.unique(labels)) == k
+        assert compare(labels, hierarchy(X, method).cut(k)).score("ari") == 1.0
+
+
+def test_a_tree_that_stops_early_is_refused():
+    from sklearn.neighbors import kneighbors_graph
+    X = np.array([[0.0], [0.05], [5.0], [5.1]])
+    with pytest.warns(UserWarning, match="connected components"):  # scikit-learn completes the graph
+        model = AgglomerativeClustering(n_clusters=2, connectivity=kneighbors_graph(X, 1),
+                                        compute_full_tree=False).fit(X)
+    with pytest.raises(CluvalError, match="not complete"):
+        as_tree(model)
+
+
+def test_heights_are_in_the_datas_units_and_model_distances_are_kept():
+    tree = hierarchy([[0.0], [1e31], [3e31], [7e31]], "single")
+    assert tree.linkage[:, 2].tolist() == pytest.approx([1e31, 2e31, 4e31], rel=1e-15)
+    X = _points(12, 40)
+    model = AgglomerativeClustering(n_clusters=None, distance_threshold=0, linkage="average",
+                                    compute_distances=True).fit(X)
+    assert np.array_equal(as_tree(model).linkage[:, 2], model.distances_)
+    same = hierarchy([[1.0, 1.0]] * 3, "single")  # one distinct point: a tree all at height 0
+    assert same.linkage[:, 2].tolist() == [0.0, 0.0]
+
+
+def test_the_indices_of_a_profile_can_be_one_name_or_all_of_a_table():
+    Z = linkage(_points(13, 30), "ward")
+    assert cut_profile(Z, Z, "ari", k_max=3)["index"].unique().tolist() == ["ari"]
+    every = cut_profile(Z, Z, None, k_max=2)
+    assert set(every["index"]) == {i for i, info in INDICES.items() if not info.needs_data and info.cost != "moments"}
+    with pytest.raises(CluvalError, match="coordinates"):
+        cut_profile(Z, Z, ["ci_centroid"], k_max=2)

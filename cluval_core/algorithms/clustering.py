@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 import quitefastmst
-from scipy.cluster.hierarchy import fcluster, linkage
+from scipy.cluster.hierarchy import linkage
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 from scipy.spatial import cKDTree
@@ -48,7 +48,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.mixture import GaussianMixture
 from threadpoolctl import ThreadpoolController
 
-from ..core.trees import as_tree
+from ..core.trees import as_tree, cut_labels
 from ..core.validation import CluvalError, as_data
 
 __all__ = ["ClusteringResult", "ALGORITHMS", "Algorithm", "Parameter", "Cost", "Budget", "ParameterRange",
@@ -743,17 +743,19 @@ def hierarchy(X, method: str = "ward", *, budget=DEFAULT_BUDGET):
     """
     if method not in _TREE_METHODS:
         raise CluvalError(f"method must be one of {', '.join(_TREE_METHODS)}, got {method!r}")
-    _, X, _, _, _, _ = _prepare(method, X, 2, 0, {}, budget)
-    X = _scaled(X)[0]
-    return as_tree(_single_linkage_matrix(X) if method == "single" else linkage(X, method=method))
+    _, X, _, _, _, _ = _prepare(method, X, 1, 0, {}, budget)
+    X, e = _scaled(X)
+    Z = _single_linkage_matrix(X) if method == "single" else linkage(X, method=method)
+    Z[:, 2] = np.ldexp(Z[:, 2], e)  # heights in X's own units
+    return as_tree(Z)
 
 
 def _agglomerative(method):
     def run(X, k, seed, budget):
         if method == "single":
             labels = _single_linkage_core(X, k)
-        else:
-            labels = fcluster(linkage(X, method=method), k, criterion="maxclust") - 1
+        else:  # cut in the order of the merges: exactly k clusters, also where heights tie at the cut
+            labels = cut_labels(linkage(X, method=method), k)
         _, labels = np.unique(labels, return_inverse=True)
         return labels, _centroids(X, labels, labels.max() + 1), len(X) - k, {}
     return run

@@ -44,7 +44,15 @@ The measures (A the reference, B the candidate; N objects, M = N (N - 1) / 2 pai
 Objects in only one of the two covers are handled by the ``policy``: ``"intersection"`` (the
 default: compare the objects both covers list), ``"singletons"`` (an object a cover does not list
 is its own cluster there) or ``"extra_cluster"`` (all objects a cover does not list form one more
-cluster there), as clusim names the choices. Objects a cover lists in no cluster stay uncovered.
+cluster there), as clusim names the choices. Objects a cover lists in no cluster stay uncovered;
+clusters of no object are dropped (a threshold or the policy can leave some), so that they move no
+measure.
+
+The pair measures count, for each object, the 2^m sets of the m clusters it is in: where objects
+are in very many clusters at once (:data:`MAX_SUBSETS`, :data:`MAX_SHAPE_SUBSETS`), the pairs are
+counted one by one instead for up to :data:`MAX_PAIRWISE_OBJECTS` objects, and refused beyond. The
+overlapping NMIs and F1 read the overlap table, held for up to :data:`MAX_OVERLAP_CELLS` cells;
+``scores()`` gives NaN with a warning for a measure beyond its limit.
 
 Peers: clusim's ``omega_index`` equals ``omega`` (it builds N x N co-membership matrices);
 clusim's ``onmi`` computes LFK's test and joint entropy with h(1 - P11) where LFK has h(P00), so
@@ -74,8 +82,13 @@ __all__ = ["Cover", "CoverComparison", "as_cover", "cover_from_memberships", "co
 
 POLICIES = ("intersection", "singletons", "extra_cluster")
 MGH_NORMALISATIONS = ("max", "min", "sqrt", "arithmetic", "joint")
-# Most sets of clusters the pair measures count (an object in m clusters of the two covers has 2^m)
+# Most sets of clusters the pair measures count (an object in m clusters of the two covers has 2^m), and
+# the most kinds of sets (one numpy pass each); beyond, pairs are counted one by one for a few objects
 MAX_SUBSETS = 50_000_000
+MAX_SHAPE_SUBSETS = 20_000
+MAX_PAIRWISE_OBJECTS = 3_000
+# Most cells of the overlap table (reference clusters x candidate clusters) the NMIs and F1 read
+MAX_OVERLAP_CELLS = 4_000_000
 # ECS: the walks' restart (clusim's default), and the most kinds of objects it compares
 DEFAULT_ALPHA = 0.9
 MAX_ECS_TYPES = 5_000
@@ -132,13 +145,49 @@ class Cover:
         return np.diff(self.members.indptr)
 
 
+def _names(objects, n: int, name: str) -> np.ndarray:
+    """The objects' names as a 1-D array (0 … n-1 when not given); n of them, each once."""
+    if objects is None:
+        return np.arange(n)
+    listed = list(objects)
+    names = np.empty(len(listed), dtype=object)
+    names[:] = listed  # tuples stay names, not rows
+    if len(names) != n:
+        raise CluvalError(f"{name} has {n} objects but {len(names)} objects were named")
+    try:
+        unique = pd.Index(names).is_unique
+    except TypeError:
+        raise CluvalError(f"{name}'s objects must be hashable names") from None
+    if not unique:
+        raise CluvalError(f"{name} names an object more than once in objects=")
+    return names
+
+
 def _matrix(members, objects, clusters) -> Cover:
     members = sparse.csr_array(members, dtype=np.int8)
     members.sum_duplicates()
     members.data[:] = 1
     members.eliminate_zeros()
     members.sort_indices()
-    return Cover(members, np.asarray(objects), np.asarray(clusters))
+    return Cover(members, _one_dimensional(objects), _one_dimensional(clusters))
+
+
+def _one_dimensional(values) -> np.ndarray:
+    """Names as a 1-D array (tuples stay names)."""
+    if isinstance(values, np.ndarray) and values.ndim == 1:
+        return values
+    listed = list(values)
+    out = np.empty(len(listed), dtype=object)
+    out[:] = listed
+    return out
+
+
+def _without_empty(cover: Cover) -> Cover:
+    """The cover without its clusters of no object (a threshold or a policy can leave some)."""
+    kept = np.flatnonzero(cover.sizes > 0)
+    if len(kept) == cover.k:
+        return cover
+    return Cover(cover.members[:, kept].tocsr(), cover.objects, cover.clusters[kept])
 
 
 def as_cover(clusters, *, objects=None, name: str = "cover") -> Cover:
@@ -150,24 +199,34 @@ def as_cover(clusters, *, objects=None, name: str = "cover") -> Cover:
     matrix's rows are objects 0 … N-1)."""
     if isinstance(clusters, Cover):
         return clusters
-    if isinstance(clusters, pd.DataFrame) and clusters.shape[1] >= 2:  # long format: (object, cluster) rows
-        frame = clusters.iloc[:, :2].dropna()
-        if len(frame) < 1:
-            raise CluvalError(f"{name} lists no (object, cluster) rows")
-        groups = frame.groupby(frame.columns[1], sort=False)[frame.columns[0]].agg(list)
-        return as_cover(dict(zip(groups.index, groups.tolist())), objects=objects, name=name)
+    if isinstance(clusters, pd.DataFrame):
+        if clusters.shape[1] == 1:  # one column: labels
+            clusters = clusters.iloc[:, 0]
+        elif clusters.shape[1] == 2:  # long format: (object, cluster) rows
+            frame = clusters.dropna()
+            if len(frame) < 1:
+                raise CluvalError(f"{name} lists no (object, cluster) rows")
+            groups = frame.groupby(frame.columns[1], sort=False)[frame.columns[0]].agg(list)
+            return as_cover(dict(zip(groups.index, groups.tolist())), objects=objects, name=name)
+        elif clusters.isin([0, 1]).all().all():  # objects by clusters, 0/1
+            cover = as_cover(clusters.to_numpy(dtype=np.int8), objects=clusters.index if objects is None else objects,
+                             name=name)
+            return Cover(cover.members, cover.objects, np.asarray(clusters.columns, dtype=object))
+        else:
+            raise CluvalError(f"{name} as a table must have two columns (object, cluster: one row per membership) "
+                              f"or hold 0 and 1 only (objects by clusters); it has {clusters.shape[1]} other columns")
     if sparse.issparse(clusters) or (isinstance(clusters, np.ndarray) and clusters.ndim == 2):
-        matrix = sparse.csr_array(clusters)
+        try:
+            matrix = sparse.csr_array(clusters.astype(np.float64) if isinstance(clusters, np.ndarray) else clusters)
+        except (TypeError, ValueError):
+            raise CluvalError(f"{name} as a matrix must hold 0 and 1 only") from None
         if matrix.ndim != 2 or matrix.shape[0] < 2:
             raise CluvalError(f"{name} as a matrix needs objects as rows (at least 2), got shape {matrix.shape}")
         data = matrix.data
         if not np.all(np.isin(data, (0, 1))):
             raise CluvalError(f"{name} as a matrix must hold 0 and 1 only (threshold soft memberships with "
                               "cover_from_memberships)")
-        names = np.arange(matrix.shape[0]) if objects is None else np.asarray(objects)
-        if len(names) != matrix.shape[0]:
-            raise CluvalError(f"{name} has {matrix.shape[0]} rows but {len(names)} objects were named")
-        return _matrix(matrix, names, np.arange(matrix.shape[1]))
+        return _matrix(matrix, _names(objects, matrix.shape[0], name), np.arange(matrix.shape[1]))
     if isinstance(clusters, Mapping):
         cluster_names, groups = list(clusters.keys()), list(clusters.values())
     elif isinstance(clusters, Iterable) and not isinstance(clusters, (str, bytes)):
@@ -177,13 +236,13 @@ def as_cover(clusters, *, objects=None, name: str = "cover") -> Cover:
             codes, uniques = pd.factorize(labels)
             return _matrix(sparse.csr_array((np.ones(len(codes)), (np.arange(len(codes)), codes)),
                                             shape=(len(codes), len(uniques))),
-                           np.arange(len(codes)) if objects is None else objects, uniques)
+                           _names(objects, len(codes), name), uniques)
         cluster_names = list(range(len(groups)))
     else:
         raise CluvalError(f"{name} must be lists of members, a dict of them, a 0/1 matrix or labels, got "
                           f"{type(clusters).__name__}")
     rows, cols = [], []
-    index = {} if objects is None else {o: i for i, o in enumerate(objects)}
+    index = {} if objects is None else {o: i for i, o in enumerate(_names(objects, len(list(objects)), name))}
     for c, group in enumerate(groups):
         if isinstance(group, (str, bytes)) or not isinstance(group, Iterable):
             raise CluvalError(f"{name}'s cluster {cluster_names[c]!r} must be a collection of members, got "
@@ -213,7 +272,10 @@ def as_cover(clusters, *, objects=None, name: str = "cover") -> Cover:
 def cover_from_memberships(U, threshold: float, *, objects=None) -> Cover:
     """The cover of soft memberships U (objects x clusters) thresholded: an object is in every
     cluster where its membership is at least `threshold` (an object under it everywhere is uncovered)."""
-    U = np.asarray(U, dtype=np.float64)
+    try:
+        U = np.asarray(U.toarray() if sparse.issparse(U) else U, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise CluvalError("U must be a matrix of numbers (objects x clusters)") from None
     if U.ndim != 2 or U.shape[0] < 2 or not np.isfinite(U).all():
         raise CluvalError(f"U must be a finite objects x clusters matrix of at least 2 rows, got shape {U.shape}")
     if isinstance(threshold, bool) or not isinstance(threshold, numbers.Real) or not 0 < threshold <= 1:
@@ -321,7 +383,12 @@ class CoverComparison:
 
     @cached_property
     def overlap(self) -> np.ndarray:
-        """Objects each reference cluster shares with each candidate cluster (K_A x K_B)."""
+        """Objects each reference cluster shares with each candidate cluster (K_A x K_B); a CluvalError
+        beyond :data:`MAX_OVERLAP_CELLS` cells."""
+        cells = self.reference.k * self.candidate.k
+        if cells > MAX_OVERLAP_CELLS:
+            raise CluvalError(f"the overlap table of {self.reference.k:,} x {self.candidate.k:,} clusters has more "
+                              f"than the {MAX_OVERLAP_CELLS:,} cells cluval holds for the overlapping NMIs and F1")
         w, A, B = self._joint
         per_a, per_b = np.diff(A.indptr), np.diff(B.indptr)
         cells = per_a * per_b
@@ -350,9 +417,14 @@ class CoverComparison:
         w, A, B = self._joint
         alpha, beta = np.diff(A.indptr), np.diff(B.indptr)
         subsets = int(np.sum(np.ldexp(1.0, alpha + beta)))
-        if subsets > MAX_SUBSETS:
+        shapes_work = sum(2 ** (x + y) for x, y in set(zip(alpha.tolist(), beta.tolist())))
+        if subsets > MAX_SUBSETS or shapes_work > MAX_SHAPE_SUBSETS:
+            if self.n <= MAX_PAIRWISE_OBJECTS:
+                return _pairwise_counts(w, A, B)
             raise CluvalError(f"the pair measures of these covers count {subsets:.3g} sets of clusters that objects "
-                              f"share (an object in m clusters has 2^m), more than the {MAX_SUBSETS:.0e} cluval counts")
+                              f"share (an object in m clusters has 2^m) over {shapes_work:,} kinds of sets, more than "
+                              f"the {MAX_SUBSETS:.0e} and {MAX_SHAPE_SUBSETS:,} cluval counts; with at most "
+                              f"{MAX_PAIRWISE_OBJECTS:,} objects it counts their pairs one by one instead")
         J, L = int(alpha.max(initial=0)), int(beta.max(initial=0))
         n = int(w.sum())
         F = np.zeros((J + 1, L + 1), dtype=np.int64)
@@ -534,11 +606,18 @@ class CoverComparison:
 
     def scores(self, ids=None) -> dict[str, float]:
         """``{id: value}`` of the measures of :data:`COVER_MEASURES` (all when `ids` is None)."""
-        ids = list(COVER_MEASURES) if ids is None else list(ids)
+        ids = list(COVER_MEASURES) if ids is None else [ids] if isinstance(ids, str) else list(ids)
         unknown = [i for i in ids if i not in COVER_MEASURES]
         if unknown:
             raise CluvalError(f"unknown cover measure {unknown[0]!r}; the measures are {', '.join(COVER_MEASURES)}")
-        return {i: float(getattr(self, i)()) for i in ids}
+        out = {}
+        for i in ids:
+            try:
+                out[i] = float(getattr(self, i)())
+            except CluvalError as exc:  # beyond what the measure's computation holds: said, not raised
+                warnings.warn(f"{COVER_MEASURES[i].name} is not computed: {exc}", CluvalWarning, stacklevel=2)
+                out[i] = math.nan
+        return out
 
 
 def _walk_side(S: sparse.csr_array, w: np.ndarray, alpha: float):
@@ -557,6 +636,22 @@ def _walk_side(S: sparse.csr_array, w: np.ndarray, alpha: float):
     W = (to_cluster @ from_cluster).toarray()  # type u -> type v, a row of zeros for objects in no cluster
     mass = (1.0 - alpha) * np.linalg.solve((np.eye(len(W)) - alpha * W).T, (alpha * W).T).T
     return key, mass, (per_type == 0)[key].astype(np.float64)
+
+
+def _pairwise_counts(w: np.ndarray, A: sparse.csr_array, B: sparse.csr_array):
+    """:attr:`CoverComparison._pair_counts` pair by pair (objects in many clusters at once, few objects):
+    the clusters each pair of objects shares, from the co-membership matrices."""
+    objects = np.repeat(np.arange(len(w)), w)  # each object's type
+    shared = [(S[objects].astype(np.int64) @ S[objects].T.astype(np.int64)).toarray() for S in (A, B)]
+    J, L = int(shared[0].max(initial=0)), int(shared[1].max(initial=0))
+    codes = shared[0] * (L + 1) + shared[1]
+    upper = np.triu_indices(len(objects), 1)
+    D = np.bincount(codes[upper], minlength=(J + 1) * (L + 1)).astype(np.int64).reshape(J + 1, L + 1)
+    first = np.cumsum(w) - w  # one object of each type
+    rows = codes[first]
+    E = np.stack([np.bincount(row, minlength=(J + 1) * (L + 1)) for row in rows]).astype(np.int64)
+    covered = [np.diff(S.indptr) > 0 for S in (A, B)]
+    return D, E.reshape(len(w), J + 1, L + 1), w, covered[0], covered[1]
 
 
 def _inverse_binomial(m: int) -> np.ndarray:
@@ -594,6 +689,7 @@ def compare_covers(reference, candidate, *, policy: str = "intersection") -> Cov
     """
     a, b = as_cover(reference, name="reference"), as_cover(candidate, name="candidate")
     a, b, alone = _aligned(a, b, policy)
+    a, b = _without_empty(a), _without_empty(b)
     if alone:
         listed = "1 object is" if alone == 1 else f"{alone:,} objects are"
         warnings.warn(f"{listed} listed by one cover only: policy {policy!r}", CluvalWarning, stacklevel=2)

@@ -48,7 +48,7 @@ from scipy.stats import spearmanr
 
 from .chance import _exact_expectations
 from .comparison import Comparison
-from .registry import index_ids
+from .registry import INDICES, index_ids
 from .validation import CluvalError, as_labels
 
 __all__ = ["Tree", "as_tree", "cut_labels", "cut_profile", "cophenetic_correlation", "bakers_gamma", "entanglement",
@@ -96,6 +96,13 @@ def as_tree(tree, name: str = "tree") -> Tree:
             raise CluvalError(f"{name} has {len(children)} merges but {len(heights)} distances: fit it with the "
                               "full tree (compute_full_tree=True)")
         n = len(children) + 1
+        for attribute in ("n_leaves_", "n_samples_", "labels_"):  # the objects the model was fitted on
+            value = getattr(tree, attribute, None)
+            fitted = None if value is None else len(value) if attribute == "labels_" else int(value)
+            if fitted is not None and fitted != n:
+                raise CluvalError(f"{name} joins {n:,} nodes but was fitted on {fitted:,} objects: the tree is not "
+                                  "complete (fit it with compute_full_tree=True and without a distance threshold "
+                                  "or connectivity that stops the merges)")
         sizes = np.ones(2 * n - 1, dtype=np.float64)
         if children.size and (children.min() < 0 or children.max() >= 2 * n - 1):
             raise CluvalError(f"{name}'s children_ name nodes outside 0 … {2 * n - 2}: is the tree complete?")
@@ -103,8 +110,6 @@ def as_tree(tree, name: str = "tree") -> Tree:
             if x >= n + m or y >= n + m:
                 raise CluvalError(f"{name}'s merge {m} joins a node made later: children_ is not in merge order")
             sizes[n + m] = sizes[x] + sizes[y]
-        if not np.all(np.diff(heights) >= 0):  # e.g. Genie's gini correction: heights follow the merges' order
-            heights = np.arange(1, len(children) + 1, dtype=np.float64)
         tree = np.column_stack([children.astype(np.float64), heights, sizes[n:]])
     try:
         Z = np.array(tree, dtype=np.float64)
@@ -256,7 +261,12 @@ def cut_profile(tree, other, ids=("ari", "fowlkes_mallows"), *, k_max: int | Non
     """
     tree = as_tree(tree, "tree")
     n = tree.n
-    ids = index_ids(list(ids) if ids is not None else None)
+    if ids is None:  # every index of a table of labels (the exact variances per margins left out: named, they count)
+        ids = [i for i in index_ids(None, has_data=False) if INDICES[i].cost != "moments"]
+    ids = index_ids([ids] if isinstance(ids, str) else list(ids))
+    if any(INDICES[i].needs_data for i in ids):
+        raise CluvalError(f"{next(i for i in ids if INDICES[i].needs_data)} needs the objects' coordinates, which "
+                          "cuts of trees do not carry")
     if isinstance(other, Tree) or hasattr(other, "children_") or _looks_like_linkage(other):
         other_tree = as_tree(other, "other")
         if other_tree.n != n:
