@@ -39,7 +39,7 @@ COMPARE_BY_NAME = st.Page("compare.py", title="Compare", url_path="compare", vis
 # The navigation before the slow imports below, so that it shows at once; the shared widgets
 # after it: declared before it, they lost their state on page switches in a real browser
 # (tests/test_browser.py checks this).
-navigation = st.navigation([*PAGES, COMPARE_BY_NAME])
+navigation = st.navigation([*PAGES, COMPARE_BY_NAME], expanded=True)  # every page listed, none behind "View more"
 
 from pages import _charts as charts  # noqa: E402 - after the navigation
 from pages import _shared as ui  # noqa: E402

@@ -107,7 +107,8 @@ HOSTILE_CSV = ",".join(HOSTILE) + """
 HOSTILE_FILE = "**f** <b>f</b> $y$ [g](x).csv"
 PAGES = ["Lessons", "Why indices disagree", "Build a table", "Property atlas", "PSI vs ARI on imbalanced data",
          "Soft partitions",
-         "Many clusterings", "Reproduce the papers", "Index reference", "Your data"]
+         "Many clusterings", "Hierarchies", "Overlapping clusterings", "Reproduce the papers", "Index reference",
+         "Your data"]
 LOCAL = {"127.0.0.1", "localhost"}
 
 

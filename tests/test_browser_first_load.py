@@ -28,7 +28,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.data]
 LONG = 240_000  # ms: the first chart parses plotly's 4.7 MB script, slow on a busy 2-core machine
 TITLES = ["Compare", "Lessons", "Why indices disagree", "Disagreement on real data", "Build a table", "Property atlas",
           "PSI vs ARI on imbalanced data",
-          "Soft partitions", "Many clusterings", "Your data", "Reproduce the papers", "Index reference"]
+          "Soft partitions", "Many clusterings", "Hierarchies", "Overlapping clusterings", "Your data",
+          "Reproduce the papers", "Index reference"]
 # The names the older mode gave its pages: the main script's and each module's in pages/.
 MODULES = {"app", "entrypoint"} | {path.stem.strip("_").replace("_", " ") for path in (ROOT / "pages").glob("*.py")}
 
