@@ -4,7 +4,6 @@ at two levels against the ground truth, or two uploaded covers."""
 
 import warnings
 
-import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -15,6 +14,8 @@ from cluval_core.core.covers import (
     as_cover,
     compare_covers,
     cover_from_memberships,
+    cover_of_partition,
+    hardened_cover,
 )
 from cluval_core.data.userdata import read_table_bytes
 from cluval_core.outputs.plots import membership_scatter
@@ -46,10 +47,8 @@ def _table(columns: dict, normalisation: str) -> pd.DataFrame:
     names["onmi_mgh"] = f"Overlapping NMI (MGH, {MGH_NAMES[normalisation].split(',')[0]})"
     frame = pd.DataFrame({title: {names[i]: f"{v:.4f}" if v == v else "undefined" for i, v in values.items()}
                           for title, (values, _) in columns.items()})
-    shape = pd.DataFrame({title: {"clusters": f"{cover.k:,}",
-                                  "memberships per object": f"{cover.memberships_per_object.mean():.3f}",
-                                  "objects in several clusters": f"{(cover.memberships_per_object >= 2).sum():,}",
-                                  "objects in none": f"{(cover.memberships_per_object == 0).sum():,}"}
+    shape = pd.DataFrame({title: {what: f"{value:.3f}" if isinstance(value, float) else f"{value:,}"
+                                  for what, value in cover.summary().items()}
                           for title, (_, cover) in columns.items()})
     return pd.concat([frame, shape])
 
@@ -77,7 +76,7 @@ if source == UPLOAD:
         st.info("Upload both files to compare them.")
         st.stop()
     with ui.guarded("Reading the covers"):
-        covers = [as_cover(read_table_bytes(f.getvalue(), f.name).astype(str), name=f.name) for f in files]
+        covers = [as_cover(read_table_bytes(f.getvalue(), f.name).iloc[:, :2].astype(str), name=f.name) for f in files]
         with st.spinner("Comparing the covers…"):
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
@@ -102,11 +101,8 @@ high = high_col.slider("Higher threshold", 0.05, 0.95, 0.5, 0.05, key="cover_hig
 with ui.guarded("Clustering with fuzzy c-means"):
     run = data.run_clustering(points.X, "fcm", k, 0, ())
 U = run["memberships"]
-groups = pd.Series(np.arange(len(labels))).groupby(labels).agg(list)
-if points.noise is not None:  # noise is in no cluster of the ground truth
-    groups = groups.drop(points.noise, errors="ignore")
-reference = as_cover(dict(zip(groups.index, groups.tolist())), objects=np.arange(len(labels)))
-columns = {"hardened (each object in its largest)": np.argmax(U, axis=1)}
+reference = cover_of_partition(labels, noise=points.noise)  # noise is in no cluster of the ground truth
+columns = {"hardened (each object in its largest)": hardened_cover(U)}
 for level in sorted({low, high}):
     columns[f"memberships ≥ {level:g}"] = cover_from_memberships(U, level)
 results = {}

@@ -31,7 +31,7 @@ def test_the_example_shows_the_library_values_for_both_thresholds():
     for level in (0.25, 0.5):
         c = compare_covers(labels, cover_from_memberships(U, level))
         assert table.loc["Omega index", f"memberships ≥ {level:g}"] == f"{c.omega():.4f}"
-        assert table.loc["Extended BCubed recall", f"memberships ≥ {level:g}"] == f"{c.bcubed_recall():.4f}"
+        assert table.loc["Extended BCubed recall", f"memberships ≥ {level:g}"] == f"{c.extended_bcubed_recall():.4f}"
 
 
 def test_the_normalisation_of_the_mgh_nmi_is_chosen():

@@ -17,7 +17,15 @@ from scipy import sparse
 
 from cluval_core import CluvalError, CluvalWarning, compare
 from cluval_core.core import covers
-from cluval_core.core.covers import COVER_MEASURES, MGH_NORMALISATIONS, as_cover, compare_covers, cover_from_memberships
+from cluval_core.core.covers import (
+    COVER_MEASURES,
+    MGH_NORMALISATIONS,
+    as_cover,
+    compare_covers,
+    cover_from_memberships,
+    cover_of_partition,
+    hardened_cover,
+)
 
 
 def _random_covers(rng, n, ka, kb):
@@ -47,8 +55,8 @@ def test_omega_and_extended_bcubed_equal_the_peers_on_random_covers(seed):
         if math.isnan(omega):  # nothing to adjust: cluval's convention, as for ARI, is 1 when every pair agrees
             omega = 1.0 if np.array_equal(np.triu(A @ A.T, 1), np.triu(B @ B.T, 1)) else math.nan
         assert c.omega() == pytest.approx(omega, abs=1e-13, nan_ok=True)
-        assert c.bcubed_precision() == pytest.approx(bcubed.precision(_sets(B), _sets(A)), abs=1e-13)
-        assert c.bcubed_recall() == pytest.approx(bcubed.recall(_sets(B), _sets(A)), abs=1e-13)
+        assert c.extended_bcubed_precision() == pytest.approx(bcubed.precision(_sets(B), _sets(A)), abs=1e-13)
+        assert c.extended_bcubed_recall() == pytest.approx(bcubed.recall(_sets(B), _sets(A)), abs=1e-13)
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -59,7 +67,7 @@ def test_on_partitions_omega_is_ari_and_extended_bcubed_is_bcubed(seed):
     c, flat = compare_covers(a, b), compare(a, b)
     assert c.omega() == pytest.approx(flat.score("ari"), abs=1e-14)
     for i in ("bcubed_precision", "bcubed_recall", "bcubed_f"):
-        assert getattr(c, i)() == pytest.approx(flat.score(i), abs=1e-14)
+        assert getattr(c, f"extended_{i}")() == pytest.approx(flat.score(i), abs=1e-14)
 
 
 def test_omega_by_hand():
@@ -277,7 +285,7 @@ def test_objects_in_very_many_clusters_are_counted_pair_by_pair():
         c = compare_covers(reference, [[0, 1], [2, 3]], policy="singletons")
     A, B = c.reference.members.toarray(), c.candidate.members.toarray()
     assert c.omega() == pytest.approx(_brute_omega(A, B), abs=1e-14)
-    assert c.bcubed_precision() == pytest.approx(bcubed.precision(_sets(B), _sets(A)), abs=1e-14)
+    assert c.extended_bcubed_precision() == pytest.approx(bcubed.precision(_sets(B), _sets(A)), abs=1e-14)
 
 
 def test_measures_beyond_their_limits_are_nan_with_a_warning(monkeypatch):
@@ -322,3 +330,12 @@ def test_tables_and_names_are_read_as_they_mean():
 def test_hostile_names_and_memberships_are_refused_with_a_message(call, message):
     with pytest.raises(CluvalError, match=message):
         call()
+
+
+def test_a_partition_and_hardened_memberships_as_covers():
+    cover = cover_of_partition(np.array([1, 1, 0, 2, 2]), noise=0)
+    assert cover.memberships_per_object.tolist() == [1, 1, 0, 1, 1] and cover.k == 2
+    assert cover.summary() == {"clusters": 2, "memberships per object": 0.8, "objects in several clusters": 0,
+                               "objects in none": 1}
+    hard = hardened_cover([[0.6, 0.4], [0.5, 0.5], [0.1, 0.9]])
+    assert hard.members.toarray().tolist() == [[1, 0], [1, 0], [0, 1]]  # a tie goes to the first

@@ -28,8 +28,8 @@ The measures (A the reference, B the candidate; N objects, M = N (N - 1) / 2 pai
   I = (H(X) - H(X|Y) + H(Y) - H(Y|X)) / 2 with H(X) = sum_k H(X_k); ONMI = I / norm, norm the
   ``max`` (MGH's choice, the default), ``min``, ``sqrt`` (geometric mean), ``arithmetic`` mean of
   H(X) and H(Y), or their ``joint`` entropy H(X) + H(Y) - I, the normalisations networkit offers.
-* ``bcubed_precision``, ``bcubed_recall``, ``bcubed_f`` (extended BCubed, Amigó, Gonzalo, Artiles &
-  Verdejo 2009): for two objects that share a candidate cluster, ``min(#(B(u) ∩ B(v)), #(A(u) ∩
+* ``extended_bcubed_precision``, ``extended_bcubed_recall``, ``extended_bcubed_f`` (Amigó, Gonzalo,
+  Artiles & Verdejo 2009): for two objects that share a candidate cluster, ``min(#(B(u) ∩ B(v)), #(A(u) ∩
   A(v))) / #(B(u) ∩ B(v))`` (# the number of clusters), averaged over the objects v sharing one
   with u (u itself included), then
   over the objects u in some candidate cluster; recall the same with the roles swapped; F their
@@ -57,7 +57,7 @@ overlapping NMIs and F1 read the overlap table, held for up to :data:`MAX_OVERLA
 Peers: clusim's ``omega_index`` equals ``omega`` (it builds N x N co-membership matrices);
 clusim's ``onmi`` computes LFK's test and joint entropy with h(1 - P11) where LFK has h(P00), so
 the two differ unless the covers are identical; python-bcubed's ``extended`` precision and
-recall equal ``bcubed_precision`` and ``bcubed_recall`` when every object is in some cluster of
+recall equal ``extended_bcubed_precision`` and ``extended_bcubed_recall`` when every object is in some cluster of
 both covers (it averages over the candidate's objects only).
 """
 
@@ -77,7 +77,8 @@ from scipy import sparse
 
 from .validation import CluvalError, CluvalWarning, as_labels
 
-__all__ = ["Cover", "CoverComparison", "as_cover", "cover_from_memberships", "compare_covers", "COVER_MEASURES",
+__all__ = ["Cover", "CoverComparison", "as_cover", "cover_from_memberships", "cover_of_partition", "hardened_cover",
+           "compare_covers", "COVER_MEASURES",
            "POLICIES", "MGH_NORMALISATIONS"]
 
 POLICIES = ("intersection", "singletons", "extra_cluster")
@@ -110,9 +111,9 @@ COVER_MEASURES = {m.id: m for m in (
     CoverMeasure("omega", "Omega index", (-math.inf, 1.0), True, "Collins & Dent (1988)"),
     CoverMeasure("onmi_lfk", "Overlapping NMI (LFK)", (0.0, 1.0), True, "Lancichinetti, Fortunato & Kertész (2009)"),
     CoverMeasure("onmi_mgh", "Overlapping NMI (MGH, max)", (0.0, 1.0), True, "McDaid, Greene & Hurley (2011)"),
-    CoverMeasure("bcubed_precision", "Extended BCubed precision", (0.0, 1.0), True, "Amigó et al. (2009)"),
-    CoverMeasure("bcubed_recall", "Extended BCubed recall", (0.0, 1.0), True, "Amigó et al. (2009)"),
-    CoverMeasure("bcubed_f", "Extended BCubed F", (0.0, 1.0), True, "Amigó et al. (2009)"),
+    CoverMeasure("extended_bcubed_precision", "Extended BCubed precision", (0.0, 1.0), True, "Amigó et al. (2009)"),
+    CoverMeasure("extended_bcubed_recall", "Extended BCubed recall", (0.0, 1.0), True, "Amigó et al. (2009)"),
+    CoverMeasure("extended_bcubed_f", "Extended BCubed F", (0.0, 1.0), True, "Amigó et al. (2009)"),
     CoverMeasure("f1", "Average F1", (0.0, 1.0), True, "Yang & Leskovec (2013)"),
     CoverMeasure("nf1", "Normalised F1", (0.0, 1.0), True, "Rossetti, Pappalardo & Rinzivillo (2016)"),
     CoverMeasure("ecs", "Element-centric similarity", (0.0, 1.0), True, "Gates, Wood, Hetrick & Ahn (2019)"),
@@ -143,6 +144,13 @@ class Cover:
     @cached_property
     def memberships_per_object(self) -> np.ndarray:
         return np.diff(self.members.indptr)
+
+    def summary(self) -> dict:
+        """What the cover looks like: its clusters, the mean memberships per object, and the objects in
+        several clusters and in none."""
+        per = self.memberships_per_object
+        return {"clusters": self.k, "memberships per object": float(per.mean()),
+                "objects in several clusters": int((per >= 2).sum()), "objects in none": int((per == 0).sum())}
 
 
 def _names(objects, n: int, name: str) -> np.ndarray:
@@ -269,18 +277,40 @@ def as_cover(clusters, *, objects=None, name: str = "cover") -> Cover:
                    np.asarray(cluster_names, dtype=object))
 
 
-def cover_from_memberships(U, threshold: float, *, objects=None) -> Cover:
-    """The cover of soft memberships U (objects x clusters) thresholded: an object is in every
-    cluster where its membership is at least `threshold` (an object under it everywhere is uncovered)."""
+def _memberships(U) -> np.ndarray:
+    """Soft memberships as a finite objects x clusters array of at least 2 rows, or a CluvalError."""
     try:
         U = np.asarray(U.toarray() if sparse.issparse(U) else U, dtype=np.float64)
     except (TypeError, ValueError):
         raise CluvalError("U must be a matrix of numbers (objects x clusters)") from None
-    if U.ndim != 2 or U.shape[0] < 2 or not np.isfinite(U).all():
+    if U.ndim != 2 or U.shape[0] < 2 or U.shape[1] < 1 or not np.isfinite(U).all():
         raise CluvalError(f"U must be a finite objects x clusters matrix of at least 2 rows, got shape {U.shape}")
+    return U
+
+
+def cover_from_memberships(U, threshold: float, *, objects=None) -> Cover:
+    """The cover of soft memberships U (objects x clusters) thresholded: an object is in every
+    cluster where its membership is at least `threshold` (an object under it everywhere is uncovered)."""
+    U = _memberships(U)
     if isinstance(threshold, bool) or not isinstance(threshold, numbers.Real) or not 0 < threshold <= 1:
         raise CluvalError(f"threshold must be a number in (0, 1], got {threshold!r}")
     return as_cover(sparse.csr_array((U >= threshold).astype(np.int8)), objects=objects)
+
+
+def cover_of_partition(labels, *, noise=None) -> Cover:
+    """A partition as a cover of objects 0 … N-1, each in its cluster; objects labelled `noise` (when
+    given) in none."""
+    labels = as_labels(labels, "labels")
+    clustered = np.flatnonzero(labels != noise) if noise is not None else np.arange(len(labels))
+    codes, uniques = pd.factorize(labels[clustered])
+    return _matrix(sparse.csr_array((np.ones(len(codes)), (clustered, codes)), shape=(len(labels), len(uniques))),
+                   np.arange(len(labels)), uniques)
+
+
+def hardened_cover(U) -> Cover:
+    """Soft memberships U hardened: each object in the cluster of its largest membership (the first
+    of equal ones), as a cover of objects 0 … N-1."""
+    return cover_of_partition(np.argmax(_memberships(U), axis=1))
 
 
 def _aligned(a: Cover, b: Cover, policy: str) -> tuple[Cover, Cover, int]:
@@ -537,14 +567,14 @@ class CoverComparison:
             return math.nan
         return float(np.sum(w[covered] * sums[covered] / reach[covered]) / w[covered].sum())
 
-    def bcubed_precision(self) -> float:
+    def extended_bcubed_precision(self) -> float:
         return self._bcubed("candidate")
 
-    def bcubed_recall(self) -> float:
+    def extended_bcubed_recall(self) -> float:
         return self._bcubed("reference")
 
-    def bcubed_f(self) -> float:
-        p, r = self.bcubed_precision(), self.bcubed_recall()
+    def extended_bcubed_f(self) -> float:
+        p, r = self.extended_bcubed_precision(), self.extended_bcubed_recall()
         return 2 * p * r / (p + r) if p + r > 0 else math.nan
 
     # ------------------------------------------------------------------ F1
@@ -684,7 +714,7 @@ def compare_covers(reference, candidate, *, policy: str = "intersection") -> Cov
     only one of them lists are handled by `policy` (see the module); a warning says how many.
 
     >>> c = compare_covers([[0, 1, 2], [2, 3]], [[0, 1], [2, 3]])
-    >>> round(c.omega(), 4), round(c.bcubed_precision(), 4)
+    >>> round(c.omega(), 4), round(c.extended_bcubed_precision(), 4)
     (0.4, 1.0)
     """
     a, b = as_cover(reference, name="reference"), as_cover(candidate, name="candidate")

@@ -243,13 +243,14 @@ def _find(owner: np.ndarray, x: int) -> int:
     return x
 
 
-def cut_profile(tree, other, ids=("ari", "fowlkes_mallows"), *, k_max: int | None = None,
-                bands: bool = True) -> pd.DataFrame:
+def cut_profile(tree, other, ids=None, *, k_max: int | None = None, bands: bool = True) -> pd.DataFrame:
     """Each index at every cut k = 1 … k_max of `tree` against the same cut of `other` (a tree:
     the Bk plot generalised; `tree`'s cuts are the rows) or against `other` itself (flat labels:
     the reference, the rows, with `tree`'s cuts the candidate: which cut matches it best).
 
-    Returns a long frame with one row per (k, index): ``value`` (exactly
+    `ids`: one index id or several; None for every index of a table of labels (those whose exact
+    variance is paid per set of margins left out: named, they count). Returns a long frame with one
+    row per (k, index): ``value`` (exactly
     :func:`~cluval_core.compare`'s on the two cuts), ``expected`` and ``sd`` under the
     permutation model where the index has an exact expectation there (else NaN; always NaN with
     ``bands=False``, which skips them), and ``k_true``, ``k_pred``, the clusters of each side.
