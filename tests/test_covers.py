@@ -339,3 +339,8 @@ def test_a_partition_and_hardened_memberships_as_covers():
                                "objects in none": 1}
     hard = hardened_cover([[0.6, 0.4], [0.5, 0.5], [0.1, 0.9]])
     assert hard.members.toarray().tolist() == [[1, 0], [1, 0], [0, 1]]  # a tie goes to the first
+
+
+def test_objects_given_as_a_generator_are_read_once():
+    cover = as_cover([["a", "b"], ["c"]], objects=(name for name in "abcd"))
+    assert cover.objects.tolist() == list("abcd") and cover.memberships_per_object.tolist() == [1, 1, 1, 0]

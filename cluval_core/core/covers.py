@@ -207,6 +207,7 @@ def as_cover(clusters, *, objects=None, name: str = "cover") -> Cover:
     matrix's rows are objects 0 … N-1)."""
     if isinstance(clusters, Cover):
         return clusters
+    objects = None if objects is None else list(objects)  # read once: a generator gives its names once
     if isinstance(clusters, pd.DataFrame):
         if clusters.shape[1] == 1:  # one column: labels
             clusters = clusters.iloc[:, 0]
@@ -250,7 +251,7 @@ def as_cover(clusters, *, objects=None, name: str = "cover") -> Cover:
         raise CluvalError(f"{name} must be lists of members, a dict of them, a 0/1 matrix or labels, got "
                           f"{type(clusters).__name__}")
     rows, cols = [], []
-    index = {} if objects is None else {o: i for i, o in enumerate(_names(objects, len(list(objects)), name))}
+    index = {} if objects is None else {o: i for i, o in enumerate(_names(objects, len(objects), name))}
     for c, group in enumerate(groups):
         if isinstance(group, (str, bytes)) or not isinstance(group, Iterable):
             raise CluvalError(f"{name}'s cluster {cluster_names[c]!r} must be a collection of members, got "
