@@ -16,7 +16,8 @@ import numpy as np
 import pytest
 
 import cluval_core
-from cluval_core import INDICES, Comparison, compare
+from cluval_core import INDICES, CluvalError, Comparison, compare
+from cluval_core.core.comparison import PairsOnly
 from cluval_core.indices import FUNCTIONS as SCORE_FUNCTIONS
 from cluval_core.indices import find_indices
 
@@ -188,6 +189,38 @@ def test_tie_dependent_marks_exactly_the_indices_that_read_the_tie_order():
         before, after = compare(a, b, X=X).scores(), compare(a[reverse], b[reverse], X=X[reverse]).scores()
         changed |= {i for i in INDICES if not _same(before[i], after[i])}
     assert changed == {i for i, info in INDICES.items() if info.tie_dependent}
+
+
+def _tables_by_pair_counts():
+    """Small random tables grouped by their pair counts, the trivial ones (one cluster, singletons, identical) in."""
+    rng = np.random.default_rng(5)
+    cases = [(np.zeros(6, int), np.arange(6)), (np.arange(5), np.arange(5)), (np.zeros(4, int), np.zeros(4, int)),
+             (np.arange(6) // 2, (np.arange(6) // 2 + 1) % 3)]
+    for _ in range(400):
+        n = int(rng.integers(2, 11))
+        cases.append((rng.integers(0, int(rng.integers(1, 5)), n), rng.integers(0, int(rng.integers(1, 5)), n)))
+    groups = {}
+    for a, b in cases:
+        c = compare(a, b)
+        groups.setdefault(c.pair_counts, []).append(c)
+    return groups
+
+
+def test_cost_pairs_marks_exactly_the_indices_that_read_the_pair_counts_alone():
+    """An index of cost "pairs" is computed from the four counts alone (PairsOnly, which has nothing else
+    to read) exactly as from the table; every other index of labels takes two values on some two tables
+    with the same pair counts."""
+    groups = _tables_by_pair_counts()
+    pairs = [i for i, info in INDICES.items() if info.cost == "pairs"]
+    for counts, comparisons in groups.items():
+        for i in pairs:
+            assert _same(PairsOnly(counts).score(i), comparisons[0].score(i)), (i, counts)
+    more = {i for i, info in INDICES.items() if info.cost != "pairs" and not info.needs_data}
+    varies = {i for comparisons in groups.values() for i in more
+              if len({round(c.score(i), 12) for c in comparisons if not math.isnan(c.score(i))}) > 1}
+    assert varies == more
+    with pytest.raises(CluvalError, match="more of a table"):
+        PairsOnly(next(iter(groups))).score("psi")
 
 
 def test_criterion_h_greedy_follows_the_first_occurrence():

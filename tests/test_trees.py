@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 import pytest
-from scipy.cluster.hierarchy import cophenet, linkage
+from scipy.cluster.hierarchy import cophenet, leaves_list, linkage
 from scipy.stats import spearmanr
 from sklearn.cluster import AgglomerativeClustering
 
@@ -81,6 +81,63 @@ def test_the_chance_band_is_the_exact_expectation_of_each_cut():
             expected, sd = INDICES[i].expectation(c)
             assert rows.loc[i, "expected"] == expected and rows.loc[i, "sd"] == sd
         assert math.isnan(rows.loc["psi", "sd"])  # no exact form: no band
+
+
+def _random_tree(rng, n: int) -> np.ndarray:
+    """A linkage matrix that joins random pairs of the nodes still apart, in any order, at tied heights."""
+    alive, sizes, rows = list(range(n)), {x: 1 for x in range(n)}, []
+    for m in range(n - 1):
+        x, y = (alive.pop(int(rng.integers(len(alive)))) for _ in range(2))
+        sizes[n + m] = sizes[x] + sizes[y]
+        rows.append([x, y, float(m // 3), sizes[n + m]])
+        alive.append(n + m)
+    return np.array(rows)
+
+
+def _cut_by_hand(Z, k: int) -> np.ndarray:
+    """The first N - k merges applied one by one to sets of objects, numbered by first appearance."""
+    n = len(Z) + 1
+    members = {x: {x} for x in range(n)}
+    for m in range(n - k):
+        members[n + m] = members.pop(int(Z[m][0])) | members.pop(int(Z[m][1]))
+    owner = {x: node for node, objects in members.items() for x in objects}
+    first = {}
+    return np.array([first.setdefault(owner[x], len(first)) for x in range(n)])
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_every_cut_is_the_partition_after_the_first_n_minus_k_merges(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 40))
+    for Z in (_random_tree(rng, n), linkage(rng.normal(size=(n, 2)), ["single", "ward", "average"][seed % 3])):
+        for k in range(1, n + 1):
+            assert cut_labels(Z, k).tolist() == _cut_by_hand(Z, k).tolist(), (n, k)
+
+
+def test_the_leaf_order_of_a_tree_is_scipys():
+    rng = np.random.default_rng(7)
+    for Z in (_random_tree(rng, 50), linkage(rng.normal(size=(80, 2)), "complete"), [[0, 1, 1.0, 2]]):
+        tree = as_tree(Z)
+        assert np.argsort(tree.starts[: tree.n]).tolist() == leaves_list(tree.linkage).tolist()
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_indices_of_the_pair_counts_alone_come_off_the_updated_counts_as_compare_gives_them(seed):
+    """Without bands, indices of cost "pairs" are read off pair counts updated merge by merge (no table
+    per cut): every value is still compare()'s on the two cuts, a tree against flat labels too."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(3, 60))
+    pairs = [i for i, info in INDICES.items() if info.cost == "pairs"]
+    a, b = _random_tree(rng, n), linkage(rng.normal(size=(n, 2)), "single")
+    flat = rng.integers(0, 4, n)
+    for other, labels_of in ((b, lambda k: cut_labels(b, k)), (flat, lambda k: flat)):
+        profile = cut_profile(a, other, pairs, k_max=n, bands=False)
+        assert profile.expected.isna().all() and profile.k.tolist() == [k for k in range(1, n + 1) for _ in pairs]
+        for k in range(1, n + 1):
+            reference, candidate = (cut_labels(a, k), labels_of(k)) if other is b else (flat, cut_labels(a, k))
+            want = compare(reference, candidate).scores(pairs)
+            got = profile[profile.k == k].set_index("index").value.to_dict()
+            assert got == pytest.approx(want, abs=0, nan_ok=True), k
 
 
 def test_the_cuts_follow_the_merge_order_even_where_heights_tie():

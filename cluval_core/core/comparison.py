@@ -62,7 +62,7 @@ from .validation import (
     warn,
 )
 
-__all__ = ["Comparison", "PairCounts", "Entropies", "CentroidRatio", "Cells"]
+__all__ = ["Comparison", "PairCounts", "PairsOnly", "Entropies", "CentroidRatio", "Cells"]
 
 _MAX_CENTROID_PAIRS = 50_000_000  # a dense matrix of centroid distances: 400 MB
 # Distances between centroids (in units of the data's extent) closer than this, relatively,
@@ -83,6 +83,34 @@ class PairCounts:
     @property
     def total(self):
         return self.a + self.b + self.c + self.d
+
+
+class PairsOnly:
+    """Two crisp partitions known by their four pair counts alone: all that an index of cost
+    ``"pairs"`` reads of a comparison, so work that updates the pair counts table by table (the
+    cuts of two trees) scores those indices without building each table's comparison. The
+    values are :meth:`Comparison.score`'s on any table with these pair counts.
+
+    >>> PairsOnly(PairCounts(a=2, b=4, c=1, d=8)).score("ri")
+    0.6666666666666666
+    """
+
+    __slots__ = ("pair_counts",)
+    is_soft = False
+
+    def __init__(self, pair_counts: PairCounts):
+        self.pair_counts = pair_counts
+
+    @property
+    def is_identical(self) -> bool:
+        """The same partitions up to label names: no pair together on one side only."""
+        return self.pair_counts.b == 0 and self.pair_counts.c == 0
+
+    def score(self, index_id: str) -> float:
+        info = get_index(index_id)
+        if info.cost != "pairs":
+            raise CluvalError(f"{info.id} reads more of a table than its pair counts")
+        return float(info.compute(self)) + 0.0  # never -0.0, as Comparison.score
 
 
 class Cells(NamedTuple):

@@ -91,7 +91,9 @@ class IndexInfo:
         One of the headline indices, which a report, a handout and an explanation lead with
         (:func:`headline_ids`).
     cost : str
-        What one evaluation costs: ``"cells"`` (a pass over the non-empty cells), ``"pairing"`` (an
+        What one evaluation costs: ``"pairs"`` (nothing once the four pair counts are known: it reads
+        them alone, so :class:`~cluval_core.core.comparison.PairsOnly` computes it without a table),
+        ``"cells"`` (a pass over the non-empty cells), ``"pairing"`` (an
         optimal or greedy pairing, or a mapping, of the clusters) or ``"moments"`` (an exact variance
         over the cluster sizes: about a second for thousands of objects, kept for tables with the same
         margins, so that work over many margins, such as the jackknife or random partitions, is

@@ -38,16 +38,15 @@ from __future__ import annotations
 import math
 import numbers
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import pandas as pd
 from scipy.cluster.hierarchy import cophenet, dendrogram, is_valid_linkage, leaves_list
-from scipy.sparse import coo_array
-from scipy.sparse.csgraph import connected_components
 from scipy.stats import spearmanr
 
 from .chance import _exact_expectations
-from .comparison import Comparison
+from .comparison import Comparison, PairCounts, PairsOnly
 from .registry import INDICES, index_ids
 from .validation import CluvalError, as_labels
 
@@ -69,6 +68,13 @@ class Tree:
     @property
     def n(self) -> int:
         return len(self.linkage) + 1
+
+    @cached_property
+    def starts(self) -> np.ndarray:
+        """Each node's first place in the leaf order (merge m's node lists its first child's leaves,
+        then its second's): node x holds the leaves at places ``starts[x]`` to ``starts[x] + size - 1``,
+        so every cut is read off it in O(N) (:func:`as_tree` works it out once per tree)."""
+        return _leaf_starts(self.linkage)
 
     def cut(self, k: int) -> np.ndarray:
         """The labels of the cut into k clusters (after the first N - k merges), numbered in order of
@@ -103,13 +109,14 @@ def as_tree(tree, name: str = "tree") -> Tree:
                 raise CluvalError(f"{name} joins {n:,} nodes but was fitted on {fitted:,} objects: the tree is not "
                                   "complete (fit it with compute_full_tree=True and without a distance threshold "
                                   "or connectivity that stops the merges)")
-        sizes = np.ones(2 * n - 1, dtype=np.float64)
         if children.size and (children.min() < 0 or children.max() >= 2 * n - 1):
             raise CluvalError(f"{name}'s children_ name nodes outside 0 … {2 * n - 2}: is the tree complete?")
-        for m, (x, y) in enumerate(children.tolist()):
-            if x >= n + m or y >= n + m:
-                raise CluvalError(f"{name}'s merge {m} joins a node made later: children_ is not in merge order")
-            sizes[n + m] = sizes[x] + sizes[y]
+        later = np.flatnonzero((children >= n + np.arange(len(children))[:, None]).any(axis=1))
+        if len(later):
+            raise CluvalError(f"{name}'s merge {later[0]} joins a node made later: children_ is not in merge order")
+        sizes = [1] * n
+        for x, y in zip(children[:, 0].tolist(), children[:, 1].tolist()):
+            sizes.append(sizes[x] + sizes[y])
         tree = np.column_stack([children.astype(np.float64), heights, sizes[n:]])
     try:
         Z = np.array(tree, dtype=np.float64)
@@ -126,7 +133,9 @@ def as_tree(tree, name: str = "tree") -> Tree:
         raise CluvalError(f"{name} is not a valid linkage matrix: {exc}") from None
     _check_merges(Z, name)
     Z.flags.writeable = False
-    return Tree(Z)
+    tree = Tree(Z)
+    tree.starts  # noqa: B018 - worked out once, with the tree, for all its cuts
+    return tree
 
 
 def _check_merges(Z: np.ndarray, name: str) -> None:
@@ -142,39 +151,47 @@ def _check_merges(Z: np.ndarray, name: str) -> None:
         raise CluvalError(f"{name} is not a valid linkage matrix: a merge joins a node not made before it")
     if not (np.bincount(children.ravel(), minlength=2 * n - 2)[: 2 * n - 2] == 1).all():
         raise CluvalError(f"{name} is not a valid linkage matrix: a node is joined twice or never")
-    sizes = np.ones(2 * n - 1)
-    for m, (x, y) in enumerate(children.tolist()):
-        sizes[n + m] = sizes[x] + sizes[y]
-    if not np.array_equal(sizes[n:], Z[:, 3]):
+    # each merge's size is its children's (a leaf's is 1): then, from the first merge up, every size is right
+    sizes = np.concatenate([np.ones(n), Z[:, 3]])
+    if not np.array_equal(sizes[children[:, 0]] + sizes[children[:, 1]], Z[:, 3]):
         raise CluvalError(f"{name} is not a valid linkage matrix: its fourth column must count the objects under "
                           "each merge")
 
 
-def _representatives(Z: np.ndarray) -> np.ndarray:
-    """One leaf of each merge's node (its first child's, followed down), by pointer doubling."""
+def _leaf_starts(Z: np.ndarray) -> np.ndarray:
+    """Each node's first place in the leaf order: the sum, over the path from the node up to the root,
+    of the sizes of the first children that precede it; pointer doubling sums each path in
+    O(N log depth) array steps."""
     n = len(Z) + 1
-    first = Z[:, 0].astype(np.int64)
-    leaf = first.copy()
-    jump = np.where(first >= n, first - n, -1)  # the merge whose first leaf this one's is
-    while (jump >= 0).any():
-        ahead = jump >= 0
-        leaf[ahead] = leaf[jump[ahead]]
-        jump[ahead] = jump[jump[ahead]]
-    return leaf
+    first, second = Z[:, 0].astype(np.intp), Z[:, 1].astype(np.intp)
+    up = np.arange(2 * n - 1)
+    up[first] = up[second] = np.arange(n, 2 * n - 1)
+    sizes = np.ones(2 * n - 1, dtype=np.int64)
+    sizes[n:] = Z[:, 3]
+    starts = np.zeros(2 * n - 1, dtype=np.int64)
+    starts[second] = sizes[first]  # a second child starts after its sibling's leaves
+    root = 2 * n - 2
+    while (up != root).any():
+        starts += starts[up]
+        up = up[up]
+    return starts
 
 
-def _components(tree: Tree, k: int, rep: np.ndarray | None = None) -> np.ndarray:
-    """Labels of the cut into k clusters, numbered in order of first appearance (`rep`: the
-    merges' representatives, :func:`_representatives`, when known)."""
-    n = tree.n
-    Z = tree.linkage
-    merges = n - k
-    rep = _representatives(Z) if rep is None else rep
-    ends = np.where(Z[:merges, :2] >= n, rep[np.maximum(Z[:merges, :2].astype(np.int64) - n, 0)],
-                    Z[:merges, :2].astype(np.int64))
-    graph = coo_array((np.ones(merges), (ends[:, 0], ends[:, 1])), shape=(n, n))
-    labels = connected_components(graph, directed=False)[1]
-    return pd.factorize(labels)[0]  # numbered in order of first appearance
+def _cut(tree: Tree, k: int) -> tuple[np.ndarray, dict, np.ndarray]:
+    """The cut into k clusters: each object's cluster (numbered 0 … k - 1 in no particular order),
+    the clusters' numbers by their top nodes, and the children of the last k - 1 merges (node
+    numbers). Each cluster is a run of the leaf order (:attr:`Tree.starts`)."""
+    n, Z = tree.n, tree.linkage
+    below = n - k  # merges 0 … below - 1 make the cut
+    above = Z[below:, :2].astype(np.intp)
+    # the clusters' top nodes: the children of the merges above the cut that are not made above it
+    tops = above.ravel()
+    tops = tops[tops < n + below] if k > 1 else np.array([2 * n - 2])
+    starts = tree.starts
+    in_order = np.argsort(starts[tops], kind="stable")
+    sizes = np.where(tops >= n, Z[np.maximum(tops - n, 0), 3], 1).astype(np.intp)[in_order]
+    labels = np.repeat(in_order, sizes)[starts[:n]]
+    return labels, dict(zip(tops.tolist(), range(k))), above
 
 
 def _check_k(k, n: int, name: str = "k") -> int:
@@ -192,55 +209,68 @@ def cut_labels(tree, k: int) -> np.ndarray:
     ([0, 0, 1, 1], [0, 0, 1, 2])
     """
     tree = as_tree(tree)
-    return _components(tree, _check_k(k, tree.n))
+    return _Merging(tree, _check_k(k, tree.n)).labels
 
 
 class _Merging:
-    """One side's clusters as cuts go from k_max down to 1: the labels at k_max (numbered in order of
-    first appearance) and, for each later merge, the two clusters (by those labels) it joins."""
+    """One side's clusters as cuts go from k_max down to 1: the labels at k_max (in order of first
+    appearance with ``ordered``, else in no particular order), each cluster's number by its top
+    node (``number``), and ``joins``: for each later merge, the two clusters it joins, the one kept
+    (by its number) first, the smaller number."""
 
-    def __init__(self, tree: Tree, k_max: int):
+    def __init__(self, tree: Tree, k_max: int, ordered: bool = True):
         n = tree.n
-        rep = _representatives(tree.linkage)
-        self.labels = _components(tree, k_max, rep)
-        # the merges n - k_max … n - 2 join, in order, the clusters holding these leaves
-        top = tree.linkage[n - k_max:, :2].astype(np.int64)
-        self.joins = self.labels[np.where(top >= n, rep[np.maximum(top - n, 0)], top)]
+        self.labels, self.number, above = _cut(tree, k_max)
+        if ordered:
+            self.labels, found = pd.factorize(self.labels)
+            renumber = np.empty(k_max, dtype=np.intp)
+            renumber[found] = np.arange(k_max)
+            self.number = {top: int(renumber[i]) for top, i in self.number.items()}
+        first = n + n - k_max  # the node of the first merge above the cut
+        number, kept = self.number, []
+        joins = []
+        for x, y in above.tolist():  # each node above the cut is its cluster of smaller number
+            x = kept[x - first] if x >= first else number[x]
+            y = kept[y - first] if y >= first else number[y]
+            joins.append((x, y) if x < y else (y, x))
+            kept.append(joins[-1][0])
+        self.joins = joins
 
 
-def _profile_tables(labels_a, labels_b, merging_a, merging_b, k_max: int):
-    """(k, table) for k = k_max … 1: the cuts' tables in first-occurrence order, each the previous
-    with the rows (and columns) the next merge joins added together.
+def _profile_cuts(labels_a, labels_b, merging_a, merging_b, k_max: int, tables: bool):
+    """(k, table, pair counts) for k = k_max … 1: each cut's pair counts, and with `tables` its table
+    in first-occurrence order (else None), each the previous with the rows (and columns) the next
+    merge joins added together, and the pairs those merges put together added to the counts.
 
     Clusters are numbered in order of first appearance, so the cluster a merge keeps (the one
     whose objects appear first) is the one of smaller number, and the clusters still apart, in
     ascending order, are in first-occurrence order: the tie order of each cut."""
     shape = (int(labels_a.max()) + 1, int(labels_b.max()) + 1)
     table = np.bincount(labels_a * shape[1] + labels_b, minlength=shape[0] * shape[1]).reshape(shape)
+    sizes = [table.sum(axis=1).tolist(), table.sum(axis=0).tolist()]  # Python ints: exact products
+    n = sum(sizes[0])
+    total = n * (n - 1) // 2
+    both = int(np.sum(table * (table - 1))) // 2
+    side = [sum(x * (x - 1) for x in s) // 2 for s in sizes]
+    lines = table, table.T  # each side's clusters as lines (views of one table)
+    merging = [(axis, m.joins) for axis, m in enumerate((merging_a, merging_b)) if m is not None]
     alive = [np.ones(shape[0], dtype=bool), np.ones(shape[1], dtype=bool)]
-    owner = [np.arange(shape[0]), np.arange(shape[1])]  # union-find: cluster -> the cluster it went into
     for k in range(k_max, 0, -1):
-        yield k, table[np.ix_(np.flatnonzero(alive[0]), np.flatnonzero(alive[1]))]
+        only_a, only_b = side[0] - both, side[1] - both
+        shown = table[np.ix_(np.flatnonzero(alive[0]), np.flatnonzero(alive[1]))] if tables else None
+        yield k, shown, PairCounts(both, only_a, only_b, total - both - only_a - only_b)
         if k == 1:
             return
         step = k_max - k  # the merge that makes k - 1 clusters of k
-        for axis, merging in ((0, merging_a), (1, merging_b)):
-            if merging is None:
-                continue
-            keep, gone = sorted(_find(owner[axis], int(c)) for c in merging.joins[step])
-            if axis == 0:
-                table[keep] += table[gone]
-            else:
-                table[:, keep] += table[:, gone]
+        for axis, joins in merging:
+            keep, gone = joins[step]
+            kept, joined, counts = lines[axis][keep], lines[axis][gone], sizes[axis]
+            both += int(kept @ joined)  # the pairs of a cell's two parts, now together in both
+            side[axis] += counts[keep] * counts[gone]
+            counts[keep] += counts[gone]
+            kept += joined  # views of the table: its line `keep` takes in the line `gone`
+            joined.fill(0)
             alive[axis][gone] = False
-            owner[axis][gone] = keep
-
-
-def _find(owner: np.ndarray, x: int) -> int:
-    while owner[x] != x:
-        owner[x] = owner[owner[x]]
-        x = int(owner[x])
-    return x
 
 
 def cut_profile(tree, other, ids=None, *, k_max: int | None = None, bands: bool = True) -> pd.DataFrame:
@@ -281,23 +311,34 @@ def cut_profile(tree, other, ids=None, *, k_max: int | None = None, bands: bool 
     k_max = min(30, n) if k_max is None else _check_k(k_max, n, "k_max")
     if k_max > MAX_CUTS:
         raise CluvalError(f"k_max = {k_max:,} asks for more than the {MAX_CUTS:,} cuts a profile scores")
-    merging_a = _Merging(tree, k_max)
+    # indices of the pair counts alone are read off the counts each merge updates; the others (and
+    # the bands, which need the cluster sizes) off each cut's table, in first-occurrence order
+    tables = bands or any(INDICES[i].cost != "pairs" for i in ids)
+    merging_a = _Merging(tree, k_max, ordered=tables)
     if other_tree is not None:
-        merging_b = _Merging(other_tree, k_max)
+        merging_b = _Merging(other_tree, k_max, ordered=tables)
         sides = merging_a.labels, merging_b.labels, merging_a, merging_b
     else:  # the flat labels are the reference (rows), the tree's cuts the candidate
         sides = labels_b, merging_a.labels, None, merging_a
-    rows = []
-    for k, table in _profile_tables(*sides, k_max):
-        c = Comparison._build(table, np.arange(table.shape[0]), np.arange(table.shape[1]), copy=False)
-        values = c.scores(ids)
+    k_true = int(sides[0].max()) + 1
+    columns = {"value": [], "expected": [], "sd": [], "k_true": [], "k_pred": []}
+    for k, table, pairs in _profile_cuts(*sides, k_max, tables):
+        counts = PairsOnly(pairs)
+        c = (Comparison._build(table, np.arange(table.shape[0]), np.arange(table.shape[1]), copy=False) if tables
+             else None)
         exact = _exact_expectations(c, ids) if bands else {}
         for i in ids:
             expected, sd = exact.get(i, (math.nan, None))
-            rows.append({"k": k, "index": i, "value": values[i], "expected": expected,
-                         "sd": math.nan if sd is None else sd, "k_true": c.k_true, "k_pred": c.k_pred})
-    return pd.DataFrame(rows).sort_values(["k", "index"], kind="stable",
-                                          key=lambda s: s if s.name == "k" else s.map(ids.index)).reset_index(drop=True)
+            columns["value"].append(counts.score(i) if INDICES[i].cost == "pairs" else c.score(i))
+            columns["expected"].append(expected)
+            columns["sd"].append(math.nan if sd is None else sd)
+        columns["k_true"].append(k if other_tree is not None else k_true)
+        columns["k_pred"].append(k)
+    m = len(ids)  # the cuts came from k_max down: the frame goes up, the indices in the order asked
+    by_cut = {name: np.repeat(values[::-1], m) if name.startswith("k_") else
+              np.array(values, dtype=np.float64).reshape(k_max, m)[::-1].ravel() for name, values in columns.items()}
+    return pd.DataFrame({"k": np.repeat(np.arange(1, k_max + 1), m),
+                         "index": np.tile(np.array(ids, dtype=object), k_max), **by_cut})
 
 
 def _looks_like_linkage(obj) -> bool:
@@ -414,13 +455,11 @@ def tanglegram_layout(a, b, k: int) -> Tanglegram:
         raise CluvalError("a tanglegram needs a cut into at least 2 clusters")
     branches, leaves, labels = [], [], []
     for tree in trees:
-        cut = _components(tree, k)
+        cut = _Merging(tree, k)
         drawn = dendrogram(tree.linkage, truncate_mode="lastp", p=k, no_plot=True)
-        nodes = np.asarray(drawn["leaves"])
-        leaf = np.where(nodes >= n, _representatives(tree.linkage)[np.maximum(nodes - n, 0)], nodes)
         branches.append((drawn["icoord"], drawn["dcoord"]))
-        leaves.append(cut[leaf])
-        labels.append(cut)
+        leaves.append(np.array([cut.number[top] for top in drawn["leaves"]]))  # the drawn leaves: the clusters' tops
+        labels.append(cut.labels)
     table = np.zeros((k, k), dtype=np.int64)
     np.add.at(table, (labels[0], labels[1]), 1)
     return Tanglegram(k, tuple(branches), tuple(leaves), table)

@@ -780,7 +780,7 @@ class PairRatio:
 def _ratio_entry(ratio: PairRatio, **facts) -> IndexInfo:
     """The registry entry of an index defined by a :class:`PairRatio`."""
     derived = {"cells": ratio.cells, **({"expectation": ratio.expectation} if ratio.linear else {})}
-    return IndexInfo(family=FAMILY, compute=ratio.value, steps=ratio.steps, **{**derived, **facts})
+    return IndexInfo(family=FAMILY, cost="pairs", compute=ratio.value, steps=ratio.steps, **{**derived, **facts})
 
 
 def _mirkin_cells(c, dense):
@@ -880,7 +880,7 @@ def pair_index(index_id: str, f, *, name: str | None = None, higher_is_better: b
             raise CluvalError(f"{label} must be text, got {text!r}")
     own = _OwnPairIndex(name or str(index_id), f)
     info = IndexInfo(
-        id=index_id, name=name or str(index_id), family=FAMILY, range=(float(range[0]), float(range[1])),
+        id=index_id, name=name or str(index_id), family=FAMILY, cost="pairs", range=(float(range[0]), float(range[1])),
         higher_is_better=higher_is_better, chance_adjusted=chance_adjusted, symmetric=symmetric,
         function=pair_index_score, function_options={"index_id": index_id},
         formula=formula or r"f(a, b, c, d)", reference=reference,
@@ -1031,7 +1031,7 @@ def southwood_score(labels_true, labels_pred, *, noise=None) -> float:
 # The family's indices, in the order the registry lists them (cluval_core.indices registers them).
 ENTRIES = (
     IndexInfo(
-        id="ri", name="Rand index", family=FAMILY, range=(0, 1), higher_is_better=True,
+        id="ri", cost="pairs", name="Rand index", family=FAMILY, range=(0, 1), higher_is_better=True,
         chance_adjusted=False, symmetric=True, function=rand_score,
         formula=r"\mathrm{RI} = \frac{a+d}{\binom{N}{2}}",
         reference="Rand (1971), Objective criteria for the evaluation of clustering methods, JASA 66",
@@ -1040,7 +1040,8 @@ ENTRIES = (
         compute=_rand, steps=_rand_steps, expectation=_rand_expectation, model_expectation=_rand_under,
         cells=_rand_cells),
     IndexInfo(
-        id="ari", headline=True, name="Adjusted Rand index", family=FAMILY, range=(-1, 1), higher_is_better=True,
+        id="ari", cost="pairs", headline=True, name="Adjusted Rand index", family=FAMILY, range=(-1, 1),
+        higher_is_better=True,
         chance_adjusted=True, symmetric=True, function=adjusted_rand_score,
         formula=r"\mathrm{ARI} = \frac{2(ad-bc)}{(a+b)(b+d)+(a+c)(c+d)}",
         symbols=r"Equivalently $(a - E) / (a_{\max} - E)$, with $E = (a+b)(a+c) / \binom{N}{2}$ the $a$ expected by "
@@ -1077,7 +1078,7 @@ ENTRIES = (
                "al.'s fast form; the exact p-value differs from it by up to a few hundredths on small tables.",
         compute=_pmi2, steps=_pmi2_steps),
     IndexInfo(
-        id="fowlkes_mallows", name="Fowlkes-Mallows index", family=FAMILY, range=(0, 1),
+        id="fowlkes_mallows", cost="pairs", name="Fowlkes-Mallows index", family=FAMILY, range=(0, 1),
         higher_is_better=True, chance_adjusted=False, symmetric=True, function=fowlkes_mallows_score,
         formula=r"\mathrm{FM} = \frac{a}{\sqrt{(a+b)(a+c)}}",
         reference="Fowlkes & Mallows (1983), A method for comparing two hierarchical clusterings, JASA 78",
@@ -1085,7 +1086,7 @@ ENTRIES = (
                "cluster dominates. Undefined (NaN) when one partition has only singletons.",
         compute=_fowlkes_mallows, steps=_fm_steps, expectation=_fm_expectation, cells=_fm_cells),
     IndexInfo(
-        id="afm", name="Adjusted Fowlkes-Mallows", family=FAMILY, range=(-INF, 1), higher_is_better=True,
+        id="afm", cost="pairs", name="Adjusted Fowlkes-Mallows", family=FAMILY, range=(-INF, 1), higher_is_better=True,
         chance_adjusted=True, symmetric=True, function=adjusted_fowlkes_mallows_score,
         formula=r"\mathrm{AFM} = \frac{\mathrm{FM}-E}{1-E},\; E=\frac{\sqrt{(a+b)(a+c)}}{\binom{N}{2}}",
         reference="Fowlkes & Mallows (1983); Albatineh et al. (2006), J. Classification 23",
@@ -1106,7 +1107,7 @@ ENTRIES = (
                "to ARI for large N, so it shares ARI's weighting of large clusters.",
         compute=_modified_adjusted_rand, steps=_mari_steps),
     IndexInfo(
-        id="pair_correlation", name="Pair-counting correlation", family=FAMILY, range=(-1, 1),
+        id="pair_correlation", cost="pairs", name="Pair-counting correlation", family=FAMILY, range=(-1, 1),
         higher_is_better=True, chance_adjusted=True, symmetric=True, function=pair_correlation_coefficient,
         formula=r"\mathrm{CC} = \frac{Ma - m_a m_b}{\sqrt{m_a m_b (M - m_a)(M - m_b)}}",
         symbols=r"$M = \binom{N}{2}$ pairs; $m_a = a + b$ and $m_b = a + c$ are the pairs together in the reference "
@@ -1118,7 +1119,7 @@ ENTRIES = (
         compute=_pair_correlation, steps=_correlation_steps, expectation=_correlation_expectation,
         cells=_correlation_cells),
     IndexInfo(
-        id="pair_correlation_distance", name="Pair-counting correlation distance", family=FAMILY,
+        id="pair_correlation_distance", cost="pairs", name="Pair-counting correlation distance", family=FAMILY,
         range=(0, 1), higher_is_better=False, chance_adjusted=False, symmetric=True,
         function=pair_correlation_distance,
         formula=r"\mathrm{CD} = \frac{\arccos \mathrm{CC}}{\pi}",
@@ -1129,7 +1130,8 @@ ENTRIES = (
                "CC is.",
         compute=_correlation_distance, steps=_correlation_distance_steps),
     IndexInfo(
-        id="pair_jaccard", name="Jaccard index (pairs)", family=FAMILY, range=(0, 1), higher_is_better=True,
+        id="pair_jaccard", cost="pairs", name="Jaccard index (pairs)", family=FAMILY, range=(0, 1),
+        higher_is_better=True,
         chance_adjusted=False, symmetric=True, function=pair_jaccard_score,
         formula=r"J = \frac{a}{a+b+c}",
         symbols="The Jaccard similarity of the two sets of pairs put together; 1 when neither side puts any "
@@ -1138,7 +1140,7 @@ ENTRIES = (
         caveat="Ignores pairs apart in both; not corrected for chance and biased towards few large clusters.",
         compute=_pair_jaccard, steps=_jaccard_steps, cells=_jaccard_cells),
     IndexInfo(
-        id="sokal_sneath", name="Sokal-Sneath index", family=FAMILY, range=(0, 1), higher_is_better=True,
+        id="sokal_sneath", cost="pairs", name="Sokal-Sneath index", family=FAMILY, range=(0, 1), higher_is_better=True,
         chance_adjusted=False, symmetric=True, function=sokal_sneath_score,
         formula=r"\mathrm{SS} = \frac{1}{4}\left(\frac{a}{a+b} + \frac{a}{a+c} + \frac{d}{d+b} + \frac{d}{d+c}\right)",
         symbols="The mean of the four conditional agreement rates of the pair counts.",
