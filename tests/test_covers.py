@@ -344,3 +344,62 @@ def test_a_partition_and_hardened_memberships_as_covers():
 def test_objects_given_as_a_generator_are_read_once():
     cover = as_cover([["a", "b"], ["c"]], objects=(name for name in "abcd"))
     assert cover.objects.tolist() == list("abcd") and cover.memberships_per_object.tolist() == [1, 1, 1, 0]
+
+
+def test_a_zero_stored_in_a_sparse_matrix_is_no_membership():
+    stored = sparse.csr_array((np.array([1, 0, 1, 1]), np.array([0, 1, 1, 0]), np.array([0, 2, 3, 4])), shape=(3, 2))
+    assert stored.nnz == 4
+    assert as_cover(stored).members.toarray().tolist() == [[1, 0], [0, 1], [1, 0]]
+
+
+def _types_by_hand(A, B) -> dict:
+    """Each object type (its clusters on both sides) with how many objects have it."""
+    found = {}
+    for row_a, row_b in zip(A, B):
+        key = (tuple(np.flatnonzero(row_a).tolist()), tuple(np.flatnonzero(row_b).tolist()))
+        found[key] = found.get(key, 0) + 1
+    return found
+
+
+def _grouped_and_counted(ka, kb, pa, pb, seed) -> set:
+    """The types of two random covers are the types by hand and the moments' pair counts the pairs
+    counted one by one; returns how the types were grouped."""
+    rng = np.random.default_rng(seed)
+    n = 300
+    A = (rng.random((n, ka)) < pa).astype(int)
+    B = (rng.random((n, kb)) < pb).astype(int)
+    A[rng.integers(0, n, 40), :] = 0  # some objects in no reference cluster
+    A[:60], B[:60] = 0, 0  # two crowds of objects of one type each, in several clusters: with the hundreds of
+    A[:30, :7], B[:30, :2] = 1, 1  # clusters kept of 2 200, some 300^9 needs more than 62 bits (rows sorted)
+    A[30:60, 7:10], B[30:60, 0] = 1, 1  # and some 300^4 fewer, but more than 2^22 (codes sorted)
+    c = compare_covers(A, B)
+    radix = max(c.reference.k, c.candidate.k)
+    groupings = {"counted" if radix ** (x + y) <= max(1 << 22, 2 * n) else "codes sorted"
+                 if radix ** (x + y) < 2**62 else "rows sorted" for x, y in c._kinds}
+    kept_a, kept_b = A[:, A.sum(axis=0) > 0], B[:, B.sum(axis=0) > 0]
+    w, TA, TB = c._joint
+    got = {(tuple(TA[[i]].indices.tolist()), tuple(TB[[i]].indices.tolist())): int(w[i]) for i in range(len(w))}
+    assert got == _types_by_hand(kept_a, kept_b)
+    D, E = c._pair_counts[:2]
+    D_by_pair, E_by_pair = covers._pairwise_counts(*c._joint)[:2]
+    assert np.array_equal(D, D_by_pair) and np.array_equal(E, E_by_pair)
+    return groupings
+
+
+def test_object_types_and_pair_counts_by_every_grouping(monkeypatch):
+    """Types are found by counting their clusters' codes, by sorting them, or (beyond 62 bits) by sorting
+    the rows; the moments' pair counts equal the pairs counted one by one, whichever grouping ran."""
+    monkeypatch.setattr(covers, "MAX_PAIRWISE_OBJECTS", 0)  # the moments, never the pairs one by one
+    seen = set()
+    for case in [(5, 4, 0.3, 0.4, 0), (2200, 3, 0.0005, 0.3, 1), (70, 60, 0.03, 0.03, 2), (3, 1, 0.5, 0.5, 3)]:
+        seen |= _grouped_and_counted(*case)
+    assert seen == {"counted", "codes sorted", "rows sorted"}
+
+
+def test_the_pair_counts_are_the_same_without_the_overlap_table_or_in_whole_numbers(monkeypatch):
+    rng = np.random.default_rng(9)
+    A, B = _random_covers(rng, 120, 6, 5)
+    want = compare_covers(A, B).scores(["omega", "extended_bcubed_precision", "extended_bcubed_recall"])
+    monkeypatch.setattr(covers, "MAX_OVERLAP_CELLS", 3)  # the pairs of single clusters counted, not looked up
+    monkeypatch.setattr(covers, "_FLOAT_WHOLE", 1.0)  # the transform in integers
+    assert compare_covers(A, B).scores(["omega", "extended_bcubed_precision", "extended_bcubed_recall"]) == want

@@ -48,8 +48,10 @@ cluster there), as clusim names the choices. Objects a cover lists in no cluster
 clusters of no object are dropped (a threshold or the policy can leave some), so that they move no
 measure.
 
-The pair measures count, for each object, the 2^m sets of the m clusters it is in: where objects
-are in very many clusters at once (:data:`MAX_SUBSETS`, :data:`MAX_SHAPE_SUBSETS`), the pairs are
+The pair measures group the objects into types (the same clusters on both sides: the digits of one
+whole number, counted or sorted) and count, for each type, the 2^m sets of the m clusters it is
+in; the sets of at most one cluster a side are read off the cluster sizes and the overlap table.
+Where objects are in very many clusters at once (:data:`MAX_SUBSETS`, :data:`MAX_SHAPE_SUBSETS`), the pairs are
 counted one by one instead for up to :data:`MAX_PAIRWISE_OBJECTS` objects, and refused beyond. The
 overlapping NMIs and F1 read the overlap table, held for up to :data:`MAX_OVERLAP_CELLS` cells;
 ``scores()`` gives NaN with a warning for a measure beyond its limit.
@@ -139,7 +141,7 @@ class Cover:
 
     @cached_property
     def sizes(self) -> np.ndarray:
-        return np.asarray(self.members.sum(axis=0)).ravel().astype(np.int64)
+        return np.bincount(self.members.indices, minlength=self.k).astype(np.int64)
 
     @cached_property
     def memberships_per_object(self) -> np.ndarray:
@@ -174,8 +176,8 @@ def _names(objects, n: int, name: str) -> np.ndarray:
 def _matrix(members, objects, clusters) -> Cover:
     members = sparse.csr_array(members, dtype=np.int8)
     members.sum_duplicates()
-    members.data[:] = 1
-    members.eliminate_zeros()
+    members.eliminate_zeros()  # a zero stored in a sparse matrix is no membership
+    members.data[:] = 1  # a membership listed twice is one
     members.sort_indices()
     return Cover(members, _one_dimensional(objects), _one_dimensional(clusters))
 
@@ -232,7 +234,7 @@ def as_cover(clusters, *, objects=None, name: str = "cover") -> Cover:
         if matrix.ndim != 2 or matrix.shape[0] < 2:
             raise CluvalError(f"{name} as a matrix needs objects as rows (at least 2), got shape {matrix.shape}")
         data = matrix.data
-        if not np.all(np.isin(data, (0, 1))):
+        if not ((data == 0) | (data == 1)).all():
             raise CluvalError(f"{name} as a matrix must hold 0 and 1 only (threshold soft memberships with "
                               "cover_from_memberships)")
         return _matrix(matrix, _names(objects, matrix.shape[0], name), np.arange(matrix.shape[1]))
@@ -359,6 +361,9 @@ def _aligned(a: Cover, b: Cover, policy: str) -> tuple[Cover, Cover, int]:
     return completed(a, rows_a, missing_a), completed(b, rows_b, missing_b), alone
 
 
+# Whole numbers up to this are exact in floats (2^53)
+_FLOAT_WHOLE = 2.0**53
+
 _HASH = np.random.default_rng(20091).integers(1, 2**62, size=1 << 16, dtype=np.int64).astype(np.uint64) * 3 + 1
 
 
@@ -399,105 +404,164 @@ class CoverComparison:
         self.n = reference.n
 
     @cached_property
+    def _kinds(self) -> dict:
+        """The object types (objects with the same clusters on both sides), by shape: for x reference
+        and y candidate clusters, ``(x, y) -> (w, a, b)``, each type's objects and clusters (types x x
+        and types x y, each row ascending). Found without hashing: a type's clusters are the digits of
+        one whole number when they fit in 62 bits (counted directly, or sorted), else its rows are
+        sorted as such."""
+        A, B = self.reference.members, self.candidate.members
+        alpha, beta = np.diff(A.indptr), np.diff(B.indptr)
+        width = int(beta.max(initial=0)) + 1
+        shape_of = alpha.astype(np.int64) * width + beta
+        radix = max(self.reference.k, self.candidate.k, 1)
+        kinds = {}
+        for code in np.flatnonzero(np.bincount(shape_of)).tolist():
+            x, y = divmod(code, width)
+            objects = np.flatnonzero(shape_of == code)
+            first = A.indptr[objects], B.indptr[objects]
+            columns = [A.indices[first[0] + p] for p in range(x)] + [B.indices[first[1] + q] for q in range(y)]
+            space = radix ** (x + y)
+            if space < 2**62:
+                places = radix ** np.arange(x + y - 1, -1, -1, dtype=np.int64)
+                codes = np.zeros(len(objects), dtype=np.int64)
+                for column, place in zip(columns, places.tolist()):
+                    codes += column.astype(np.int64) * place
+                if space <= max(1 << 22, 2 * len(objects)):  # the codes index a count directly
+                    counts = np.bincount(codes, minlength=space)
+                    found = np.flatnonzero(counts)
+                    w = counts[found]
+                else:
+                    found, w = np.unique(codes, return_counts=True)
+                digits = found[:, None] // places % radix
+            else:
+                digits, w = np.unique(np.column_stack(columns).astype(np.int64), axis=0, return_counts=True)
+            kinds[(x, y)] = (w.astype(np.int64), digits[:, :x], digits[:, x:])
+        return kinds
+
+    @cached_property
     def _joint(self):
-        """The object types (objects with the same clusters on both sides): how many objects each has,
-        and their reference and candidate clusters (types x clusters, sorted CSR)."""
-        a, b = self.reference, self.candidate
-        joint = sparse.hstack([a.members, b.members]).tocsr()
-        joint.sort_indices()
-        key, first = _groups(joint)
-        rows = joint[first]
-        A, B = rows[:, :a.k].tocsr(), rows[:, a.k:].tocsr()
-        A.sort_indices()
-        B.sort_indices()
-        return np.bincount(key).astype(np.int64), A, B
+        """The object types of :attr:`_kinds` in one list: how many objects each has, and their reference
+        and candidate clusters (types x clusters, sorted CSR)."""
+        kinds = self._kinds.values()
+        w = np.concatenate([k[0] for k in kinds])
+        sides = []
+        for side, clusters in ((1, self.reference.k), (2, self.candidate.k)):
+            lengths = np.concatenate([np.full(len(k[0]), k[side].shape[1]) for k in kinds])
+            indices = np.concatenate([k[side].ravel() for k in kinds])
+            sides.append(sparse.csr_array((np.ones(len(indices), dtype=np.int8), indices, np.r_[0, np.cumsum(lengths)]),
+                                          shape=(len(w), clusters)))
+        return w, sides[0], sides[1]
 
     @cached_property
     def overlap(self) -> np.ndarray:
         """Objects each reference cluster shares with each candidate cluster (K_A x K_B); a CluvalError
         beyond :data:`MAX_OVERLAP_CELLS` cells."""
-        cells = self.reference.k * self.candidate.k
-        if cells > MAX_OVERLAP_CELLS:
-            raise CluvalError(f"the overlap table of {self.reference.k:,} x {self.candidate.k:,} clusters has more "
-                              f"than the {MAX_OVERLAP_CELLS:,} cells cluval holds for the overlapping NMIs and F1")
-        w, A, B = self._joint
-        per_a, per_b = np.diff(A.indptr), np.diff(B.indptr)
-        cells = per_a * per_b
-        owner = np.repeat(np.arange(len(w)), cells)
-        within = np.arange(int(cells.sum())) - np.repeat(np.cumsum(cells) - cells, cells)
-        step = np.maximum(per_b[owner], 1)
-        left = A.indices[A.indptr[owner] + within // step].astype(np.int64)
-        right = B.indices[B.indptr[owner] + within % step]
         shape = (self.reference.k, self.candidate.k)
-        return np.bincount(left * shape[1] + right, weights=w[owner],
+        if shape[0] * shape[1] > MAX_OVERLAP_CELLS:
+            raise CluvalError(f"the overlap table of {shape[0]:,} x {shape[1]:,} clusters has more than the "
+                              f"{MAX_OVERLAP_CELLS:,} cells cluval holds for the overlapping NMIs and F1")
+        codes, weights = [], []
+        for w, a, b in self._kinds.values():
+            for p, q in itertools.product(range(a.shape[1]), range(b.shape[1])):
+                codes.append(a[:, p] * shape[1] + b[:, q])
+                weights.append(w)
+        if not codes:
+            return np.zeros(shape, dtype=np.int64)
+        return np.bincount(np.concatenate(codes), weights=np.concatenate(weights),
                            minlength=shape[0] * shape[1]).astype(np.int64).reshape(shape)
 
     @cached_property
     def _pair_counts(self):
         """(D, E, w, covered_a, covered_b): D[j, l] the pairs of objects that share j reference and l
-        candidate clusters; for each object type (objects with the same clusters on both sides, w of
-        them), E[type, j, l] the objects (itself included) with which one of its objects shares j
+        candidate clusters; for each object type of :attr:`_joint` (w objects with the same clusters on
+        both sides), E[type, j, l] the objects (itself included) with which one of its objects shares j
         and l; and whether each type is in some cluster of each side.
 
         Counted without visiting pairs, from binomial moments: with S a set of s reference clusters
         and T of t candidate clusters, and n(S, T) the objects in all of them,
         F(s, t) = sum_{S, T} C(n(S, T), 2) = sum over pairs of C(j, s) C(l, t), and an object's
         G(s, t) = sum of n(S, T) over its own S and T; D and E follow by inverting the binomial
-        transform. Each object contributes its 2^(|A(u)| + |B(u)|) subsets."""
+        transform. Sets of at most one cluster a side are read off the cluster sizes and the overlap
+        table; every type contributes the larger subsets of its clusters, 2^(x + y) in all."""
         a, b = self.reference, self.candidate
-        w, A, B = self._joint
-        alpha, beta = np.diff(A.indptr), np.diff(B.indptr)
-        subsets = int(np.sum(np.ldexp(1.0, alpha + beta)))
-        shapes_work = sum(2 ** (x + y) for x, y in set(zip(alpha.tolist(), beta.tolist())))
+        kinds = self._kinds
+        subsets = sum(float(len(k[0])) * 2.0 ** (x + y) for (x, y), k in kinds.items())
+        shapes_work = sum(2 ** (x + y) for x, y in kinds)
         if subsets > MAX_SUBSETS or shapes_work > MAX_SHAPE_SUBSETS:
             if self.n <= MAX_PAIRWISE_OBJECTS:
-                return _pairwise_counts(w, A, B)
+                return _pairwise_counts(*self._joint)
             raise CluvalError(f"the pair measures of these covers count {subsets:.3g} sets of clusters that objects "
                               f"share (an object in m clusters has 2^m) over {shapes_work:,} kinds of sets, more than "
                               f"the {MAX_SUBSETS:.0e} and {MAX_SHAPE_SUBSETS:,} cluval counts; with at most "
                               f"{MAX_PAIRWISE_OBJECTS:,} objects it counts their pairs one by one instead")
-        J, L = int(alpha.max(initial=0)), int(beta.max(initial=0))
-        n = int(w.sum())
+        J, L = max(x for x, _ in kinds), max(y for _, y in kinds)
+        n = self.n
+        starts = dict(zip(kinds, np.cumsum([0] + [len(k[0]) for k in kinds.values()]).tolist()))
+        types = sum(len(k[0]) for k in kinds.values())
         F = np.zeros((J + 1, L + 1), dtype=np.int64)
-        G = np.zeros((len(w), J + 1, L + 1), dtype=np.int64)
-        shapes = {}
-        for shape in set(zip(alpha.tolist(), beta.tolist())):
-            members = np.flatnonzero((alpha == shape[0]) & (beta == shape[1]))
-            sets_a = A.indices[A.indptr[members][:, None] + np.arange(shape[0])]
-            sets_b = B.indices[B.indptr[members][:, None] + np.arange(shape[1])]
-            shapes[shape] = (members, sets_a, sets_b)
+        # G: whole numbers up to n 2^(J + L) < 2^53 (J + L <= 14 by MAX_SHAPE_SUBSETS), exact in floats
+        G = np.zeros((J + 1, L + 1, types), dtype=np.float64)
+        F[0, 0], G[0, 0] = n * (n - 1) // 2, n
+        overlap = self.overlap if J and L and a.k * b.k <= MAX_OVERLAP_CELLS else None
+        F[1, 0] = _pairs_within(a.sizes) if J else 0
+        F[0, 1] = _pairs_within(b.sizes) if L else 0
+        if overlap is not None:
+            F[1, 1] = _pairs_within(overlap)
         radix = max(a.k, b.k, 1)
-        for s in range(J + 1):
-            for t in range(L + 1):
-                if s + t == 0:
-                    F[0, 0] = n * (n - 1) // 2
-                    G[:, 0, 0] = n
+        for s, t in itertools.product(range(J + 1), range(L + 1)):
+            if s + t == 0 or (s, t) in ((1, 0), (0, 1)) or ((s, t) == (1, 1) and overlap is not None):
+                continue  # read off the sizes and the overlap table below
+            sets, weights, rows = [], [], []  # each subset of each type's clusters: its clusters, the type's objects
+            for (x, y), (w, sets_a, sets_b) in kinds.items():
+                if x < s or y < t:
                     continue
-                keys, owners = [], []
-                for (x, y), (members, sets_a, sets_b) in shapes.items():
-                    if x < s or y < t:
-                        continue
-                    for left in itertools.combinations(range(x), s):
-                        for right in itertools.combinations(range(y), t):
-                            keys.append(np.column_stack([sets_a[:, list(left)], sets_b[:, list(right)]]))
-                            owners.append(members)
-                if not keys:
-                    continue
-                keys, owners = np.concatenate(keys), np.concatenate(owners)
-                if radix ** (s + t) <= max(1 << 24, 4 * len(keys)):  # the sets' codes index a count directly
-                    inverse = keys.astype(np.int64) @ (radix ** np.arange(s + t, dtype=np.int64))
-                elif radix ** (s + t) < 2**62:
-                    codes = keys.astype(np.int64) @ (radix ** np.arange(s + t, dtype=np.int64))
-                    inverse = np.unique(codes, return_inverse=True)[1]
+                for left in itertools.combinations(range(x), s):
+                    for right in itertools.combinations(range(y), t):
+                        sets.append([sets_a[:, p] for p in left] + [sets_b[:, q] for q in right])
+                        weights.append(w)
+                        rows.append(starts[(x, y)])
+            if not sets:
+                continue
+            if radix ** (s + t) < 2**62:  # a set's clusters are the digits of one whole number
+                codes = np.concatenate([sum(column.astype(np.int64) * radix**place for place, column in enumerate(key))
+                                        for key in sets])
+                if radix ** (s + t) <= max(1 << 24, 4 * len(codes)):  # the codes index a count directly
+                    inverse = codes
                 else:
-                    inverse = np.unique(keys, axis=0, return_inverse=True)[1].ravel()
-                count = np.bincount(inverse, weights=w[owners]).astype(np.int64)
-                F[s, t] = int(np.sum(count * (count - 1) // 2))
-                G[:, s, t] = np.bincount(owners, weights=count[inverse], minlength=len(w)).astype(np.int64)
+                    inverse = np.unique(codes, return_inverse=True)[1]
+            else:
+                keys = np.concatenate([np.column_stack(key) for key in sets])
+                inverse = np.unique(keys, axis=0, return_inverse=True)[1].ravel()
+            count = np.bincount(inverse, weights=np.concatenate(weights)).astype(np.int64)
+            F[s, t] = int(np.sum(count * (count - 1) // 2))
+            shared = count[inverse]
+            at = 0
+            for start, w in zip(rows, weights):  # each type sums the objects in each of its subsets
+                G[s, t, start:start + len(w)] += shared[at:at + len(w)]
+                at += len(w)
+        for (x, y), (w, sets_a, sets_b) in kinds.items():  # the sets of at most one cluster a side
+            rows = slice(starts[(x, y)], starts[(x, y)] + len(w))
+            if x:
+                G[1, 0, rows] = sum(a.sizes[sets_a[:, p]] for p in range(x))
+            if y:
+                G[0, 1, rows] = sum(b.sizes[sets_b[:, q]] for q in range(y))
+            if x and y and overlap is not None:
+                G[1, 1, rows] = sum(overlap[sets_a[:, p], sets_b[:, q]] for p in range(x) for q in range(y))
         invert_a, invert_b = _inverse_binomial(J), _inverse_binomial(L)
         D = invert_a @ F @ invert_b.T
-        E = invert_a[None] @ G @ invert_b.T[None]
-        return D, E, w, alpha > 0, beta > 0
+        transform = np.kron(invert_a, invert_b).T  # E[u] = P_a G[u] P_b^T, every type in one product
+        if n * 4.0 ** (J + L + 1) < _FLOAT_WHOLE:  # every term and sum a whole number below 2^53: exact in floats
+            E = G.reshape(-1, types).T @ transform.astype(np.float64)
+        else:
+            E = np.rint(G).astype(np.int64).reshape(-1, types).T @ transform
+        covered = [np.concatenate([np.full(len(k[0]), side > 0) for side, k in zip(sides, kinds.values())])
+                   for sides in (tuple(x for x, _ in kinds), tuple(y for _, y in kinds))]
+        return D, E.reshape(types, J + 1, L + 1), self._type_weights, covered[0], covered[1]
+
+    @cached_property
+    def _type_weights(self) -> np.ndarray:
+        return np.concatenate([k[0] for k in self._kinds.values()])
 
     # ------------------------------------------------------------------ Omega
     def omega(self) -> float:
@@ -554,14 +618,19 @@ class CoverComparison:
         return min(1.0, max(0.0, mutual / norm))
 
     # ------------------------------------------------------------------ extended BCubed
-    def _bcubed(self, by: str) -> float:
+    @cached_property
+    def _bcubed(self) -> dict:
+        """Extended BCubed precision and recall, each computed once."""
+        return {by: self._bcubed_by(by) for by in ("candidate", "reference")}
+
+    def _bcubed_by(self, by: str) -> float:
         """Extended BCubed precision (`by` the candidate) or recall (`by` the reference)."""
         _, E, w, covered_a, covered_b = self._pair_counts
         j = np.arange(E.shape[1])[:, None]  # clusters shared on the reference's side
         i = np.arange(E.shape[2])[None, :]  # and on the candidate's
         t, covered = (i, covered_b) if by == "candidate" else (j, covered_a)
         share = np.divide(np.minimum(j, i), t, out=np.zeros(np.broadcast_shapes(j.shape, i.shape)), where=t > 0)
-        flat = E.reshape(len(E), -1).astype(np.float64)
+        flat = E.reshape(len(E), -1).astype(np.float64, copy=False)
         reach = flat @ np.broadcast_to(t > 0, share.shape).ravel()  # objects sharing a cluster on `by`'s side
         sums = flat @ share.ravel()
         if not covered.any():
@@ -569,10 +638,10 @@ class CoverComparison:
         return float(np.sum(w[covered] * sums[covered] / reach[covered]) / w[covered].sum())
 
     def extended_bcubed_precision(self) -> float:
-        return self._bcubed("candidate")
+        return self._bcubed["candidate"]
 
     def extended_bcubed_recall(self) -> float:
-        return self._bcubed("reference")
+        return self._bcubed["reference"]
 
     def extended_bcubed_f(self) -> float:
         p, r = self.extended_bcubed_precision(), self.extended_bcubed_recall()
@@ -683,6 +752,12 @@ def _pairwise_counts(w: np.ndarray, A: sparse.csr_array, B: sparse.csr_array):
     E = np.stack([np.bincount(row, minlength=(J + 1) * (L + 1)) for row in rows]).astype(np.int64)
     covered = [np.diff(S.indptr) > 0 for S in (A, B)]
     return D, E.reshape(len(w), J + 1, L + 1), w, covered[0], covered[1]
+
+
+def _pairs_within(counts) -> int:
+    """The sum of C(count, 2): pairs of objects within each count (exact)."""
+    values = np.asarray(counts).ravel()
+    return int(np.sum(values * (values - 1) // 2))
 
 
 def _inverse_binomial(m: int) -> np.ndarray:
