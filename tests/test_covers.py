@@ -371,11 +371,11 @@ def _grouped_and_counted(ka, kb, pa, pb, seed) -> set:
     A[rng.integers(0, n, 40), :] = 0  # some objects in no reference cluster
     A[:60], B[:60] = 0, 0  # two crowds of objects of one type each, in several clusters: with the hundreds of
     A[:30, :7], B[:30, :2] = 1, 1  # clusters kept of 2 200, some 300^9 needs more than 62 bits (rows sorted)
-    A[30:60, 7:10], B[30:60, 0] = 1, 1  # and some 300^4 fewer, but more than 2^22 (codes sorted)
+    A[30:60, 7:10], B[30:60, 0] = 1, 1  # and some 300^4 fewer, but more than 2^16 (codes sorted)
     c = compare_covers(A, B)
     radix = max(c.reference.k, c.candidate.k)
-    groupings = {"counted" if radix ** (x + y) <= max(1 << 22, 2 * n) else "codes sorted"
-                 if radix ** (x + y) < 2**62 else "rows sorted" for x, y in c._kinds}
+    groupings = {"counted" if covers._counted(radix ** (x + y), int(objects.sum())) else "codes sorted"
+                 if radix ** (x + y) < 2**62 else "rows sorted" for (x, y), (objects, _, _) in c._kinds.items()}
     kept_a, kept_b = A[:, A.sum(axis=0) > 0], B[:, B.sum(axis=0) > 0]
     w, TA, TB = c._joint
     got = {(tuple(TA[[i]].indices.tolist()), tuple(TB[[i]].indices.tolist())): int(w[i]) for i in range(len(w))}

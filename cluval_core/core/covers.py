@@ -411,31 +411,38 @@ class CoverComparison:
         one whole number when they fit in 62 bits (counted directly, or sorted), else its rows are
         sorted as such."""
         A, B = self.reference.members, self.candidate.members
-        alpha, beta = np.diff(A.indptr), np.diff(B.indptr)
+        alpha, beta = self.reference.memberships_per_object, self.candidate.memberships_per_object
         width = int(beta.max(initial=0)) + 1
-        shape_of = alpha.astype(np.int64) * width + beta
+        shape_of = alpha * width + beta
         radix = max(self.reference.k, self.candidate.k, 1)
+        starts = A.indptr.astype(np.intp), B.indptr.astype(np.intp)  # index arrays numpy need not convert
+        indices = A.indices.astype(np.int64), B.indices.astype(np.int64)
         kinds = {}
         for code in np.flatnonzero(np.bincount(shape_of)).tolist():
             x, y = divmod(code, width)
             objects = np.flatnonzero(shape_of == code)
-            first = A.indptr[objects], B.indptr[objects]
-            columns = [A.indices[first[0] + p] for p in range(x)] + [B.indices[first[1] + q] for q in range(y)]
+            firsts = [starts[side][objects] for side in (0, 1)]
+            columns = ([indices[0][firsts[0] + p] if p else indices[0][firsts[0]] for p in range(x)]
+                       + [indices[1][firsts[1] + q] if q else indices[1][firsts[1]] for q in range(y)])
             space = radix ** (x + y)
             if space < 2**62:
-                places = radix ** np.arange(x + y - 1, -1, -1, dtype=np.int64)
                 codes = np.zeros(len(objects), dtype=np.int64)
-                for column, place in zip(columns, places.tolist()):
-                    codes += column.astype(np.int64) * place
-                if space <= max(1 << 22, 2 * len(objects)):  # the codes index a count directly
+                for column in columns:  # the clusters as the digits of one whole number, the first most significant
+                    codes *= radix
+                    codes += column
+                if _counted(space, len(objects)):
                     counts = np.bincount(codes, minlength=space)
                     found = np.flatnonzero(counts)
                     w = counts[found]
                 else:
                     found, w = np.unique(codes, return_counts=True)
-                digits = found[:, None] // places % radix
+                digits = []
+                for _ in range(x + y):  # the least significant first
+                    found, digit = np.divmod(found, radix)
+                    digits.append(digit)
+                digits = np.column_stack(digits[::-1]) if digits else np.zeros((len(w), 0), dtype=np.int64)
             else:
-                digits, w = np.unique(np.column_stack(columns).astype(np.int64), axis=0, return_counts=True)
+                digits, w = np.unique(np.column_stack(columns), axis=0, return_counts=True)
             kinds[(x, y)] = (w.astype(np.int64), digits[:, :x], digits[:, x:])
         return kinds
 
@@ -526,7 +533,7 @@ class CoverComparison:
             if radix ** (s + t) < 2**62:  # a set's clusters are the digits of one whole number
                 codes = np.concatenate([sum(column.astype(np.int64) * radix**place for place, column in enumerate(key))
                                         for key in sets])
-                if radix ** (s + t) <= max(1 << 24, 4 * len(codes)):  # the codes index a count directly
+                if _counted(radix ** (s + t), len(codes)):
                     inverse = codes
                 else:
                     inverse = np.unique(codes, return_inverse=True)[1]
@@ -752,6 +759,12 @@ def _pairwise_counts(w: np.ndarray, A: sparse.csr_array, B: sparse.csr_array):
     E = np.stack([np.bincount(row, minlength=(J + 1) * (L + 1)) for row in rows]).astype(np.int64)
     covered = [np.diff(S.indptr) > 0 for S in (A, B)]
     return D, E.reshape(len(w), J + 1, L + 1), w, covered[0], covered[1]
+
+
+def _counted(space: int, items: int) -> bool:
+    """Whether `items` whole numbers below `space` are grouped by counting them in an array of `space`
+    (else by sorting them): when the array is not much longer than the numbers."""
+    return space <= max(1 << 16, 4 * items)
 
 
 def _pairs_within(counts) -> int:
