@@ -28,6 +28,7 @@ METHODS = ("ward", "average", "complete", "single")
 DEFAULT_IDS = ("ari", "fowlkes_mallows", "ami")
 UP_TO = (10, 20, 30, 50, 100)
 LABEL_IDS = tuple(i for i, info in INDICES.items() if not info.needs_data and info.cost != "moments")
+PROFILE, APPLIED = "tree_profile", "tree_profile_applied"  # the profile chart's key; the click last taken
 
 
 @st.cache_resource(show_spinner="Building the tree…", max_entries=16)
@@ -48,6 +49,17 @@ def _whole(key: str, _a, _b) -> dict:
 
 def _wide(profile: pd.DataFrame) -> pd.DataFrame:
     return profile.pivot(index="k", columns="index", values="value").reset_index()
+
+
+def _take_clicked_cut(k_max: int) -> None:
+    """A point clicked on the profile chooses the cut shown (once per click: the selection stays
+    while the slider moves on)."""
+    points = ((st.session_state.get(PROFILE) or {}).get("selection") or {}).get("points") or []
+    clicked = [round(p["x"]) for p in points if isinstance(p.get("x"), (int, float))]
+    if not clicked or clicked == st.session_state.get(APPLIED):
+        return
+    st.session_state[APPLIED] = clicked
+    st.session_state["tree_cut"] = min(max(clicked[0], 2), k_max)
 
 
 st.title("Compare two hierarchies")
@@ -75,8 +87,10 @@ if not ids:
     st.stop()
 reference_k = ui.reference_k(points, next(iter(points.partitions))) if points.partitions else 2
 page_url.take("tree_cut", range(2, k_max + 1), min(max(reference_k, 2), k_max))
+_take_clicked_cut(k_max)
 cut = st.slider("The cut shown below: k =", 2, k_max, key="tree_cut",
-                help="The tanglegram, the marked line of the profile and the link to Compare follow this k.")
+                help="The tanglegram, the marked line of the profile and the link to Compare follow this k; "
+                     "clicking a point of the profile chooses its k too.")
 page_url.write({"tree_a": method_a, "tree_b": method_b, "tree_up_to": k_max, "tree_cut": cut},
                {"tree_a": "ward", "tree_b": "single", "tree_up_to": min(30, largest),
                 "tree_cut": min(max(reference_k, 2), k_max)}, ("tree_a", "tree_b", "tree_up_to", "tree_cut"))
@@ -113,10 +127,11 @@ with left:
     st.subheader(f"Every cut: {names[method_a]} against {names[method_b]}")
     bands = profile[["k", "index", "expected", "sd"]].dropna()
     figure = index_curves(_wide(profile), "k", ids, current=cut, bands=bands if len(bands) else None)
-    charts.chart(figure, key="tree_profile")
+    charts.chart(figure, key=PROFILE, on_select="rerun", selection_mode="points")
     st.caption("Each line is one index between the two trees cut into the same k; the shaded band around a line "
                "is what chance gives at that k (expected value ± 2 SD), drawn where the index has an exact "
-               "expectation. A line above its band means the trees agree beyond chance at that cut.")
+               "expectation. A line above its band means the trees agree beyond chance at that cut. Click a "
+               "point to show that cut on the right.")
 with right:
     st.subheader(f"The cut into {cut} clusters")
     with ui.guarded("Drawing the tanglegram", stop=False):
