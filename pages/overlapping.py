@@ -26,6 +26,7 @@ from pages import _shared as ui
 EXAMPLE, UPLOAD = "Fuzzy c-means, thresholded", "Two files of your own"
 POLICY_NAMES = {"intersection": "compare the objects both list", "singletons": "each one its own cluster",
                 "extra_cluster": "all of them one extra cluster"}
+OMEGA_EXPECTED = "omega_expected"  # shown below Omega: the share of agreeing pairs chance gives
 MGH_NAMES = {"max": "max, as MGH", "min": "min", "sqrt": "geometric mean", "arithmetic": "arithmetic mean",
              "joint": "joint entropy"}
 
@@ -38,13 +39,15 @@ def _scores(comparison, normalisation: str) -> dict:
     for message in dict.fromkeys(str(w.message) for w in caught):
         st.caption(ui.plain(message[:1].upper() + message[1:]))
     values["onmi_mgh"] = comparison.onmi_mgh(normalisation)
-    return values
+    expected = comparison.omega_expected() if values["omega"] == values["omega"] else float("nan")
+    return {**{"omega": values.pop("omega"), OMEGA_EXPECTED: expected}, **values}
 
 
 def _table(columns: dict, normalisation: str) -> pd.DataFrame:
     """Measures (rows) by candidates (columns), with what each cover looks like below them."""
     names = {i: m.name for i, m in COVER_MEASURES.items()}
     names["onmi_mgh"] = f"Overlapping NMI (MGH, {MGH_NAMES[normalisation].split(',')[0]})"
+    names[OMEGA_EXPECTED] = "Omega's agreement by chance"
     frame = pd.DataFrame({title: {names[i]: f"{v:.4f}" if v == v else "undefined" for i, v in values.items()}
                           for title, (values, _) in columns.items()})
     shape = pd.DataFrame({title: {what: f"{value:.3f}" if isinstance(value, float) else f"{value:,}"
@@ -117,7 +120,8 @@ with left:
     st.table(_table(results, normalisation))
     st.caption("A threshold below 1/2 lets an object near a border join both clusters; a higher one leaves objects "
                "near borders in no cluster. Omega and extended BCubed penalise both, each in its own way; the "
-               "overlapping NMIs look at clusters, not pairs.")
+               "overlapping NMIs look at clusters, not pairs. Omega's agreement by chance is the share of pairs "
+               "the two covers would agree on if each side's counts were paired at random: Omega is 0 there.")
 with right:
     counts = columns[f"memberships ≥ {min(low, high):g}"].memberships_per_object
     charts.chart(membership_scatter(points.X, counts, title=f"Memberships ≥ {min(low, high):g}"),

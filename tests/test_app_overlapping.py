@@ -32,6 +32,8 @@ def test_the_example_shows_the_library_values_for_both_thresholds():
         c = compare_covers(labels, cover_from_memberships(U, level))
         assert table.loc["Omega index", f"memberships ≥ {level:g}"] == f"{c.omega():.4f}"
         assert table.loc["Extended BCubed recall", f"memberships ≥ {level:g}"] == f"{c.extended_bcubed_recall():.4f}"
+        assert table.loc["Omega's agreement by chance", f"memberships ≥ {level:g}"] == f"{c.omega_expected():.4f}"
+    assert list(table.index[:2]) == ["Omega index", "Omega's agreement by chance"]
 
 
 def test_the_normalisation_of_the_mgh_nmi_is_chosen():

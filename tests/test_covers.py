@@ -15,7 +15,7 @@ from clusim import sim
 from clusim.clustering import Clustering
 from scipy import sparse
 
-from cluval_core import CluvalError, CluvalWarning, compare
+from cluval_core import INDICES, CluvalError, CluvalWarning, compare
 from cluval_core.core import covers
 from cluval_core.core.covers import (
     COVER_MEASURES,
@@ -66,6 +66,7 @@ def test_on_partitions_omega_is_ari_and_extended_bcubed_is_bcubed(seed):
     a, b = rng.integers(0, 4, n), rng.integers(0, 5, n)
     c, flat = compare_covers(a, b), compare(a, b)
     assert c.omega() == pytest.approx(flat.score("ari"), abs=1e-14)
+    assert c.omega_expected() == INDICES["ri"].expectation(flat)[0]  # the Rand index's, exactly
     for i in ("bcubed_precision", "bcubed_recall", "bcubed_f"):
         assert getattr(c, f"extended_{i}")() == pytest.approx(flat.score(i), abs=1e-14)
 
@@ -75,6 +76,7 @@ def test_omega_by_hand():
     # counts 0 and 1: reference 2 and 4, candidate 4 and 2: expected (8 + 8) / 36
     c = compare_covers([[0, 1, 2], [2, 3]], [[0, 1], [2, 3]])
     assert c.omega() == pytest.approx((4 / 6 - 16 / 36) / (1 - 16 / 36), abs=1e-15)
+    assert c.omega_expected() == 16 / 36
     # a pair in two clusters of each: counts 2 and 2 agree
     same = [[0, 1], [0, 1, 2], [3]]
     assert compare_covers(same, same).omega() == 1.0

@@ -9,14 +9,16 @@ every measure below from two small structures, so that nothing is quadratic in t
 * the **overlap table** O = A^T B (clusters of the reference by clusters of the candidate:
   the objects each pair shares), from which the overlapping NMIs are computed;
 * the **object types**: objects with the same clusters on both sides are interchangeable, so
-  the pairs of objects are counted by pairs of types that share a cluster (sparse products of
-  the types' membership matrices), which the Omega index and extended BCubed read.
+  the pairs of objects that share j reference and l candidate clusters are counted from the sets
+  of clusters each type is in (binomial moments, below), which the Omega index and extended
+  BCubed read.
 
 The measures (A the reference, B the candidate; N objects, M = N (N - 1) / 2 pairs):
 
 * ``omega`` (Collins & Dent 1988): with t_A(u, v) the number of clusters of A holding both u
   and v, the share of pairs with t_A = t_B, adjusted for chance as (observed - expected) /
-  (1 - expected), expected = sum_j N_j^A N_j^B / M^2 (N_j the pairs with count j). On two
+  (1 - expected), expected = sum_j N_j^A N_j^B / M^2 (N_j the pairs with count j; the agreement
+  expected when the counts are paired at random, ``omega_expected``). On two
   partitions it is the adjusted Rand index, exactly. 1 where both covers give every pair the
   same count (nothing to adjust) and they agree on every pair; NaN where they do not.
 * ``onmi_lfk`` (Lancichinetti, Fortunato & Kertész 2009): each cluster a binary variable over the
@@ -71,6 +73,7 @@ import numbers
 import warnings
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import cached_property
 
 import numpy as np
@@ -571,6 +574,13 @@ class CoverComparison:
         return np.concatenate([k[0] for k in self._kinds.values()])
 
     # ------------------------------------------------------------------ Omega
+    def omega_expected(self) -> float:
+        """Omega's expected agreement: the share of pairs with the same count on both sides when each
+        side's counts are paired at random, sum_j N_j^A N_j^B / M^2 (the adjusted Rand index's
+        expectation on partitions); computed exactly, rounded once."""
+        m = self.n * (self.n - 1) // 2
+        return float(Fraction(_expected_times(self._pair_counts[0]), m * m))
+
     def omega(self) -> float:
         D = self._pair_counts[0]
         n = self.n
