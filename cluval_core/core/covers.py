@@ -179,7 +179,8 @@ def _names(objects, n: int, name: str) -> np.ndarray:
 def _matrix(members, objects, clusters) -> Cover:
     members = sparse.csr_array(members, dtype=np.int8)
     members.sum_duplicates()
-    members.eliminate_zeros()  # a zero stored in a sparse matrix is no membership
+    if not members.data.all():
+        members.eliminate_zeros()  # a zero stored in a sparse matrix is no membership
     members.data[:] = 1  # a membership listed twice is one
     members.sort_indices()
     return Cover(members, _one_dimensional(objects), _one_dimensional(clusters))
@@ -418,8 +419,7 @@ class CoverComparison:
         width = int(beta.max(initial=0)) + 1
         shape_of = alpha * width + beta
         radix = max(self.reference.k, self.candidate.k, 1)
-        starts = A.indptr.astype(np.intp), B.indptr.astype(np.intp)  # index arrays numpy need not convert
-        indices = A.indices.astype(np.int64), B.indices.astype(np.int64)
+        starts, indices = (A.indptr, B.indptr), (A.indices, B.indices)
         kinds = {}
         for code in np.flatnonzero(np.bincount(shape_of)).tolist():
             x, y = divmod(code, width)
