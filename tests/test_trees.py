@@ -140,6 +140,26 @@ def test_indices_of_the_pair_counts_alone_come_off_the_updated_counts_as_compare
             assert got == pytest.approx(want, abs=0, nan_ok=True), k
 
 
+def test_the_bands_of_indices_of_the_pair_counts_come_off_the_updated_sizes_as_off_each_table():
+    """Indices of the pair counts alone take their chance band from the cluster sizes each merge updates
+    (no table per cut): the registry's exact expectation on the two cuts, as with a table per cut."""
+    rng = np.random.default_rng(12)
+    n = 70
+    pairs = [i for i, info in INDICES.items() if info.cost == "pairs" and info.expectation is not None]
+    a, b = _random_tree(rng, n), linkage(rng.normal(size=(n, 2)), "average")
+    fast = cut_profile(a, b, pairs, k_max=n)
+    with_tables = cut_profile(a, b, pairs + ["psi"], k_max=n)
+    with_tables = with_tables[with_tables["index"] != "psi"].reset_index(drop=True)
+    assert fast.equals(with_tables)
+    for k in (2, 5, 30, n):
+        c = compare(cut_labels(a, k), cut_labels(b, k))
+        rows = fast[fast.k == k].set_index("index")
+        for i in pairs:
+            found = INDICES[i].expectation(c)
+            want = (math.nan, math.nan) if found is None else (found[0], math.nan if found[1] is None else found[1])
+            assert (rows.loc[i, "expected"], rows.loc[i, "sd"]) == pytest.approx(want, abs=0, nan_ok=True), (k, i)
+
+
 def test_the_cuts_follow_the_merge_order_even_where_heights_tie():
     Z = [[0, 1, 1.0, 2], [2, 3, 1.0, 2], [4, 5, 1.0, 4]]  # every merge at height 1
     assert [len(set(cut_labels(Z, k))) for k in (1, 2, 3, 4)] == [1, 2, 3, 4]

@@ -89,17 +89,40 @@ class PairsOnly:
     """Two crisp partitions known by their four pair counts alone: all that an index of cost
     ``"pairs"`` reads of a comparison, so work that updates the pair counts table by table (the
     cuts of two trees) scores those indices without building each table's comparison. The
-    values are :meth:`Comparison.score`'s on any table with these pair counts.
+    values are :meth:`Comparison.score`'s on any table with these pair counts. With the cluster
+    sizes of both sides (`sizes`, in any order), the permutation model's exact expectations of
+    those indices (``INDICES[id].expectation``) read it too.
 
     >>> PairsOnly(PairCounts(a=2, b=4, c=1, d=8)).score("ri")
     0.6666666666666666
     """
 
-    __slots__ = ("pair_counts",)
+    __slots__ = ("pair_counts", "row_sizes", "col_sizes", "_memo")
     is_soft = False
 
-    def __init__(self, pair_counts: PairCounts):
+    def __init__(self, pair_counts: PairCounts, sizes: tuple | None = None):
         self.pair_counts = pair_counts
+        if sizes is not None:
+            self.row_sizes, self.col_sizes = (np.asarray(s, dtype=np.int64) for s in sizes)
+            self._memo = {}
+
+    @property
+    def n(self) -> int:
+        return int(self.row_sizes.sum())
+
+    @property
+    def k_true(self) -> int:
+        return len(self.row_sizes)
+
+    @property
+    def k_pred(self) -> int:
+        return len(self.col_sizes)
+
+    def memo(self, derive):
+        """As :meth:`Comparison.memo`: ``derive(self)`` computed once."""
+        if derive not in self._memo:
+            self._memo[derive] = derive(self)
+        return self._memo[derive]
 
     @property
     def is_identical(self) -> bool:

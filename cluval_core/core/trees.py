@@ -238,9 +238,10 @@ class _Merging:
 
 
 def _profile_cuts(labels_a, labels_b, merging_a, merging_b, k_max: int, tables: bool):
-    """(k, table, pair counts) for k = k_max … 1: each cut's pair counts, and with `tables` its table
-    in first-occurrence order (else None), each the previous with the rows (and columns) the next
-    merge joins added together, and the pairs those merges put together added to the counts.
+    """(k, table, pair counts, sizes) for k = k_max … 1: each cut's pair counts and both sides' cluster
+    sizes (a cluster merged into another 0), and with `tables` its table in first-occurrence order
+    (else None), each the previous with the rows (and columns) the next merge joins added together,
+    and the pairs those merges put together added to the counts.
 
     Clusters are numbered in order of first appearance, so the cluster a merge keeps (the one
     whose objects appear first) is the one of smaller number, and the clusters still apart, in
@@ -258,7 +259,7 @@ def _profile_cuts(labels_a, labels_b, merging_a, merging_b, k_max: int, tables: 
     for k in range(k_max, 0, -1):
         only_a, only_b = side[0] - both, side[1] - both
         shown = table[np.ix_(np.flatnonzero(alive[0]), np.flatnonzero(alive[1]))] if tables else None
-        yield k, shown, PairCounts(both, only_a, only_b, total - both - only_a - only_b)
+        yield k, shown, PairCounts(both, only_a, only_b, total - both - only_a - only_b), sizes
         if k == 1:
             return
         step = k_max - k  # the merge that makes k - 1 clusters of k
@@ -268,6 +269,7 @@ def _profile_cuts(labels_a, labels_b, merging_a, merging_b, k_max: int, tables: 
             both += int(kept @ joined)  # the pairs of a cell's two parts, now together in both
             side[axis] += counts[keep] * counts[gone]
             counts[keep] += counts[gone]
+            counts[gone] = 0
             kept += joined  # views of the table: its line `keep` takes in the line `gone`
             joined.fill(0)
             alive[axis][gone] = False
@@ -311,9 +313,9 @@ def cut_profile(tree, other, ids=None, *, k_max: int | None = None, bands: bool 
     k_max = min(30, n) if k_max is None else _check_k(k_max, n, "k_max")
     if k_max > MAX_CUTS:
         raise CluvalError(f"k_max = {k_max:,} asks for more than the {MAX_CUTS:,} cuts a profile scores")
-    # indices of the pair counts alone are read off the counts each merge updates; the others (and
-    # the bands, which need the cluster sizes) off each cut's table, in first-occurrence order
-    tables = bands or any(INDICES[i].cost != "pairs" for i in ids)
+    # indices of the pair counts alone (and their bands, from the cluster sizes) are read off the
+    # counts each merge updates; the others off each cut's table, in first-occurrence order
+    tables = any(INDICES[i].cost != "pairs" for i in ids)
     merging_a = _Merging(tree, k_max, ordered=tables)
     if other_tree is not None:
         merging_b = _Merging(other_tree, k_max, ordered=tables)
@@ -322,11 +324,11 @@ def cut_profile(tree, other, ids=None, *, k_max: int | None = None, bands: bool 
         sides = labels_b, merging_a.labels, None, merging_a
     k_true = int(sides[0].max()) + 1
     columns = {"value": [], "expected": [], "sd": [], "k_true": [], "k_pred": []}
-    for k, table, pairs in _profile_cuts(*sides, k_max, tables):
-        counts = PairsOnly(pairs)
+    for k, table, pairs, sizes in _profile_cuts(*sides, k_max, tables):
+        counts = PairsOnly(pairs, [[x for x in side if x] for side in sizes] if bands else None)
         c = (Comparison._build(table, np.arange(table.shape[0]), np.arange(table.shape[1]), copy=False) if tables
              else None)
-        exact = _exact_expectations(c, ids) if bands else {}
+        exact = _exact_expectations(c if tables else counts, ids) if bands else {}
         for i in ids:
             expected, sd = exact.get(i, (math.nan, None))
             columns["value"].append(counts.score(i) if INDICES[i].cost == "pairs" else c.score(i))
