@@ -243,9 +243,10 @@ def _profile_cuts(labels_a, labels_b, merging_a, merging_b, k_max: int, tables: 
     (else None), each the previous with the rows (and columns) the next merge joins added together,
     and the pairs those merges put together added to the counts.
 
-    Clusters are numbered in order of first appearance, so the cluster a merge keeps (the one
-    whose objects appear first) is the one of smaller number, and the clusters still apart, in
-    ascending order, are in first-occurrence order: the tie order of each cut."""
+    With `tables` the clusters are numbered in order of first appearance (:class:`_Merging`), so the
+    cluster a merge keeps (the one whose objects appear first) is the one of smaller number, and the
+    clusters still apart, in ascending order, are in first-occurrence order: the tie order of each
+    cut. The pair counts and sizes need no order."""
     shape = (int(labels_a.max()) + 1, int(labels_b.max()) + 1)
     table = np.bincount(labels_a * shape[1] + labels_b, minlength=shape[0] * shape[1]).reshape(shape)
     sizes = [table.sum(axis=1).tolist(), table.sum(axis=0).tolist()]  # Python ints: exact products
