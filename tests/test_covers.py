@@ -405,3 +405,31 @@ def test_the_pair_counts_are_the_same_without_the_overlap_table_or_in_whole_numb
     monkeypatch.setattr(covers, "MAX_OVERLAP_CELLS", 3)  # the pairs of single clusters counted, not looked up
     monkeypatch.setattr(covers, "_FLOAT_WHOLE", 1.0)  # the transform in integers
     assert compare_covers(A, B).scores(["omega", "extended_bcubed_precision", "extended_bcubed_recall"]) == want
+
+
+def test_a_membership_listed_any_number_of_times_is_one_and_the_callers_matrix_stays():
+    repeated = [[0] * 300 + [1], [1, 2]]  # object 0 listed 300 times in the first cluster
+    assert as_cover(repeated).members.toarray().tolist() == [[1, 0], [1, 1], [0, 1]]
+    stored = sparse.csr_array((np.array([1.0, 0.0, 1.0, 1.0, 1.0]), np.array([0, 1, 1, 0, 1]),
+                               np.array([0, 2, 3, 5])), shape=(3, 2))
+    before = (stored.data.copy(), stored.indices.copy(), stored.indptr.copy())
+    first = compare_covers([[0, 2], [1, 2]], stored).omega()
+    assert all(np.array_equal(x, y) for x, y in zip(before, (stored.data, stored.indices, stored.indptr)))
+    assert compare_covers([[0, 2], [1, 2]], stored).omega() == first == 1.0
+
+
+def test_a_cover_of_no_cluster_at_all_is_compared_by_its_definitions():
+    """Every object in no cluster of the reference: each pair shares 0 clusters there."""
+    B = np.array([[1, 0], [1, 0], [0, 1], [0, 1], [1, 1]])
+    c = compare_covers(np.zeros((5, 3), dtype=int), B)
+    assert c.reference.k == 0
+    assert c.omega() == pytest.approx(_brute_omega(np.zeros((5, 0), dtype=int), B), abs=1e-15)
+    assert c.omega_expected() == pytest.approx(4 / 10, abs=1e-15)  # the 4 of 10 pairs sharing no candidate cluster
+    assert math.isnan(c.extended_bcubed_recall())  # no object in a reference cluster
+    both = compare_covers(np.zeros((4, 1), dtype=int), np.zeros((4, 2), dtype=int))
+    assert both.omega() == 1.0  # every pair shares 0 clusters on both sides
+
+
+def test_measure_ids_must_be_names():
+    with pytest.raises(CluvalError, match="unknown cover measure"):
+        compare_covers([[0, 1], [2, 3]], [[0, 1, 2], [3]]).scores([["omega"]])

@@ -297,6 +297,9 @@ def test_heights_are_in_the_datas_units_and_model_distances_are_kept():
     model = AgglomerativeClustering(n_clusters=None, distance_threshold=0, linkage="average",
                                     compute_distances=True).fit(X)
     assert np.array_equal(as_tree(model).linkage[:, 2], model.distances_)
+    model.distances_ = np.array(["far"] * len(model.distances_))
+    with pytest.raises(CluvalError, match="distances_ must be numbers"):
+        as_tree(model)
     same = hierarchy([[1.0, 1.0]] * 3, "single")  # one distinct point: a tree all at height 0
     assert same.linkage[:, 2].tolist() == [0.0, 0.0]
 

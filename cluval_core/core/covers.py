@@ -177,12 +177,14 @@ def _names(objects, n: int, name: str) -> np.ndarray:
 
 
 def _matrix(members, objects, clusters) -> Cover:
-    members = sparse.csr_array(members, dtype=np.int8)
-    members.sum_duplicates()
+    members = sparse.csr_array(members, copy=True)  # the caller's matrix stays as it is
+    if not members.has_canonical_format:  # repeats counted in whole numbers wide enough for any number
+        members = members.astype(np.int64)
+        members.sum_duplicates()
     if not members.data.all():
         members.eliminate_zeros()  # a zero stored in a sparse matrix is no membership
-    members.data[:] = 1  # a membership listed twice is one
-    members.sort_indices()
+    members = sparse.csr_array((np.ones(members.nnz, dtype=np.int8), members.indices, members.indptr),
+                               shape=members.shape)  # a membership listed twice is one
     return Cover(members, _one_dimensional(objects), _one_dimensional(clusters))
 
 
@@ -514,8 +516,10 @@ class CoverComparison:
         G = np.zeros((J + 1, L + 1, types), dtype=np.float64)
         F[0, 0], G[0, 0] = n * (n - 1) // 2, n
         overlap = self.overlap if J and L and a.k * b.k <= MAX_OVERLAP_CELLS else None
-        F[1, 0] = _pairs_within(a.sizes) if J else 0
-        F[0, 1] = _pairs_within(b.sizes) if L else 0
+        if J:
+            F[1, 0] = _pairs_within(a.sizes)
+        if L:
+            F[0, 1] = _pairs_within(b.sizes)
         if overlap is not None:
             F[1, 1] = _pairs_within(overlap)
         radix = max(a.k, b.k, 1)
@@ -724,7 +728,7 @@ class CoverComparison:
     def scores(self, ids=None) -> dict[str, float]:
         """``{id: value}`` of the measures of :data:`COVER_MEASURES` (all when `ids` is None)."""
         ids = list(COVER_MEASURES) if ids is None else [ids] if isinstance(ids, str) else list(ids)
-        unknown = [i for i in ids if i not in COVER_MEASURES]
+        unknown = [i for i in ids if not isinstance(i, str) or i not in COVER_MEASURES]
         if unknown:
             raise CluvalError(f"unknown cover measure {unknown[0]!r}; the measures are {', '.join(COVER_MEASURES)}")
         out = {}

@@ -96,8 +96,11 @@ def as_tree(tree, name: str = "tree") -> Tree:
             raise CluvalError(f"{name}'s children_ must be an (N - 1) x 2 array of node numbers, got shape "
                               f"{children.shape}")
         distances = getattr(tree, "distances_", None)
-        heights = (np.arange(1, len(children) + 1, dtype=np.float64) if distances is None
-                   else np.asarray(distances, dtype=np.float64))
+        try:
+            heights = (np.arange(1, len(children) + 1, dtype=np.float64) if distances is None
+                       else np.asarray(distances, dtype=np.float64))
+        except (TypeError, ValueError):
+            raise CluvalError(f"{name}'s distances_ must be numbers") from None
         if len(heights) != len(children):
             raise CluvalError(f"{name} has {len(children)} merges but {len(heights)} distances: fit it with the "
                               "full tree (compute_full_tree=True)")
