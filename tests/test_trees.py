@@ -18,6 +18,7 @@ from cluval_core import INDICES, CluvalError, compare
 from cluval_core.algorithms.clustering import cluster, hierarchy
 from cluval_core.core.trees import (
     MAX_PAIR_OBJECTS,
+    MAX_TABLE_CUTS,
     Tree,
     as_tree,
     bakers_gamma,
@@ -259,6 +260,10 @@ def test_hostile_arguments_are_refused_with_a_message():
         cut_profile(Z, [0, 1, 1])
     with pytest.raises(CluvalError, match="unknown index id"):
         cut_profile(Z, Z, ["nope"])
+    tall = _random_tree(np.random.default_rng(3), MAX_TABLE_CUTS + 10)
+    with pytest.raises(CluvalError, match="psi, which reads each cut's table"):
+        cut_profile(tall, tall, ["ari", "psi"], k_max=MAX_TABLE_CUTS + 1)
+    assert len(cut_profile(tall, tall, ["ari"], k_max=MAX_TABLE_CUTS + 1, bands=False)) == MAX_TABLE_CUTS + 1
     with pytest.raises(CluvalError, match="L must be a positive number"):
         entanglement(Z, Z, L=0)
     with pytest.raises(CluvalError, match="at least 2 clusters"):

@@ -51,12 +51,15 @@ from .registry import INDICES, index_ids
 from .validation import CluvalError, as_labels
 
 __all__ = ["Tree", "as_tree", "cut_labels", "cut_profile", "cophenetic_correlation", "bakers_gamma", "entanglement",
-           "Tanglegram", "tanglegram_layout", "MAX_PAIR_OBJECTS", "MAX_CUTS"]
+           "Tanglegram", "tanglegram_layout", "MAX_PAIR_OBJECTS", "MAX_CUTS",
+           "MAX_TABLE_CUTS"]
 
 # Most objects whose pairs the whole-tree measures read (N (N - 1) / 2 distances of 8 bytes, twice)
 MAX_PAIR_OBJECTS = 5_000
-# Most cuts a profile scores (each cut is one comparison of its k x k table)
-MAX_CUTS = 2_000
+# Most cuts a profile scores: with indices of the pair counts alone (each merge updates the counts),
+# and with indices that read each cut's k x k table (a comparison per cut: the work grows as k_max^4,
+# about a second at 500 cuts)
+MAX_CUTS, MAX_TABLE_CUTS = 2_000, 500
 
 
 @dataclass(frozen=True)
@@ -290,7 +293,8 @@ def cut_profile(tree, other, ids=None, *, k_max: int | None = None, bands: bool 
     :func:`~cluval_core.compare`'s on the two cuts), ``expected`` and ``sd`` under the
     permutation model where the index has an exact expectation there (else NaN; always NaN with
     ``bands=False``, which skips them), and ``k_true``, ``k_pred``, the clusters of each side.
-    `k_max` defaults to 30 (at most N, and at most :data:`MAX_CUTS`).
+    `k_max` defaults to 30 (at most N, and at most :data:`MAX_CUTS`, or :data:`MAX_TABLE_CUTS` with an
+    index that reads more than the pair counts).
 
     >>> Z = [[0, 1, 0.5, 2], [2, 3, 1.0, 2], [4, 5, 2.0, 4]]
     >>> cut_profile(Z, Z, ["ri"]).value.tolist()
@@ -320,6 +324,11 @@ def cut_profile(tree, other, ids=None, *, k_max: int | None = None, bands: bool 
     # indices of the pair counts alone (and their bands, from the cluster sizes) are read off the
     # counts each merge updates; the others off each cut's table, in first-occurrence order
     tables = any(INDICES[i].cost != "pairs" for i in ids)
+    if tables and k_max > MAX_TABLE_CUTS:
+        reads = next(i for i in ids if INDICES[i].cost != "pairs")
+        raise CluvalError(f"k_max = {k_max:,} cuts with {reads}, which reads each cut's table, is more than the "
+                          f"{MAX_TABLE_CUTS:,} cuts scored that way (a k x k table at each k): choose k_max up to "
+                          f"{MAX_TABLE_CUTS:,}, or indices of the pair counts alone (such as ari and fowlkes_mallows)")
     merging_a = _Merging(tree, k_max, ordered=tables)
     if other_tree is not None:
         merging_b = _Merging(other_tree, k_max, ordered=tables)
