@@ -58,7 +58,9 @@ counted one by one instead for up to :data:`MAX_PAIRWISE_OBJECTS` objects, and r
 overlapping NMIs and F1 read the overlap table, held for up to :data:`MAX_OVERLAP_CELLS` cells;
 ``scores()`` gives NaN with a warning for a measure beyond its limit.
 
-Peers: clusim's ``omega_index`` equals ``omega`` (it builds N x N co-membership matrices);
+Peers: clusim's ``omega_index`` equals ``omega`` (it builds N x N co-membership matrices), but
+where every pair shares the same number of clusters on both sides (one cluster holding every
+object, say) it divides 0 by 0 and gives NaN, where ``omega`` gives 1 for covers that agree;
 clusim's ``onmi`` computes LFK's test and joint entropy with h(1 - P11) where LFK has h(P00), so
 the two differ unless the covers are identical; python-bcubed's ``extended`` precision and
 recall equal ``extended_bcubed_precision`` and ``extended_bcubed_recall`` when every object is in some cluster of
