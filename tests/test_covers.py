@@ -433,3 +433,23 @@ def test_a_cover_of_no_cluster_at_all_is_compared_by_its_definitions():
 def test_measure_ids_must_be_names():
     with pytest.raises(CluvalError, match="unknown cover measure"):
         compare_covers([[0, 1], [2, 3]], [[0, 1, 2], [3]]).scores([["omega"]])
+
+
+def test_complex_unhashable_and_ambiguous_inputs_are_refused_or_said():
+    with pytest.raises(CluvalError, match="complex"):
+        as_cover(np.array([[1 + 1j, 0], [0, 1]]))
+    with pytest.raises(CluvalError, match="hashable"):
+        as_cover(np.eye(3), objects=[[0], [1], [2]])
+    with pytest.warns(CluvalWarning, match="read as \\(object, cluster\\) rows"):
+        as_cover(pd.DataFrame({"c1": [1, 0, 1], "c2": [0, 1, 1]}))
+    assert as_cover(pd.DataFrame({"c1": [1, 0, 1], "c2": [0, 1, 1]}).to_numpy()).n == 3
+
+
+def test_counting_pairs_one_by_one_is_refused_where_its_table_would_be_too_large(monkeypatch):
+    """The pair-by-pair count holds, for each kind of object, a count per number of shared clusters."""
+    reference = [[0, 1, i + 2] for i in range(24)]
+    monkeypatch.setattr(covers, "MAX_OVERLAP_CELLS", 10)
+    with pytest.warns(CluvalWarning, match="listed by one cover only"):
+        c = compare_covers(reference, [[0, 1], [2, 3]], policy="singletons")
+    with pytest.raises(CluvalError, match="kinds of objects times the clusters a pair can share"):
+        c.omega()

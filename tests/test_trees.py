@@ -260,6 +260,8 @@ def test_hostile_arguments_are_refused_with_a_message():
         cut_profile(Z, [0, 1, 1])
     with pytest.raises(CluvalError, match="unknown index id"):
         cut_profile(Z, Z, ["nope"])
+    with pytest.raises(CluvalError, match="must be a linkage matrix"):
+        as_tree(Z.astype(complex))
     tall = _random_tree(np.random.default_rng(3), MAX_TABLE_CUTS + 10)
     with pytest.raises(CluvalError, match="psi, which reads each cut's table"):
         cut_profile(tall, tall, ["ari", "psi"], k_max=MAX_TABLE_CUTS + 1)

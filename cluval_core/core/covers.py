@@ -170,6 +170,8 @@ def _names(objects, n: int, name: str) -> np.ndarray:
     if len(names) != n:
         raise CluvalError(f"{name} has {n} objects but {len(names)} objects were named")
     try:
+        for each in listed:
+            hash(each)
         unique = pd.Index(names).is_unique
     except TypeError:
         raise CluvalError(f"{name}'s objects must be hashable names") from None
@@ -222,6 +224,10 @@ def as_cover(clusters, *, objects=None, name: str = "cover") -> Cover:
         if clusters.shape[1] == 1:  # one column: labels
             clusters = clusters.iloc[:, 0]
         elif clusters.shape[1] == 2:  # long format: (object, cluster) rows
+            if len(clusters) > 2 and clusters.isin([0, 1]).all().all():
+                warnings.warn(f"{name} has two columns of 0 and 1 only: it is read as (object, cluster) rows; for "
+                              "objects by two clusters, pass it as a matrix (.to_numpy())", CluvalWarning,
+                              stacklevel=2)
             frame = clusters.dropna()
             if len(frame) < 1:
                 raise CluvalError(f"{name} lists no (object, cluster) rows")
@@ -235,6 +241,8 @@ def as_cover(clusters, *, objects=None, name: str = "cover") -> Cover:
             raise CluvalError(f"{name} as a table must have two columns (object, cluster: one row per membership) "
                               f"or hold 0 and 1 only (objects by clusters); it has {clusters.shape[1]} other columns")
     if sparse.issparse(clusters) or (isinstance(clusters, np.ndarray) and clusters.ndim == 2):
+        if np.iscomplexobj(clusters if isinstance(clusters, np.ndarray) else clusters.data):
+            raise CluvalError(f"{name} as a matrix must hold 0 and 1 only, got complex numbers")
         try:
             matrix = sparse.csr_array(clusters.astype(np.float64) if isinstance(clusters, np.ndarray) else clusters)
         except (TypeError, ValueError):
@@ -503,12 +511,15 @@ class CoverComparison:
         subsets = sum(float(len(k[0])) * 2.0 ** (x + y) for (x, y), k in kinds.items())
         shapes_work = sum(2 ** (x + y) for x, y in kinds)
         if subsets > MAX_SUBSETS or shapes_work > MAX_SHAPE_SUBSETS:
-            if self.n <= MAX_PAIRWISE_OBJECTS:
+            types = sum(len(k[0]) for k in kinds.values())
+            J, L = max(x for x, _ in kinds), max(y for _, y in kinds)  # at most the clusters a pair shares
+            if self.n <= MAX_PAIRWISE_OBJECTS and types * (J + 1) * (L + 1) <= MAX_OVERLAP_CELLS:
                 return _pairwise_counts(*self._joint)
             raise CluvalError(f"the pair measures of these covers count {subsets:.3g} sets of clusters that objects "
                               f"share (an object in m clusters has 2^m) over {shapes_work:,} kinds of sets, more than "
                               f"the {MAX_SUBSETS:.0e} and {MAX_SHAPE_SUBSETS:,} cluval counts; with at most "
-                              f"{MAX_PAIRWISE_OBJECTS:,} objects it counts their pairs one by one instead")
+                              f"{MAX_PAIRWISE_OBJECTS:,} objects (and kinds of objects times the clusters a pair can "
+                              f"share up to {MAX_OVERLAP_CELLS:,}) it counts their pairs one by one instead")
         J, L = max(x for x, _ in kinds), max(y for _, y in kinds)
         n = self.n
         starts = dict(zip(kinds, np.cumsum([0] + [len(k[0]) for k in kinds.values()]).tolist()))

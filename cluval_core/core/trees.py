@@ -125,6 +125,8 @@ def as_tree(tree, name: str = "tree") -> Tree:
             sizes.append(sizes[x] + sizes[y])
         tree = np.column_stack([children.astype(np.float64), heights, sizes[n:]])
     try:
+        if np.iscomplexobj(tree):
+            raise TypeError("complex")
         Z = np.array(tree, dtype=np.float64)
     except (TypeError, ValueError):
         raise CluvalError(f"{name} must be a linkage matrix (SciPy's), a Tree or a fitted model with children_, got "
