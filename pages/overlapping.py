@@ -18,6 +18,7 @@ from cluval_core.core.covers import (
     hardened_cover,
 )
 from cluval_core.data.userdata import read_table_bytes
+from cluval_core.indices.peers import cover_peer_names
 from cluval_core.outputs.plots import membership_scatter
 from pages import _cache as data
 from pages import _charts as charts
@@ -62,6 +63,12 @@ st.markdown("In a **cover** an object may belong to several clusters, or to none
             "many clusters hold both, and adjusts the share of pairs on which the covers agree for chance; on two "
             "partitions it is the adjusted Rand index. The overlapping NMIs treat each cluster as a yes/no variable; "
             "extended BCubed weighs each pair by the clusters it shares; F1 matches clusters by their best F1.")
+with st.expander("These measures in other tools"):
+    measure = st.selectbox("Measure", list(COVER_MEASURES), format_func=lambda i: COVER_MEASURES[i].name,
+                           key="cover_peer_measure")
+    st.dataframe(cover_peer_names(measure).drop(columns="relation"), hide_index=True, key="cover_peers")
+    st.caption("clusim and python-bcubed were run against cluval in its tests; cdlib and networkit were read in "
+               "their source code.")
 which, how = st.columns([2, 1])
 source = which.segmented_control("Covers", [EXAMPLE, UPLOAD], default=EXAMPLE, key="cover_source")
 normalisation = how.selectbox("Normalisation of the MGH overlapping NMI", MGH_NORMALISATIONS,

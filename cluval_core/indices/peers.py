@@ -47,10 +47,12 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from ..core.covers import COVER_MEASURES
 from ..core.registry import get_index
 from ..core.validation import CluvalError
 
-__all__ = ["PEERS", "PEER_NAMES", "RELATIONS", "Peer", "PeerName", "peer_names"]
+__all__ = ["PEERS", "PEER_NAMES", "RELATIONS", "Peer", "PeerName", "peer_names", "COVER_PEERS", "COVER_PEER_NAMES",
+           "cover_peer_names"]
 
 SKLEARN, GENIECLUST, CLUSIM, CLUSTERING_MI, BCUBED, ARICODE, ELKI, UEF, IGRAPH, CLUSTERCRIT, CLUSTERING_JL = (
     "scikit-learn", "genieclust", "clusim", "clustering-mi", "bcubed", "aricode", "ELKI", "UEF tools", "igraph",
@@ -814,4 +816,103 @@ def peer_names(index_id: str):
     return pd.DataFrame(
         [{"tool": PEERS[peer].name, "call": entry.call or "", "relation": entry.relation,
           "value": RELATIONS[entry.relation], "note": entry.note} for peer, entry in entries.items()],
+        columns=["tool", "call", "relation", "value", "note"])
+
+
+# ---------------------------------------------------------------------- overlapping clusterings (covers)
+CDLIB, NETWORKIT = "cdlib", "networkit"
+
+COVER_PEERS = {
+    CLUSIM: PEERS[CLUSIM],
+    BCUBED: PEERS[BCUBED],
+    CDLIB: Peer(
+        name=CDLIB, language="Python", version="0.4 (cdlib/evaluation/comparison.py, internal/omega.py, "
+        "internal/onmi.py, internal/NF1.py)", module=None, checked=_READ,
+        conventions=(
+            "`f(first, second)` with `NodeClustering` objects (lists of communities); `f1` and `nf1` read the "
+            "first as the candidate and the second as the ground truth.",
+            "Over the objects either cover lists: an object one cover does not list is in no cluster there "
+            "(cluval's `policy=\"singletons\"`).",
+        )),
+    NETWORKIT: Peer(
+        name=NETWORKIT, language="Python (C++)", version="11 (networkit/community/OverlappingNMIDistance.hpp)",
+        module=None, checked=_READ,
+        conventions=(
+            "Dissimilarities of two `Cover` objects over a graph's nodes: "
+            "`getDissimilarity(G, X, Y)`, 0 for covers that agree.",
+        )),
+}
+"""The peers that compare overlapping clusterings, in the order :data:`COVER_PEER_NAMES` lists them."""
+
+_CDL = "cdlib.evaluation."
+_BCUBED_ALL = ("Averages over the candidate's objects only: the same value when every object is in some cluster of "
+               "both covers.")
+
+COVER_PEER_NAMES: dict[str, dict[str, PeerName]] = {
+    measure: {peer: entries.get(peer, _absent()) for peer in COVER_PEERS} for measure, entries in {
+        "omega": {
+            CLUSIM: _same(f"{_CS}omega_index(c_true, c_pred)",
+                          "NaN where every pair shares the same number of clusters on both sides (one cluster "
+                          "holding every object, say): cluval gives 1 for covers that agree there."),
+            CDLIB: _same(f"{_CDL}omega(first, second).score"),
+        },
+        "onmi_lfk": {
+            CLUSIM: _differs(f"{_CS}onmi(c_true, c_pred)",
+                             "LFK's test and joint entropy with h(1 − P11) where LFK has h(P00): the same value "
+                             "only for identical covers."),
+            CDLIB: _same(f"{_CDL}overlapping_normalized_mutual_information_LFK(first, second).score",
+                         "A cluster of no object or of every object counts as unpredicted (1), where cluval "
+                         "counts it as predicted (0); 0 when one cover has no cluster, and an exception for a "
+                         "value outside [0, 1]."),
+        },
+        "onmi_mgh": {
+            CDLIB: _same(f'{_CDL}overlapping_normalized_mutual_information_MGH(first, second, normalization="max")'
+                         ".score",
+                         "Its `\"max\"` is cluval's default; its other, `\"LFK\"`, rescales each side's "
+                         "conditional entropy by that side's entropy (McDaid et al.'s variant of LFK), which cluval "
+                         "does not offer."),
+            NETWORKIT: _scaled("networkit.community.OverlappingNMIDistance(normalization).getDissimilarity(G, X, Y)",
+                               "A distance: 1 minus cluval's value with the same normalisation (`MIN`, "
+                               "`GEOMETRIC_MEAN`, `ARITHMETIC_MEAN`, `MAX`, `JOINT_ENTROPY`)."),
+        },
+        "extended_bcubed_precision": {BCUBED: _same("bcubed.precision(cdict, ldict)", _BCUBED_ALL)},
+        "extended_bcubed_recall": {BCUBED: _same("bcubed.recall(cdict, ldict)", _BCUBED_ALL)},
+        "extended_bcubed_f": {
+            BCUBED: _same("bcubed.fscore(bcubed.precision(cdict, ldict), bcubed.recall(cdict, ldict))", _BCUBED_ALL),
+        },
+        "f1": {
+            CDLIB: _differs(f"{_CDL}f1(first, second).score",
+                            "The mean, over the candidate's clusters, of each one's F1 with the ground-truth "
+                            "clusters sharing most of its objects (all of them where they tie), each F1 rounded "
+                            "to two decimals: the F1 part of NF1, not the two-way average."),
+        },
+        "nf1": {
+            CDLIB: _differs(f"{_CDL}nf1(first, second).score",
+                            "F1s rounded to two decimals, every ground-truth cluster tied for the best match "
+                            "counted, an object counted only in the first candidate cluster that lists it, and "
+                            "redundancy over all candidate clusters rather than those that match."),
+        },
+        "ecs": {
+            CLUSIM: _same(f"{_CS}element_sim(c_true, c_pred, alpha=0.9)",
+                          "For overlapping clusterings clusim 0.4 raises AttributeError with recent SciPy (it "
+                          "calls `csr_matrix.tolist`); with that call mended it gives cluval's value."),
+        },
+    }.items()
+}
+"""For each cover measure (:data:`~cluval_core.core.covers.COVER_MEASURES`), for each peer of
+:data:`COVER_PEERS`, its :class:`PeerName`."""
+
+
+def cover_peer_names(measure: str):
+    """A cover measure's name and call in the peers that compare overlapping clusterings, with the
+    difference in convention: the same columns as :func:`peer_names`.
+
+    >>> cover_peer_names("omega").set_index("tool").loc["cdlib", "call"]
+    'cdlib.evaluation.omega(first, second).score'
+    """
+    if measure not in COVER_PEER_NAMES:
+        raise CluvalError(f"unknown cover measure {measure!r}; the measures are {', '.join(COVER_MEASURES)}")
+    return pd.DataFrame(
+        [{"tool": COVER_PEERS[peer].name, "call": entry.call or "", "relation": entry.relation,
+          "value": RELATIONS[entry.relation], "note": entry.note} for peer, entry in COVER_PEER_NAMES[measure].items()],
         columns=["tool", "call", "relation", "value", "note"])
