@@ -687,3 +687,23 @@ def partitions(sel: Selection | None = None) -> Partitions:
     name = ALGORITHMS[sel.algorithm].name + (f", k={sel.k}" if ALGORITHMS[sel.algorithm].needs_k else "")
     return Partitions(points, reference, ref_name, marked_as(run["labels"], points.noise), name, run,
                       run_caption(sel.algorithm, sel.k, sel.seed, run))
+
+
+NO_BREAK_HYPHEN, NO_BREAK_SPACE = "\u2011", "\u00a0"
+
+
+def other_tools(rows, more: str = "") -> None:
+    """A measure in the peer tools (a frame of the peer map: tool, call, value, note): a table of the tools
+    that have it (or say how to get it), the rest named; `more` follows the heading."""
+    said = (rows["call"] != "") | (rows["note"] != "")
+    missing = rows.loc[~said, "tool"].tolist()
+    missing_text = f"Not in {', '.join(missing)}." if missing else ""
+    st.markdown(" ".join(part for part in ("**In other tools.**", missing_text, more) if part))
+    if said.any():
+        shown = rows[said]
+        st.table({  # short cells do not wrap: a non-breaking hyphen and space
+            "Tool": [name.replace("-", NO_BREAK_HYPHEN).replace(" ", NO_BREAK_SPACE) for name in shown["tool"]],
+            "Call": [f"`{call}`" if call else "—" for call in shown["call"]],
+            "Value": [value.replace(" ", NO_BREAK_SPACE) for value in shown["value"]],
+            "Difference in convention": shown["note"].tolist(),
+        }, hide_index=True)

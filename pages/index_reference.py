@@ -7,31 +7,11 @@ from cluval_core.indices import find_indices
 from cluval_core.indices.peers import PEERS, peer_names
 from pages import _shared as ui
 
-NO_BREAK_HYPHEN, NO_BREAK_SPACE = "\u2011", "\u00a0"
-
 
 def _bound(value) -> str:
     if value in (float("inf"), float("-inf")):
         return "∞" if value > 0 else "−∞"
     return f"{value:g}"
-
-
-def _other_tools(index_id: str) -> None:
-    """The index in the peer tools: a table of the tools that have it (or say how to get it), the rest named."""
-    rows = peer_names(index_id)
-    said = (rows["call"] != "") | (rows["note"] != "")
-    missing = rows.loc[~said, "tool"].tolist()
-    missing_text = f"Not in {', '.join(missing)}." if missing else ""
-    st.markdown(" ".join(part for part in ("**In other tools.**", missing_text,
-                                           "Each tool's general conventions are at the end of the page.") if part))
-    if said.any():
-        shown = rows[said]
-        st.table({  # short cells do not wrap: a non-breaking hyphen and space
-            "Tool": [name.replace("-", NO_BREAK_HYPHEN).replace(" ", NO_BREAK_SPACE) for name in shown["tool"]],
-            "Call": [f"`{call}`" if call else "—" for call in shown["call"]],
-            "Value": [value.replace(" ", NO_BREAK_SPACE) for value in shown["value"]],
-            "Difference in convention": shown["note"].tolist(),
-        }, hide_index=True)
 
 
 st.title("Index reference")
@@ -87,7 +67,7 @@ for family, title in FAMILIES.items():
             st.markdown(" · ".join(facts))
             st.code(info.call, language="python")
             st.markdown(f"**When it misleads.** {ui.plain(info.caveat)}")
-            _other_tools(info.id)
+            ui.other_tools(peer_names(info.id), "Each tool's general conventions are at the end of the page.")
             st.caption(f"Reference: {ui.plain(info.reference)}")
 
 st.subheader("The other tools")

@@ -66,9 +66,8 @@ st.markdown("In a **cover** an object may belong to several clusters, or to none
 with st.expander("These measures in other tools"):
     measure = st.selectbox("Measure", list(COVER_MEASURES), format_func=lambda i: COVER_MEASURES[i].name,
                            key="cover_peer_measure")
-    st.dataframe(cover_peer_names(measure).drop(columns="relation"), hide_index=True, key="cover_peers")
-    st.caption("clusim and python-bcubed were run against cluval in its tests; cdlib and networkit were read in "
-               "their source code.")
+    ui.other_tools(cover_peer_names(measure), "clusim and python-bcubed were run against cluval in its tests; "
+                   "cdlib and networkit were read in their source code.")
 which, how = st.columns([2, 1])
 source = which.segmented_control("Covers", [EXAMPLE, UPLOAD], default=EXAMPLE, key="cover_source")
 normalisation = how.selectbox("Normalisation of the MGH overlapping NMI", MGH_NORMALISATIONS,
