@@ -813,8 +813,13 @@ def peer_names(index_id: str):
     ['', 'not available']
     """
     entries = PEER_NAMES.get(get_index(index_id).id, {peer: _absent() for peer in PEERS})  # a user's own: none
+    return _rows(entries, PEERS)
+
+
+def _rows(entries: dict[str, PeerName], peers: dict[str, Peer]) -> pd.DataFrame:
+    """One row per peer of a map's entries: tool, call, relation, value (the relation in words), note."""
     return pd.DataFrame(
-        [{"tool": PEERS[peer].name, "call": entry.call or "", "relation": entry.relation,
+        [{"tool": peers[peer].name, "call": entry.call or "", "relation": entry.relation,
           "value": RELATIONS[entry.relation], "note": entry.note} for peer, entry in entries.items()],
         columns=["tool", "call", "relation", "value", "note"])
 
@@ -912,7 +917,4 @@ def cover_peer_names(measure: str):
     """
     if measure not in COVER_PEER_NAMES:
         raise CluvalError(f"unknown cover measure {measure!r}; the measures are {', '.join(COVER_MEASURES)}")
-    return pd.DataFrame(
-        [{"tool": COVER_PEERS[peer].name, "call": entry.call or "", "relation": entry.relation,
-          "value": RELATIONS[entry.relation], "note": entry.note} for peer, entry in COVER_PEER_NAMES[measure].items()],
-        columns=["tool", "call", "relation", "value", "note"])
+    return _rows(COVER_PEER_NAMES[measure], COVER_PEERS)
