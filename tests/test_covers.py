@@ -377,7 +377,9 @@ def _grouped_and_counted(ka, kb, pa, pb, seed) -> set:
     A[30:60, 7:10], B[30:60, 0] = 1, 1  # and some 300^4 fewer, but more than 2^16 (codes sorted)
     c = compare_covers(A, B)
     radix = max(c.reference.k, c.candidate.k)
-    groupings = {"counted" if covers._counted(radix ** (x + y), int(objects.sum())) else "codes sorted"
+    groupings = {("one code: " + ("counted" if covers._counted((c.reference.k + 1) * (c.candidate.k + 1), n)
+                                  else "codes sorted")) if x <= 1 and y <= 1 else
+                 "counted" if covers._counted(radix ** (x + y), int(objects.sum())) else "codes sorted"
                  if radix ** (x + y) < 2**62 else "rows sorted" for (x, y), (objects, _, _) in c._kinds.items()}
     kept_a, kept_b = A[:, A.sum(axis=0) > 0], B[:, B.sum(axis=0) > 0]
     w, TA, TB = c._joint
@@ -393,10 +395,12 @@ def test_object_types_and_pair_counts_by_every_grouping(monkeypatch):
     """Types are found by counting their clusters' codes, by sorting them, or (beyond 62 bits) by sorting
     the rows; the moments' pair counts equal the pairs counted one by one, whichever grouping ran."""
     monkeypatch.setattr(covers, "MAX_PAIRWISE_OBJECTS", 0)  # the moments, never the pairs one by one
+    monkeypatch.setattr(covers, "_BLOCK", 7)  # objects read in many blocks, a type's objects in several
     seen = set()
-    for case in [(5, 4, 0.3, 0.4, 0), (2200, 3, 0.0005, 0.3, 1), (70, 60, 0.03, 0.03, 2), (3, 1, 0.5, 0.5, 3)]:
+    for case in [(5, 4, 0.3, 0.4, 0), (2200, 3, 0.0005, 0.3, 1), (70, 60, 0.03, 0.03, 2), (3, 1, 0.5, 0.5, 3),
+                 (2200, 2200, 0.0008, 0.0008, 4)]:
         seen |= _grouped_and_counted(*case)
-    assert seen == {"counted", "codes sorted", "rows sorted"}
+    assert seen == {"counted", "codes sorted", "rows sorted", "one code: counted", "one code: codes sorted"}
 
 
 def test_the_pair_counts_are_the_same_without_the_overlap_table_or_in_whole_numbers(monkeypatch):

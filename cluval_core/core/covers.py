@@ -181,14 +181,16 @@ def _names(objects, n: int, name: str) -> np.ndarray:
 
 
 def _matrix(members, objects, clusters) -> Cover:
-    members = sparse.csr_array(members, copy=True)  # the caller's matrix stays as it is
+    members = sparse.csr_array(members)  # a CSR matrix shares its arrays: each change below works on a copy
     if not members.has_canonical_format:  # repeats counted in whole numbers wide enough for any number
-        members = members.astype(np.int64)
+        members = members.astype(np.int64, copy=True)
         members.sum_duplicates()
     if not members.data.all():
+        members = members.copy()
         members.eliminate_zeros()  # a zero stored in a sparse matrix is no membership
-    members = sparse.csr_array((np.ones(members.nnz, dtype=np.int8), members.indices, members.indptr),
-                               shape=members.shape)  # a membership listed twice is one
+    # a membership listed twice is one; the caller's matrix stays as it is (its index arrays copied)
+    members = sparse.csr_array((np.ones(members.nnz, dtype=np.int8), members.indices.copy(), members.indptr.copy()),
+                               shape=members.shape)
     return Cover(members, _one_dimensional(objects), _one_dimensional(clusters))
 
 
@@ -377,6 +379,8 @@ def _aligned(a: Cover, b: Cover, policy: str) -> tuple[Cover, Cover, int]:
     return completed(a, rows_a, missing_a), completed(b, rows_b, missing_b), alone
 
 
+# Objects grouped at a time: the temporaries of a block stay small, and are reused
+_BLOCK = 1 << 15
 # Whole numbers up to this are exact in floats (2^53)
 _FLOAT_WHOLE = 2.0**53
 
@@ -423,41 +427,90 @@ class CoverComparison:
     def _kinds(self) -> dict:
         """The object types (objects with the same clusters on both sides), by shape: for x reference
         and y candidate clusters, ``(x, y) -> (w, a, b)``, each type's objects and clusters (types x x
-        and types x y, each row ascending). Found without hashing: a type's clusters are the digits of
-        one whole number when they fit in 62 bits (counted directly, or sorted), else its rows are
-        sorted as such."""
-        A, B = self.reference.members, self.candidate.members
-        alpha, beta = self.reference.memberships_per_object, self.candidate.memberships_per_object
-        width = int(beta.max(initial=0)) + 1
-        shape_of = alpha * width + beta
-        radix = max(self.reference.k, self.candidate.k, 1)
-        starts, indices = (A.indptr, B.indptr), (A.indices, B.indices)
+        and types x y, each row ascending), in lexicographic order of the clusters. Found without
+        hashing: the objects in at most one cluster a side (most objects, in most covers) by one code
+        per object, its first cluster a side plus one (0 for none); the others shape by shape, their
+        clusters the digits of one whole number when they fit in 62 bits (counted directly, or
+        sorted), else their rows sorted as such."""
+        a, b = self.reference, self.candidate
+        base = b.k + 1
+        space = (a.k + 1) * base
+        counted = _counted(space, self.n)
+        dtype = np.int32 if 2 * space < 2**31 else np.int64
+        counts, codes, several = np.zeros(space if counted else 0, dtype=np.int64), [], []
+        for start in range(0, self.n, _BLOCK):  # a block of objects at a time: small temporaries, reused
+            stop = min(self.n, start + _BLOCK)
+            alpha, first_a = _first_cluster(a.members, start, stop, dtype)
+            beta, first_b = _first_cluster(b.members, start, stop, dtype)
+            more = np.maximum(alpha, beta) > 1
+            first_a *= base
+            first_a += first_b
+            first_a += more * dtype(space)  # objects in several clusters on some side: codes from space up
+            if counted:
+                counts += np.bincount(first_a, minlength=2 * space)[:space]
+            else:
+                codes.append(first_a[first_a < space])
+            several.append(np.flatnonzero(more) + start)
+        if counted:
+            found = np.flatnonzero(counts)
+            w = counts[found]
+        else:
+            found, w = np.unique(np.concatenate(codes), return_counts=True)
+        first_a, first_b = np.divmod(found, base)
         kinds = {}
-        for code in np.flatnonzero(np.bincount(shape_of)).tolist():
-            x, y = divmod(code, width)
-            objects = np.flatnonzero(shape_of == code)
-            firsts = [starts[side][objects] for side in (0, 1)]
-            columns = ([indices[0][firsts[0] + p] if p else indices[0][firsts[0]] for p in range(x)]
-                       + [indices[1][firsts[1] + q] if q else indices[1][firsts[1]] for q in range(y)])
+        for x, y in itertools.product((0, 1), (0, 1)):
+            shaped = ((first_a > 0) == x) & ((first_b > 0) == y)
+            if shaped.any():
+                kinds[(x, y)] = (w[shaped].astype(np.int64), first_a[shaped, None][:, :x] - 1,
+                                 first_b[shaped, None][:, :y] - 1)
+        objects = np.concatenate(several) if several else np.zeros(0, dtype=np.int64)
+        if len(objects):
+            kinds.update(self._kinds_of(objects))
+        return dict(sorted(kinds.items()))
+
+    def _kinds_of(self, objects: np.ndarray) -> dict:
+        """:attr:`_kinds` of the given objects, shape by shape: each object's clusters read a block of
+        objects at a time, as one code (or, beyond 62 bits, as a row), then grouped."""
+        A, B = self.reference.members, self.candidate.members
+        radix = max(self.reference.k, self.candidate.k, 1)
+        keys = {}
+        for start in range(0, len(objects), _BLOCK):
+            block = objects[start:start + _BLOCK]
+            firsts = [S.indptr[block] for S in (A, B)]
+            alpha, beta = (S.indptr[block + 1] - first for S, first in zip((A, B), firsts))
+            width = int(beta.max()) + 1
+            shape_of = alpha * width + beta
+            for code in np.flatnonzero(np.bincount(shape_of)).tolist():
+                x, y = divmod(code, width)
+                rows = shape_of == code
+                first_a, first_b = firsts[0][rows], firsts[1][rows]
+                columns = [A.indices[first_a + p] for p in range(x)] + [B.indices[first_b + q] for q in range(y)]
+                if radix ** (x + y) < 2**62:
+                    key = np.zeros(len(first_a), dtype=np.int64)
+                    for column in columns:  # the clusters as the digits of one whole number, the first most significant
+                        key *= radix
+                        key += column
+                else:
+                    key = np.column_stack(columns)
+                keys.setdefault((x, y), []).append(key)
+        kinds = {}
+        for (x, y), parts in keys.items():
+            key = np.concatenate(parts)
             space = radix ** (x + y)
-            if space < 2**62:
-                codes = np.zeros(len(objects), dtype=np.int64)
-                for column in columns:  # the clusters as the digits of one whole number, the first most significant
-                    codes *= radix
-                    codes += column
-                if _counted(space, len(objects)):
-                    counts = np.bincount(codes, minlength=space)
+            if key.ndim == 2:
+                digits, w = np.unique(key, axis=0, return_counts=True)
+            else:
+                if _counted(space, len(key)):
+                    counts = np.bincount(key, minlength=space)
                     found = np.flatnonzero(counts)
                     w = counts[found]
                 else:
-                    found, w = np.unique(codes, return_counts=True)
+                    found, w = np.unique(key, return_counts=True)
                 digits = []
                 for _ in range(x + y):  # the least significant first
                     found, digit = np.divmod(found, radix)
                     digits.append(digit)
-                digits = np.column_stack(digits[::-1]) if digits else np.zeros((len(w), 0), dtype=np.int64)
-            else:
-                digits, w = np.unique(np.column_stack(columns), axis=0, return_counts=True)
+                digits = np.column_stack(digits[::-1])
             kinds[(x, y)] = (w.astype(np.int64), digits[:, :x], digits[:, x:])
         return kinds
 
@@ -553,7 +606,7 @@ class CoverComparison:
             if radix ** (s + t) < 2**62:  # a set's clusters are the digits of one whole number
                 codes = np.concatenate([sum(column.astype(np.int64) * radix**place for place, column in enumerate(key))
                                         for key in sets])
-                if _counted(radix ** (s + t), len(codes)):
+                if _counted(radix ** (s + t), len(codes), looked_up=True):
                     inverse = codes
                 else:
                     inverse = np.unique(codes, return_inverse=True)[1]
@@ -561,7 +614,7 @@ class CoverComparison:
                 keys = np.concatenate([np.column_stack(key) for key in sets])
                 inverse = np.unique(keys, axis=0, return_inverse=True)[1].ravel()
             count = np.bincount(inverse, weights=np.concatenate(weights)).astype(np.int64)
-            F[s, t] = int(np.sum(count * (count - 1) // 2))
+            F[s, t] = _pairs_within(count)
             shared = count[inverse]
             at = 0
             for start, w in zip(rows, weights):  # each type sums the objects in each of its subsets
@@ -788,16 +841,32 @@ def _pairwise_counts(w: np.ndarray, A: sparse.csr_array, B: sparse.csr_array):
     return D, E.reshape(len(w), J + 1, L + 1), w, covered[0], covered[1]
 
 
-def _counted(space: int, items: int) -> bool:
+def _counted(space: int, items: int, looked_up: bool = False) -> bool:
     """Whether `items` whole numbers below `space` are grouped by counting them in an array of `space`
-    (else by sorting them): when the array is not much longer than the numbers."""
-    return space <= max(1 << 16, 4 * items)
+    (else by sorting them): when the array is not much longer than the numbers, or, where each number's
+    group is looked up afterwards (which a sort makes costly), not longer than 32 per number and 64 MB."""
+    return space <= max(1 << 16, min(32 * items, 1 << 23) if looked_up else 4 * items)
+
+
+def _first_cluster(members: sparse.csr_array, start: int, stop: int, dtype) -> tuple[np.ndarray, np.ndarray]:
+    """Objects start … stop-1: how many clusters each is in, and its first cluster plus one (0 for an
+    object in no cluster; at most the clusters' number)."""
+    bounds = members.indptr[start:stop + 1]
+    lengths = np.diff(bounds)
+    if not members.nnz:
+        return lengths, np.zeros(stop - start, dtype=dtype)
+    first = np.take(members.indices, bounds[:-1], mode="clip").astype(dtype)
+    first += 1
+    first *= np.minimum(lengths, 1)
+    return lengths, first
 
 
 def _pairs_within(counts) -> int:
-    """The sum of C(count, 2): pairs of objects within each count (exact)."""
-    values = np.asarray(counts).ravel()
-    return int(np.sum(values * (values - 1) // 2))
+    """The sum of C(count, 2): pairs of objects within each count (exact), in two passes."""
+    values = np.asarray(counts, dtype=np.int64).ravel()
+    if not len(values) or float(values.max()) * float(values.sum()) < 2.0**62:
+        return int((values @ values - values.sum()) // 2)
+    return sum(v * (v - 1) // 2 for v in values[values > 1].tolist())  # beyond 64 bits: Python's whole numbers
 
 
 def _inverse_binomial(m: int) -> np.ndarray:
