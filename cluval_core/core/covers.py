@@ -480,9 +480,13 @@ class CoverComparison:
             alpha, beta = (S.indptr[block + 1] - first for S, first in zip((A, B), firsts))
             width = int(beta.max()) + 1
             shape_of = alpha * width + beta
-            for code in np.flatnonzero(np.bincount(shape_of)).tolist():
+            order = np.argsort(shape_of, kind="stable")  # the block's objects shape by shape
+            sizes = np.bincount(shape_of)
+            ends = np.cumsum(sizes).tolist()
+            firsts = [first[order] for first in firsts]
+            for code in np.flatnonzero(sizes).tolist():
                 x, y = divmod(code, width)
-                rows = shape_of == code
+                rows = slice(ends[code] - int(sizes[code]), ends[code])
                 first_a, first_b = firsts[0][rows], firsts[1][rows]
                 columns = [A.indices[first_a + p] for p in range(x)] + [B.indices[first_b + q] for q in range(y)]
                 if radix ** (x + y) < 2**62:
