@@ -385,8 +385,9 @@ def _grouped_and_counted(ka, kb, pa, pb, seed) -> set:
     w, TA, TB = c._joint
     got = {(tuple(TA[[i]].indices.tolist()), tuple(TB[[i]].indices.tolist())): int(w[i]) for i in range(len(w))}
     assert got == _types_by_hand(kept_a, kept_b)
-    D, E = c._pair_counts[:2]
-    D_by_pair, E_by_pair = covers._pairwise_counts(*c._joint)[:2]
+    D, E = c._pair_counts.D, c._pair_counts.E
+    by_pair = covers._pairwise_counts(*c._joint)
+    D_by_pair, E_by_pair = by_pair.D, by_pair.E
     assert np.array_equal(D, D_by_pair) and np.array_equal(E, E_by_pair)
     return groupings
 

@@ -415,6 +415,30 @@ def _groups(M: sparse.csr_array) -> tuple[np.ndarray, np.ndarray]:
     return key, first
 
 
+@dataclass(frozen=True)
+class _PairCounts:
+    """What the pair measures read. D[j, l]: the pairs of objects that share j reference and l
+    candidate clusters. For each object type (w objects with the same clusters on both sides; whether
+    it is in some cluster of each side): E[type, j, l], the objects (itself included) with which one of
+    its objects shares j and l, kept as two factors, E[type] = moments[:, type] @ transform (flattened
+    over j, l), so that the measures read E through small vectors (:meth:`times`) without building it."""
+
+    D: np.ndarray
+    moments: np.ndarray
+    transform: np.ndarray
+    w: np.ndarray
+    covered_a: np.ndarray
+    covered_b: np.ndarray
+
+    def times(self, vector: np.ndarray) -> np.ndarray:
+        """E[type] . vector (vector over j, l, flattened) for every type."""
+        return (self.transform @ vector) @ self.moments
+
+    @property
+    def E(self) -> np.ndarray:
+        return (self.moments.T @ self.transform).reshape(-1, *self.D.shape)
+
+
 class CoverComparison:
     """Two covers over the same objects (see the module): the overlap table, the object types and
     every measure (:meth:`scores`)."""
@@ -552,10 +576,7 @@ class CoverComparison:
 
     @cached_property
     def _pair_counts(self):
-        """(D, E, w, covered_a, covered_b): D[j, l] the pairs of objects that share j reference and l
-        candidate clusters; for each object type of :attr:`_joint` (w objects with the same clusters on
-        both sides), E[type, j, l] the objects (itself included) with which one of its objects shares j
-        and l; and whether each type is in some cluster of each side.
+        """The pair counts (:class:`_PairCounts`) over the object types of :attr:`_joint`.
 
         Counted without visiting pairs, from binomial moments: with S a set of s reference clusters
         and T of t candidate clusters, and n(S, T) the objects in all of them,
@@ -635,13 +656,14 @@ class CoverComparison:
         invert_a, invert_b = _inverse_binomial(J), _inverse_binomial(L)
         D = invert_a @ F @ invert_b.T
         transform = np.kron(invert_a, invert_b).T  # E[u] = P_a G[u] P_b^T, every type in one product
+        moments = G.reshape(-1, types)
         if n * 4.0 ** (J + L + 1) < _FLOAT_WHOLE:  # every term and sum a whole number below 2^53: exact in floats
-            E = G.reshape(-1, types).T @ transform.astype(np.float64)
+            transform = transform.astype(np.float64)
         else:
-            E = np.rint(G).astype(np.int64).reshape(-1, types).T @ transform
+            moments = np.rint(moments).astype(np.int64)
         covered = [np.concatenate([np.full(len(k[0]), side > 0) for side, k in zip(sides, kinds.values())])
                    for sides in (tuple(x for x, _ in kinds), tuple(y for _, y in kinds))]
-        return D, E.reshape(types, J + 1, L + 1), self._type_weights, covered[0], covered[1]
+        return _PairCounts(D, moments, transform, self._type_weights, covered[0], covered[1])
 
     @cached_property
     def _type_weights(self) -> np.ndarray:
@@ -653,10 +675,10 @@ class CoverComparison:
         side's counts are paired at random, sum_j N_j^A N_j^B / M^2 (the adjusted Rand index's
         expectation on partitions); computed exactly, rounded once."""
         m = self.n * (self.n - 1) // 2
-        return float(Fraction(_expected_times(self._pair_counts[0]), m * m))
+        return float(Fraction(_expected_times(self._pair_counts.D), m * m))
 
     def omega(self) -> float:
-        D = self._pair_counts[0]
+        D = self._pair_counts.D
         n = self.n
         m = n * (n - 1) // 2
         agree = int(np.trace(D))
@@ -716,16 +738,16 @@ class CoverComparison:
 
     def _bcubed_by(self, by: str) -> float:
         """Extended BCubed precision (`by` the candidate) or recall (`by` the reference)."""
-        _, E, w, covered_a, covered_b = self._pair_counts
-        j = np.arange(E.shape[1])[:, None]  # clusters shared on the reference's side
-        i = np.arange(E.shape[2])[None, :]  # and on the candidate's
-        t, covered = (i, covered_b) if by == "candidate" else (j, covered_a)
+        pairs = self._pair_counts
+        j = np.arange(pairs.D.shape[0])[:, None]  # clusters shared on the reference's side
+        i = np.arange(pairs.D.shape[1])[None, :]  # and on the candidate's
+        t, covered = (i, pairs.covered_b) if by == "candidate" else (j, pairs.covered_a)
         share = np.divide(np.minimum(j, i), t, out=np.zeros(np.broadcast_shapes(j.shape, i.shape)), where=t > 0)
-        flat = E.reshape(len(E), -1).astype(np.float64, copy=False)
-        reach = flat @ np.broadcast_to(t > 0, share.shape).ravel()  # objects sharing a cluster on `by`'s side
-        sums = flat @ share.ravel()
+        reach = pairs.times(np.broadcast_to(t > 0, share.shape).ravel().astype(pairs.transform.dtype))
+        sums = pairs.times(share.ravel())  # objects sharing a cluster on `by`'s side, and their shares
         if not covered.any():
             return math.nan
+        w = pairs.w
         return float(np.sum(w[covered] * sums[covered] / reach[covered]) / w[covered].sum())
 
     def extended_bcubed_precision(self) -> float:
@@ -842,7 +864,7 @@ def _pairwise_counts(w: np.ndarray, A: sparse.csr_array, B: sparse.csr_array):
     rows = codes[first]
     E = np.stack([np.bincount(row, minlength=(J + 1) * (L + 1)) for row in rows]).astype(np.int64)
     covered = [np.diff(S.indptr) > 0 for S in (A, B)]
-    return D, E.reshape(len(w), J + 1, L + 1), w, covered[0], covered[1]
+    return _PairCounts(D, E.T, np.eye(E.shape[1], dtype=np.int64), w, covered[0], covered[1])
 
 
 def _counted(space: int, items: int, looked_up: bool = False) -> bool:
