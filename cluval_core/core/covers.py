@@ -504,7 +504,8 @@ class CoverComparison:
             alpha, beta = (S.indptr[block + 1] - first for S, first in zip((A, B), firsts))
             width = int(beta.max()) + 1
             shape_of = alpha * width + beta
-            order = np.argsort(shape_of, kind="stable")  # the block's objects shape by shape
+            small = shape_of.astype(np.int16) if width * width < 2**15 else shape_of  # sorted by radix
+            order = np.argsort(small, kind="stable")  # the block's objects shape by shape
             sizes = np.bincount(shape_of)
             ends = np.cumsum(sizes).tolist()
             firsts = [first[order] for first in firsts]
@@ -514,7 +515,7 @@ class CoverComparison:
                 first_a, first_b = firsts[0][rows], firsts[1][rows]
                 columns = [A.indices[first_a + p] for p in range(x)] + [B.indices[first_b + q] for q in range(y)]
                 if radix ** (x + y) < 2**62:
-                    key = np.zeros(len(first_a), dtype=np.int64)
+                    key = np.zeros(len(first_a), dtype=np.int32 if radix ** (x + y) < 2**31 else np.int64)
                     for column in columns:  # the clusters as the digits of one whole number, the first most significant
                         key *= radix
                         key += column
