@@ -639,13 +639,14 @@ class CoverComparison:
             else:
                 keys = np.concatenate([np.column_stack(key) for key in sets])
                 inverse = np.unique(keys, axis=0, return_inverse=True)[1].ravel()
-            count = np.bincount(inverse, weights=np.concatenate(weights)).astype(np.int64)
-            F[s, t] = _pairs_within(count)
-            shared = count[inverse]
+            every = np.concatenate(weights)
+            shared = np.bincount(inverse, weights=every)[inverse]  # whole numbers below 2^53: exact in floats
             at = 0
             for start, w in zip(rows, weights):  # each type sums the objects in each of its subsets
                 G[s, t, start:start + len(w)] += shared[at:at + len(w)]
                 at += len(w)
+            # sum over the sets of C(n, 2) = (sum of n^2 - sum of n) / 2: each object of a set adds its n once
+            F[s, t] = (_whole_dot(self._type_weights, G[s, t]) - int(every.sum())) // 2
         for (x, y), (w, sets_a, sets_b) in kinds.items():  # the sets of at most one cluster a side
             rows = slice(starts[(x, y)], starts[(x, y)] + len(w))
             if x:
@@ -894,6 +895,14 @@ def _pairs_within(counts) -> int:
     if not len(values) or float(values.max()) * float(values.sum()) < 2.0**62:
         return int((values @ values - values.sum()) // 2)
     return sum(v * (v - 1) // 2 for v in values[values > 1].tolist())  # beyond 64 bits: Python's whole numbers
+
+
+def _whole_dot(w: np.ndarray, g: np.ndarray) -> int:
+    """The exact sum of w * g over whole numbers (g held in floats)."""
+    g = np.rint(g).astype(np.int64)
+    if float(w.sum()) * float(g.max(initial=0)) < 2.0**62:
+        return int(w @ g)
+    return sum(x * y for x, y in zip(w.tolist(), g.tolist()))  # beyond 64 bits: Python's whole numbers
 
 
 def _inverse_binomial(m: int) -> np.ndarray:
