@@ -883,7 +883,7 @@ def _first_cluster(members: sparse.csr_array, start: int, stop: int, dtype) -> t
     lengths = np.diff(bounds)
     if not members.nnz:
         return lengths, np.zeros(stop - start, dtype=dtype)
-    first = np.take(members.indices, bounds[:-1], mode="clip").astype(dtype)
+    first = np.take(members.indices, bounds[:-1], mode="clip").astype(dtype, copy=False)
     first += 1
     first *= np.minimum(lengths, 1)
     return lengths, first
