@@ -452,20 +452,22 @@ class CoverComparison:
         """The object types (objects with the same clusters on both sides), by shape: for x reference
         and y candidate clusters, ``(x, y) -> (w, a, b)``, each type's objects and clusters (types x x
         and types x y, each row ascending), in lexicographic order of the clusters. Found without
-        hashing: the objects in at most one cluster a side (most objects, in most covers) by one code
-        per object, its first cluster a side plus one (0 for none); the others shape by shape, their
-        clusters the digits of one whole number when they fit in 62 bits (counted directly, or
-        sorted), else their rows sorted as such."""
+        hashing, reading a block of objects at a time: the objects in at most one cluster a side (most
+        objects, in most covers) by one code per object, its first cluster a side plus one (0 for
+        none); the others shape by shape (:func:`_keys_of`), their clusters the digits of one whole
+        number when they fit in 62 bits (counted directly, or sorted), else their rows sorted as such."""
         a, b = self.reference, self.candidate
+        A, B = a.members, b.members
         base = b.k + 1
         space = (a.k + 1) * base
         counted = _counted(space, self.n)
         dtype = np.int32 if 2 * space < 2**31 else np.int64
-        counts, codes, several = np.zeros(space if counted else 0, dtype=np.int64), [], []
+        radix = max(a.k, b.k, 1)
+        counts, codes, keys = np.zeros(space if counted else 0, dtype=np.int64), [], {}
         for start in range(0, self.n, _BLOCK):  # a block of objects at a time: small temporaries, reused
             stop = min(self.n, start + _BLOCK)
-            alpha, first_a = _first_cluster(a.members, start, stop, dtype)
-            beta, first_b = _first_cluster(b.members, start, stop, dtype)
+            bounds = A.indptr[start:stop + 1], B.indptr[start:stop + 1]
+            (alpha, first_a), (beta, first_b) = (_first_cluster(S, ends, dtype) for S, ends in zip((A, B), bounds))
             more = np.maximum(alpha, beta) > 1
             first_a *= base
             first_a += first_b
@@ -474,7 +476,9 @@ class CoverComparison:
                 counts += np.bincount(first_a, minlength=2 * space)[:space]
             else:
                 codes.append(first_a[first_a < space])
-            several.append(np.flatnonzero(more) + start)
+            several = np.flatnonzero(more)
+            if len(several):
+                _keys_of(A, B, bounds[0][several], bounds[1][several], alpha[several], beta[several], radix, keys)
         if counted:
             found = np.flatnonzero(counts)
             w = counts[found]
@@ -487,52 +491,15 @@ class CoverComparison:
             if shaped.any():
                 kinds[(x, y)] = (w[shaped].astype(np.int64), first_a[shaped, None][:, :x] - 1,
                                  first_b[shaped, None][:, :y] - 1)
-        objects = np.concatenate(several) if several else np.zeros(0, dtype=np.int64)
-        if len(objects):
-            kinds.update(self._kinds_of(objects))
-        return dict(sorted(kinds.items()))
-
-    def _kinds_of(self, objects: np.ndarray) -> dict:
-        """:attr:`_kinds` of the given objects, shape by shape: each object's clusters read a block of
-        objects at a time, as one code (or, beyond 62 bits, as a row), then grouped."""
-        A, B = self.reference.members, self.candidate.members
-        radix = max(self.reference.k, self.candidate.k, 1)
-        keys = {}
-        for start in range(0, len(objects), _BLOCK):
-            block = objects[start:start + _BLOCK]
-            firsts = [S.indptr[block] for S in (A, B)]
-            alpha, beta = (S.indptr[block + 1] - first for S, first in zip((A, B), firsts))
-            width = int(beta.max()) + 1
-            shape_of = alpha * width + beta
-            small = shape_of.astype(np.int16) if width * width < 2**15 else shape_of  # sorted by radix
-            order = np.argsort(small, kind="stable")  # the block's objects shape by shape
-            sizes = np.bincount(shape_of)
-            ends = np.cumsum(sizes).tolist()
-            firsts = [first[order] for first in firsts]
-            for code in np.flatnonzero(sizes).tolist():
-                x, y = divmod(code, width)
-                rows = slice(ends[code] - int(sizes[code]), ends[code])
-                first_a, first_b = firsts[0][rows], firsts[1][rows]
-                columns = [A.indices[first_a + p] for p in range(x)] + [B.indices[first_b + q] for q in range(y)]
-                if radix ** (x + y) < 2**62:
-                    key = np.zeros(len(first_a), dtype=np.int32 if radix ** (x + y) < 2**31 else np.int64)
-                    for column in columns:  # the clusters as the digits of one whole number, the first most significant
-                        key *= radix
-                        key += column
-                else:
-                    key = np.column_stack(columns)
-                keys.setdefault((x, y), []).append(key)
-        kinds = {}
-        for (x, y), parts in keys.items():
+        for (x, y), parts in keys.items():  # the objects in several clusters on some side, shape by shape
             key = np.concatenate(parts)
-            space = radix ** (x + y)
             if key.ndim == 2:
                 digits, w = np.unique(key, axis=0, return_counts=True)
             else:
-                if _counted(space, len(key)):
-                    counts = np.bincount(key, minlength=space)
-                    found = np.flatnonzero(counts)
-                    w = counts[found]
+                if _counted(radix ** (x + y), len(key)):
+                    counted_keys = np.bincount(key, minlength=radix ** (x + y))
+                    found = np.flatnonzero(counted_keys)
+                    w = counted_keys[found]
                 else:
                     found, w = np.unique(key, return_counts=True)
                 digits = []
@@ -541,7 +508,7 @@ class CoverComparison:
                     digits.append(digit)
                 digits = np.column_stack(digits[::-1])
             kinds[(x, y)] = (w.astype(np.int64), digits[:, :x], digits[:, x:])
-        return kinds
+        return dict(sorted(kinds.items()))
 
     @cached_property
     def _joint(self):
@@ -876,17 +843,43 @@ def _counted(space: int, items: int, looked_up: bool = False) -> bool:
     return space <= max(1 << 16, min(32 * items, 1 << 23) if looked_up else 4 * items)
 
 
-def _first_cluster(members: sparse.csr_array, start: int, stop: int, dtype) -> tuple[np.ndarray, np.ndarray]:
-    """Objects start … stop-1: how many clusters each is in, and its first cluster plus one (0 for an
-    object in no cluster; at most the clusters' number)."""
-    bounds = members.indptr[start:stop + 1]
+def _first_cluster(members: sparse.csr_array, bounds: np.ndarray, dtype) -> tuple[np.ndarray, np.ndarray]:
+    """For the objects whose rows start at bounds[:-1] (and end at bounds[1:]): how many clusters each
+    is in, and its first cluster plus one (0 for an object in no cluster; at most the clusters' number)."""
     lengths = np.diff(bounds)
     if not members.nnz:
-        return lengths, np.zeros(stop - start, dtype=dtype)
+        return lengths, np.zeros(len(lengths), dtype=dtype)
     first = np.take(members.indices, bounds[:-1], mode="clip").astype(dtype, copy=False)
     first += 1
     first *= np.minimum(lengths, 1)
     return lengths, first
+
+
+def _keys_of(A: sparse.csr_array, B: sparse.csr_array, first_a: np.ndarray, first_b: np.ndarray, alpha: np.ndarray,
+             beta: np.ndarray, radix: int, keys: dict) -> None:
+    """Adds to `keys` ((x, y) -> list of arrays) the clusters of objects whose rows start at first_a in A
+    and first_b in B, in alpha and beta clusters: for each shape (x, y), one whole number per object
+    whose digits are its clusters, the first most significant (beyond 62 bits, its clusters as a row)."""
+    width = int(beta.max()) + 1
+    shape_of = alpha * width + beta
+    small = shape_of.astype(np.int16) if width * width < 2**15 else shape_of  # sorted by radix
+    order = np.argsort(small, kind="stable")  # the objects shape by shape
+    sizes = np.bincount(shape_of)
+    ends = np.cumsum(sizes).tolist()
+    first_a, first_b = first_a[order], first_b[order]
+    for code in np.flatnonzero(sizes).tolist():
+        x, y = divmod(code, width)
+        rows = slice(ends[code] - int(sizes[code]), ends[code])
+        columns = ([A.indices[first_a[rows] + p] for p in range(x)]
+                   + [B.indices[first_b[rows] + q] for q in range(y)])
+        if radix ** (x + y) < 2**62:
+            key = np.zeros(rows.stop - rows.start, dtype=np.int32 if radix ** (x + y) < 2**31 else np.int64)
+            for column in columns:
+                key *= radix
+                key += column
+        else:
+            key = np.column_stack(columns)
+        keys.setdefault((x, y), []).append(key)
 
 
 def _pairs_within(counts) -> int:
