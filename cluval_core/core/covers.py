@@ -431,8 +431,9 @@ class _PairCounts:
     covered_b: np.ndarray
 
     def times(self, vector: np.ndarray) -> np.ndarray:
-        """E[type] . vector (vector over j, l, flattened) for every type."""
-        return (self.transform @ vector) @ self.moments
+        """E[type] . vector (vector over j, l, flattened) for every type (summed by einsum: a BLAS
+        product of a short vector and a wide matrix can take several times longer)."""
+        return np.einsum("i,ij->j", self.transform @ vector, self.moments)
 
     @property
     def E(self) -> np.ndarray:
