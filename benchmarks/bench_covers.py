@@ -8,7 +8,7 @@ both overlapping NMIs, extended BCubed, F1 and NF1) within 10x ``compare(a, b).s
 underlying partitions with the flat counterparts (ARI, NMI, BCubed precision, recall and F, the
 F-measure). The candidate moves 20 % of the objects to a random cluster before its extra
 memberships are drawn. ECS compares every kind of object with every other (random extra memberships
-make about 400 000 kinds here, beyond the 5 000 it compares), so it is left out.
+make about 130 000 kinds here, beyond the 5 000 it compares), so it is left out.
 
 Usage::
 
