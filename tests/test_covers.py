@@ -291,6 +291,23 @@ def test_objects_in_very_many_clusters_are_counted_pair_by_pair():
     assert c.extended_bcubed_precision() == pytest.approx(bcubed.precision(_sets(B), _sets(A)), abs=1e-14)
 
 
+def test_objects_in_tens_of_thousands_of_clusters_keep_their_shape():
+    """An object in 50 000 clusters a side: its shape (50 000 x 50 000 clusters) is past 32 bits; the
+    objects' types and the pair counts stay exact."""
+    k = 50_000
+    A = sparse.csr_array((np.ones(k + 2), (np.r_[np.zeros(k, dtype=int), 1, 2], np.r_[np.arange(k), 0, 1])),
+                         shape=(3, k))
+    B = sparse.csr_array((np.ones(k + 2), (np.r_[np.zeros(k, dtype=int), 1, 2], np.r_[np.arange(k), 0, 0])),
+                         shape=(3, k))
+    c = compare_covers(A, B)
+    assert {shape: w.tolist() for shape, (w, _, _) in c._kinds.items()} == {(1, 1): [1, 1], (k, k): [1]}
+    assert c.ecs() == pytest.approx(_ecs_by_hand(A.toarray(), B.toarray()), abs=1e-12)
+    with pytest.raises(CluvalError, match="sets of clusters"):  # 2^100 000 sets, and too many cells pair by pair
+        c.omega()
+    with pytest.raises(CluvalError, match="overlap table"):
+        c.onmi_lfk()
+
+
 def test_measures_beyond_their_limits_are_nan_with_a_warning(monkeypatch):
     monkeypatch.setattr(covers, "MAX_OVERLAP_CELLS", 3)
     c = compare_covers([[0, 1], [2, 3]], [[0, 1, 2], [3]])

@@ -555,8 +555,8 @@ class CoverComparison:
         table; every type contributes the larger subsets of its clusters, 2^(x + y) in all."""
         a, b = self.reference, self.candidate
         kinds = self._kinds
-        subsets = sum(float(len(k[0])) * 2.0 ** (x + y) for (x, y), k in kinds.items())
-        shapes_work = sum(2 ** (x + y) for x, y in kinds)
+        subsets = sum(float(len(k[0])) * 2.0 ** min(x + y, 64) for (x, y), k in kinds.items())  # past 2^64: too many
+        shapes_work = sum(2 ** min(x + y, 64) for x, y in kinds)
         if subsets > MAX_SUBSETS or shapes_work > MAX_SHAPE_SUBSETS:
             types = sum(len(k[0]) for k in kinds.values())
             J, L = max(x for x, _ in kinds), max(y for _, y in kinds)  # at most the clusters a pair shares
@@ -862,15 +862,15 @@ def _keys_of(A: sparse.csr_array, B: sparse.csr_array, first_a: np.ndarray, firs
     and first_b in B, in alpha and beta clusters: for each shape (x, y), one whole number per object
     whose digits are its clusters, the first most significant (beyond 62 bits, its clusters as a row)."""
     width = int(beta.max()) + 1
-    shape_of = alpha * width + beta
-    small = shape_of.astype(np.int16) if width * width < 2**15 else shape_of  # sorted by radix
+    shape_of = alpha.astype(np.int64) * width + beta  # 64 bits: an object may be in tens of thousands of clusters
+    small = shape_of.astype(np.int16) if int(shape_of.max()) < 2**15 else shape_of  # sorted by radix
     order = np.argsort(small, kind="stable")  # the objects shape by shape
-    sizes = np.bincount(shape_of)
-    ends = np.cumsum(sizes).tolist()
+    shape_of = shape_of[order]
+    starts = np.flatnonzero(np.r_[True, shape_of[1:] != shape_of[:-1]])
     first_a, first_b = first_a[order], first_b[order]
-    for code in np.flatnonzero(sizes).tolist():
+    for code, begin, end in zip(shape_of[starts].tolist(), starts.tolist(), starts[1:].tolist() + [len(order)]):
         x, y = divmod(code, width)
-        rows = slice(ends[code] - int(sizes[code]), ends[code])
+        rows = slice(begin, end)
         columns = ([A.indices[first_a[rows] + p] for p in range(x)]
                    + [B.indices[first_b[rows] + q] for q in range(y)])
         if radix ** (x + y) < 2**62:
@@ -886,17 +886,16 @@ def _keys_of(A: sparse.csr_array, B: sparse.csr_array, first_a: np.ndarray, firs
 def _pairs_within(counts) -> int:
     """The sum of C(count, 2): pairs of objects within each count (exact), in two passes."""
     values = np.asarray(counts, dtype=np.int64).ravel()
-    if not len(values) or float(values.max()) * float(values.sum()) < 2.0**62:
-        return int((values @ values - values.sum()) // 2)
-    return sum(v * (v - 1) // 2 for v in values[values > 1].tolist())  # beyond 64 bits: Python's whole numbers
+    return (_whole_dot(values, values) - int(values.sum())) // 2
 
 
 def _whole_dot(w: np.ndarray, g: np.ndarray) -> int:
-    """The exact sum of w * g over whole numbers (g held in floats)."""
-    g = np.rint(g).astype(np.int64)
-    if float(w.sum()) * float(g.max(initial=0)) < 2.0**62:
+    """The exact sum of w * g over whole numbers (g may be held in floats): in 64 bits where it surely
+    fits, else in Python's whole numbers."""
+    g = np.rint(g).astype(np.int64) if g.dtype.kind == "f" else g
+    if not len(w) or float(np.abs(w).max()) * float(np.abs(g).sum()) < 2.0**62:
         return int(w @ g)
-    return sum(x * y for x, y in zip(w.tolist(), g.tolist()))  # beyond 64 bits: Python's whole numbers
+    return sum(x * y for x, y in zip(w.tolist(), g.tolist()))
 
 
 def _inverse_binomial(m: int) -> np.ndarray:
