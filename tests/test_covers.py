@@ -295,11 +295,11 @@ def test_objects_in_tens_of_thousands_of_clusters_keep_their_shape():
     """An object in 50 000 clusters a side: its shape (50 000 x 50 000 clusters) is past 32 bits; the
     objects' types and the pair counts stay exact."""
     k = 50_000
-    A = sparse.csr_array((np.ones(k + 2), (np.r_[np.zeros(k, dtype=int), 1, 2], np.r_[np.arange(k), 0, 1])),
-                         shape=(3, k))
-    B = sparse.csr_array((np.ones(k + 2), (np.r_[np.zeros(k, dtype=int), 1, 2], np.r_[np.arange(k), 0, 0])),
-                         shape=(3, k))
+    starts = np.array([0, k, k + 1, k + 2], dtype=np.int32)  # 32-bit indices, as scipy keeps them
+    A = sparse.csr_array((np.ones(k + 2), np.r_[np.arange(k), 0, 1].astype(np.int32), starts), shape=(3, k))
+    B = sparse.csr_array((np.ones(k + 2), np.r_[np.arange(k), 0, 0].astype(np.int32), starts), shape=(3, k))
     c = compare_covers(A, B)
+    assert c.reference.members.indptr.dtype == np.int32
     assert {shape: w.tolist() for shape, (w, _, _) in c._kinds.items()} == {(1, 1): [1, 1], (k, k): [1]}
     assert c.ecs() == pytest.approx(_ecs_by_hand(A.toarray(), B.toarray()), abs=1e-12)
     with pytest.raises(CluvalError, match="sets of clusters"):  # 2^100 000 sets, and too many cells pair by pair
