@@ -308,6 +308,22 @@ def test_objects_in_tens_of_thousands_of_clusters_keep_their_shape():
         c.onmi_lfk()
 
 
+def test_shapes_past_16_bits_in_a_block_keep_their_objects_apart():
+    """Objects in 200 reference clusters and in 170 candidate clusters in one block: the shapes' codes
+    (past 2^15) sort them apart, so each keeps its type."""
+    A, B = np.zeros((253, 200), dtype=int), np.zeros((253, 170), dtype=int)
+    A[0, :], B[0, 0] = 1, 1
+    A[1, 0], B[1, :] = 1, 1
+    A[2, :2], B[2, :2] = 1, 1
+    A[3:, 0], B[3:, 0] = 1, 1
+    c = compare_covers(A, B)
+    w, TA, TB = c._joint
+    got = {(tuple(TA[[i]].indices.tolist()), tuple(TB[[i]].indices.tolist())): int(w[i]) for i in range(len(w))}
+    assert got == _types_by_hand(A, B)
+    assert np.array_equal(c.overlap, A.T @ B)
+    assert c.omega() == pytest.approx(_brute_omega(A, B), rel=1e-6)  # the pairs by hand lose digits near 0 in floats
+
+
 def test_measures_beyond_their_limits_are_nan_with_a_warning(monkeypatch):
     monkeypatch.setattr(covers, "MAX_OVERLAP_CELLS", 3)
     c = compare_covers([[0, 1], [2, 3]], [[0, 1, 2], [3]])
