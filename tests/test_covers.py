@@ -6,6 +6,7 @@ degenerate and hostile covers."""
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import bcubed
 import numpy as np
@@ -322,6 +323,39 @@ def test_shapes_past_16_bits_in_a_block_keep_their_objects_apart():
     assert got == _types_by_hand(A, B)
     assert np.array_equal(c.overlap, A.T @ B)
     assert c.omega() == pytest.approx(_brute_omega(A, B), rel=1e-6)  # the pairs by hand lose digits near 0 in floats
+
+
+def _extended_bcubed_precision_exactly(A, B) -> Fraction:
+    """Extended BCubed precision in fractions, pair by pair, over the objects in some candidate cluster."""
+    a, b = A @ A.T, B @ B.T
+    covered = [u for u in range(len(A)) if b[u, u]]
+    per_object = [sum((Fraction(min(int(a[u, v]), int(b[u, v])), int(b[u, v])) for v in np.flatnonzero(b[u])),
+                      Fraction(0)) / len(np.flatnonzero(b[u])) for u in covered]
+    return sum(per_object, Fraction(0)) / len(covered)
+
+
+def test_extended_bcubed_of_objects_in_many_clusters_keeps_its_last_digits():
+    """Objects in up to 5 clusters a side: the pair counts' moments reach n 2^(J + L) and the binomial
+    transform alternates in sign; E is counted exactly before the shares are summed, so the value is
+    the exact one rounded, not one with its last few digits lost."""
+    reference = [[0], [0, 6], [3, 4, 5], [3, 5], [1, 2, 4, 7, 8], [0, 6], [2, 5, 7, 8], [3, 5], [1, 2, 6, 7, 8], [1],
+                 [0, 3], [4], [1], [2, 7, 8]]
+    candidate = [[0, 2, 5, 7, 8], [0, 2, 3, 5, 7, 8], [0, 2, 3, 5, 7, 8], [2, 7, 8], [0, 4, 5], [0, 2, 3, 5, 7, 8],
+                 [2, 7, 8], [0, 2, 5, 7, 8], [0, 2, 3, 5, 7, 8], [0, 4, 5], [0, 2, 7, 8], [0, 4, 5], [2, 5, 7, 8]]
+    c = compare_covers(as_cover(reference, objects=range(9)), as_cover(candidate, objects=range(9)))
+    exact = _extended_bcubed_precision_exactly(c.reference.members.toarray(), c.candidate.members.toarray())
+    assert c.extended_bcubed_precision() == pytest.approx(float(exact), rel=1e-15)
+
+
+def test_objects_counted_pair_by_pair_in_150_clusters_a_side():
+    """One object in 150 clusters a side: its pairs are counted one by one, E with (J + 1)(L + 1) =
+    22 801 cells a type, and no square matrix of that many cells is made."""
+    A, B = np.zeros((50, 150), dtype=int), np.zeros((50, 150), dtype=int)
+    A[0], A[1:, 0] = 1, 1
+    B[0], B[1:, 1 + np.arange(49) % 149] = 1, 1
+    c = compare_covers(A, B)
+    assert c.extended_bcubed_precision() == pytest.approx(bcubed.precision(_sets(B), _sets(A)), abs=1e-14)
+    assert c.omega() == pytest.approx(_brute_omega(A, B), abs=1e-12)
 
 
 def test_measures_beyond_their_limits_are_nan_with_a_warning(monkeypatch):

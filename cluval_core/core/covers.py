@@ -420,24 +420,13 @@ class _PairCounts:
     """What the pair measures read. D[j, l]: the pairs of objects that share j reference and l
     candidate clusters. For each object type (w objects with the same clusters on both sides; whether
     it is in some cluster of each side): E[type, j, l], the objects (itself included) with which one of
-    its objects shares j and l, kept as two factors, E[type] = moments[:, type] @ transform (flattened
-    over j, l), so that the measures read E through small vectors (:meth:`times`) without building it."""
+    its objects shares j and l, exact."""
 
     D: np.ndarray
-    moments: np.ndarray
-    transform: np.ndarray
+    E: np.ndarray
     w: np.ndarray
     covered_a: np.ndarray
     covered_b: np.ndarray
-
-    def times(self, vector: np.ndarray) -> np.ndarray:
-        """E[type] . vector (vector over j, l, flattened) for every type (summed by einsum: a BLAS
-        product of a short vector and a wide matrix can take several times longer)."""
-        return np.einsum("i,ij->j", self.transform @ vector, self.moments)
-
-    @property
-    def E(self) -> np.ndarray:
-        return (self.moments.T @ self.transform).reshape(-1, *self.D.shape)
 
 
 class CoverComparison:
@@ -626,14 +615,13 @@ class CoverComparison:
         invert_a, invert_b = _inverse_binomial(J), _inverse_binomial(L)
         D = invert_a @ F @ invert_b.T
         transform = np.kron(invert_a, invert_b).T  # E[u] = P_a G[u] P_b^T, every type in one product
-        moments = G.reshape(-1, types)
         if n * 4.0 ** (J + L + 1) < _FLOAT_WHOLE:  # every term and sum a whole number below 2^53: exact in floats
-            transform = transform.astype(np.float64)
+            E = G.reshape(-1, types).T @ transform.astype(np.float64)
         else:
-            moments = np.rint(moments).astype(np.int64)
+            E = np.rint(G).astype(np.int64).reshape(-1, types).T @ transform
         covered = [np.concatenate([np.full(len(k[0]), side > 0) for side, k in zip(sides, kinds.values())])
                    for sides in (tuple(x for x, _ in kinds), tuple(y for _, y in kinds))]
-        return _PairCounts(D, moments, transform, self._type_weights, covered[0], covered[1])
+        return _PairCounts(D, E.reshape(types, J + 1, L + 1), self._type_weights, covered[0], covered[1])
 
     @cached_property
     def _type_weights(self) -> np.ndarray:
@@ -713,8 +701,9 @@ class CoverComparison:
         i = np.arange(pairs.D.shape[1])[None, :]  # and on the candidate's
         t, covered = (i, pairs.covered_b) if by == "candidate" else (j, pairs.covered_a)
         share = np.divide(np.minimum(j, i), t, out=np.zeros(np.broadcast_shapes(j.shape, i.shape)), where=t > 0)
-        reach = pairs.times(np.broadcast_to(t > 0, share.shape).ravel().astype(pairs.transform.dtype))
-        sums = pairs.times(share.ravel())  # objects sharing a cluster on `by`'s side, and their shares
+        flat = pairs.E.reshape(len(pairs.E), -1).astype(np.float64, copy=False)
+        reach = flat @ np.broadcast_to(t > 0, share.shape).ravel()  # objects sharing a cluster on `by`'s side
+        sums = flat @ share.ravel()  # and their shares
         if not covered.any():
             return math.nan
         w = pairs.w
@@ -834,7 +823,7 @@ def _pairwise_counts(w: np.ndarray, A: sparse.csr_array, B: sparse.csr_array):
     rows = codes[first]
     E = np.stack([np.bincount(row, minlength=(J + 1) * (L + 1)) for row in rows]).astype(np.int64)
     covered = [np.diff(S.indptr) > 0 for S in (A, B)]
-    return _PairCounts(D, E.T, np.eye(E.shape[1], dtype=np.int64), w, covered[0], covered[1])
+    return _PairCounts(D, E.reshape(len(w), J + 1, L + 1), w, covered[0], covered[1])
 
 
 def _counted(space: int, items: int, looked_up: bool = False) -> bool:
