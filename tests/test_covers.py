@@ -491,6 +491,19 @@ def test_a_membership_listed_any_number_of_times_is_one_and_the_callers_matrix_s
     assert compare_covers([[0, 2], [1, 2]], stored).omega() == first == 1.0
 
 
+@pytest.mark.parametrize("times", [2, 256, 257])
+@pytest.mark.parametrize("form", ["coo", "csc"])
+def test_a_membership_listed_many_times_in_a_coo_or_csc_matrix_is_one(times, form):
+    """A COO (or CSC) matrix of 8-bit data that lists a membership 256 times: read each stored 1 apart
+    and summed in 64 bits, it is one membership (summed in 8 bits it wrapped to 0, and was lost)."""
+    rows, ones = np.r_[np.zeros(times, dtype=np.int32), 1, 2], np.ones(times + 2, dtype=np.int8)
+    if form == "coo":
+        listed = sparse.coo_array((ones, (rows, np.r_[np.zeros(times, dtype=int), 1, 1])), shape=(3, 2))
+    else:  # by columns, the repeats kept as stored
+        listed = sparse.csc_array((ones, rows, np.array([0, times, times + 2], dtype=np.int32)), shape=(3, 2))
+    assert as_cover(listed).members.toarray().tolist() == [[1, 0], [0, 1], [0, 1]]
+
+
 def test_a_cover_of_no_cluster_at_all_is_compared_by_its_definitions():
     """Every object in no cluster of the reference: each pair shares 0 clusters there."""
     B = np.array([[1, 0], [1, 0], [0, 1], [0, 1], [1, 1]])

@@ -245,16 +245,21 @@ def as_cover(clusters, *, objects=None, name: str = "cover") -> Cover:
     if sparse.issparse(clusters) or (isinstance(clusters, np.ndarray) and clusters.ndim == 2):
         if np.iscomplexobj(clusters if isinstance(clusters, np.ndarray) else clusters.data):
             raise CluvalError(f"{name} as a matrix must hold 0 and 1 only, got complex numbers")
-        try:
-            matrix = sparse.csr_array(clusters.astype(np.float64) if isinstance(clusters, np.ndarray) else clusters)
+        try:  # each stored value apart: COO and CSC may list a membership twice (CSR's repeats stay for _matrix)
+            if isinstance(clusters, np.ndarray):
+                stored = sparse.csr_array(clusters.astype(np.float64))
+            else:
+                stored = sparse.csr_array(clusters) if clusters.format == "csr" else sparse.coo_array(clusters)
         except (TypeError, ValueError):
             raise CluvalError(f"{name} as a matrix must hold 0 and 1 only") from None
-        if matrix.ndim != 2 or matrix.shape[0] < 2:
-            raise CluvalError(f"{name} as a matrix needs objects as rows (at least 2), got shape {matrix.shape}")
-        data = matrix.data
+        if stored.ndim != 2 or stored.shape[0] < 2:
+            raise CluvalError(f"{name} as a matrix needs objects as rows (at least 2), got shape {stored.shape}")
+        data = stored.data
         if not ((data == 0) | (data == 1)).all():
             raise CluvalError(f"{name} as a matrix must hold 0 and 1 only (threshold soft memberships with "
                               "cover_from_memberships)")
+        matrix = stored if stored.format == "csr" else sparse.csr_array(  # repeats summed in 64 bits: never wrap
+            (data.astype(np.int64), (stored.row, stored.col)), shape=stored.shape)
         return _matrix(matrix, _names(objects, matrix.shape[0], name), np.arange(matrix.shape[1]))
     if isinstance(clusters, Mapping):
         cluster_names, groups = list(clusters.keys()), list(clusters.values())
