@@ -463,12 +463,28 @@ def test_object_types_and_pair_counts_by_every_grouping(monkeypatch):
     """Types are found by counting their clusters' codes, by sorting them, or (beyond 62 bits) by sorting
     the rows; the moments' pair counts equal the pairs counted one by one, whichever grouping ran."""
     monkeypatch.setattr(covers, "MAX_PAIRWISE_OBJECTS", 0)  # the moments, never the pairs one by one
-    monkeypatch.setattr(covers, "_BLOCK", 7)  # objects read in many blocks, a type's objects in several
     seen = set()
     for case in [(5, 4, 0.3, 0.4, 0), (2200, 3, 0.0005, 0.3, 1), (70, 60, 0.03, 0.03, 2), (3, 1, 0.5, 0.5, 3),
                  (2200, 2200, 0.0008, 0.0008, 4)]:
         seen |= _grouped_and_counted(*case)
     assert seen == {"counted", "codes sorted", "rows sorted", "one code: counted", "one code: codes sorted"}
+
+
+@pytest.mark.parametrize("largest", [3, 40_000])
+def test_objects_are_grouped_by_shape_in_order_whether_counted_or_sorted(largest):
+    """The objects in several clusters are grouped shape by shape, each shape's objects in their order:
+    by counting the shapes' codes where they are few (3 x 3), else by sorting them (40 000^2)."""
+    rng = np.random.default_rng(largest)
+    alpha = rng.integers(0, largest + 1, 5_000).astype(np.int32)
+    beta = rng.integers(0, 4, 5_000).astype(np.int32)
+    alpha[:2], beta[:2] = largest, largest  # the largest shape (the codes' space: counted or not)
+    width = largest + 1
+    assert covers._counted(width * width, len(alpha)) == (largest == 3)
+    groups = list(covers._by_shape(alpha, beta))
+    shapes = [shape for shape, _ in groups]
+    assert shapes == sorted(set(zip(alpha.tolist(), beta.tolist())))
+    for (x, y), at in groups:
+        assert np.array_equal(at, np.flatnonzero((alpha == x) & (beta == y)))
 
 
 def test_the_pair_counts_are_the_same_without_the_overlap_table_or_in_whole_numbers(monkeypatch):

@@ -82,6 +82,7 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
+from .compiled import compiled
 from .validation import CluvalError, CluvalWarning, as_labels
 
 __all__ = ["Cover", "CoverComparison", "as_cover", "cover_from_memberships", "cover_of_partition", "hardened_cover",
@@ -146,7 +147,7 @@ class Cover:
 
     @cached_property
     def sizes(self) -> np.ndarray:
-        return np.bincount(self.members.indices, minlength=self.k).astype(np.int64)
+        return _column_counts(self.members.indices, self.k)
 
     @cached_property
     def memberships_per_object(self) -> np.ndarray:
@@ -182,16 +183,47 @@ def _names(objects, n: int, name: str) -> np.ndarray:
 
 def _matrix(members, objects, clusters) -> Cover:
     members = sparse.csr_array(members)  # a CSR matrix shares its arrays: each change below works on a copy
-    if not members.has_canonical_format:  # repeats counted in whole numbers wide enough for any number
-        members = members.astype(np.int64, copy=True)
-        members.sum_duplicates()
-    if not members.data.all():
-        members = members.copy()
-        members.eliminate_zeros()  # a zero stored in a sparse matrix is no membership
-    # a membership listed twice is one; the caller's matrix stays as it is (its index arrays copied)
-    members = sparse.csr_array((np.ones(members.nnz, dtype=np.int8), members.indices.copy(), members.indptr.copy()),
-                               shape=members.shape)
+    # the index arrays copied (the caller's matrix stays as it is) in half the bytes, where they fit
+    index = np.int32 if max(members.nnz, members.shape[1]) < 2**31 else np.int64
+    indptr, indices = np.empty(len(members.indptr), dtype=index), np.empty(members.nnz, dtype=index)
+    if not _copied_if_plain(members.indptr, members.indices, members.data, members.shape[1], indptr, indices):
+        if not members.has_canonical_format:  # repeats counted in whole numbers wide enough for any number
+            members = members.astype(np.int64, copy=True)
+            members.sum_duplicates()
+        if not members.data.all():
+            members = members.copy()
+            members.eliminate_zeros()  # a zero stored in a sparse matrix is no membership
+        indptr, indices = members.indptr.astype(index), members.indices.astype(index)
+    # a membership listed twice is one
+    members = sparse.csr_array((np.ones(len(indices), dtype=np.int8), indices, indptr), shape=members.shape)
     return Cover(members, _one_dimensional(objects), _one_dimensional(clusters))
+
+
+@compiled
+def _copied_if_plain(indptr, indices, data, k, indptr_out, indices_out) -> bool:
+    """Copies a CSR matrix's index arrays into indptr_out and indices_out, in one pass, while each row's
+    clusters (below k) ascend strictly and every stored value is 1; False (the copy unfinished) where
+    one does not."""
+    indptr_out[0] = 0
+    for i in range(len(indptr) - 1):
+        last = -1
+        for p in range(indptr[i], indptr[i + 1]):
+            cluster = indices[p]
+            if cluster <= last or cluster >= k or data[p] != 1:
+                return False
+            indices_out[p] = cluster
+            last = cluster
+        indptr_out[i + 1] = indptr[i + 1]
+    return indptr[0] == 0
+
+
+@compiled
+def _column_counts(indices, k):
+    """How often each of 0 … k-1 appears in `indices` (np.bincount without its copy to 64 bits)."""
+    counts = np.zeros(k, np.int64)
+    for cluster in indices:
+        counts[cluster] += 1
+    return counts
 
 
 def _one_dimensional(values) -> np.ndarray:
@@ -384,8 +416,6 @@ def _aligned(a: Cover, b: Cover, policy: str) -> tuple[Cover, Cover, int]:
     return completed(a, rows_a, missing_a), completed(b, rows_b, missing_b), alone
 
 
-# Objects grouped at a time: the temporaries of a block stay small, and are reused
-_BLOCK = 1 << 15
 # Whole numbers up to this are exact in floats (2^53)
 _FLOAT_WHOLE = 2.0**53
 
@@ -447,62 +477,55 @@ class CoverComparison:
         """The object types (objects with the same clusters on both sides), by shape: for x reference
         and y candidate clusters, ``(x, y) -> (w, a, b)``, each type's objects and clusters (types x x
         and types x y, each row ascending), in lexicographic order of the clusters. Found without
-        hashing, reading a block of objects at a time: the objects in at most one cluster a side (most
-        objects, in most covers) by one code per object, its first cluster a side plus one (0 for
-        none); the others shape by shape (:func:`_keys_of`), their clusters the digits of one whole
-        number when they fit in 62 bits (counted directly, or sorted), else their rows sorted as such."""
+        hashing, in one compiled pass over the objects (:func:`_one_code_objects`): the objects in at
+        most one cluster a side (most objects, in most covers) by one code per object, its first cluster
+        a side plus one (0 for none), counted or sorted; the others shape by shape, their clusters the
+        digits of one whole number when they fit in 62 bits (counted or sorted), else their rows sorted
+        as such."""
         a, b = self.reference, self.candidate
         A, B = a.members, b.members
         base = b.k + 1
         space = (a.k + 1) * base
         counted = _counted(space, self.n)
-        dtype = np.int32 if 2 * space < 2**31 else np.int64
+        counts = np.zeros(space if counted else 0, dtype=np.int64)
+        codes = np.empty(0 if counted else self.n, dtype=np.int64)
         radix = max(a.k, b.k, 1)
-        counts, codes, keys = np.zeros(space if counted else 0, dtype=np.int64), [], {}
-        for start in range(0, self.n, _BLOCK):  # a block of objects at a time: small temporaries, reused
-            stop = min(self.n, start + _BLOCK)
-            bounds = A.indptr[start:stop + 1], B.indptr[start:stop + 1]
-            (alpha, first_a), (beta, first_b) = (_first_cluster(S, ends, dtype) for S, ends in zip((A, B), bounds))
-            more = np.maximum(alpha, beta) > 1
-            first_a *= base
-            first_a += first_b
-            first_a += more * dtype(space)  # objects in several clusters on some side: codes from space up
-            if counted:
-                counts += np.bincount(first_a, minlength=2 * space)[:space]
-            else:
-                codes.append(first_a[first_a < space])
-            several = np.flatnonzero(more)
-            if len(several):
-                _keys_of(A, B, bounds[0][several], bounds[1][several], alpha[several], beta[several], radix, keys)
+        # the most clusters whose digits make a whole number below 2^62
+        digits = next(d for d in range(62) if radix ** (d + 1) >= 2**62) if radix > 1 else 62
+        alpha, beta, keys, coded = _one_code_objects(A.indptr, A.indices, B.indptr, B.indices, base, radix, digits,
+                                                     counts, codes)
         if counted:
             found = np.flatnonzero(counts)
             w = counts[found]
         else:
-            found, w = np.unique(np.concatenate(codes), return_counts=True)
+            found, w = np.unique(codes[:coded], return_counts=True)
         first_a, first_b = np.divmod(found, base)
         kinds = {}
         for x, y in itertools.product((0, 1), (0, 1)):
             shaped = ((first_a > 0) == x) & ((first_b > 0) == y)
             if shaped.any():
-                kinds[(x, y)] = (w[shaped].astype(np.int64), first_a[shaped, None][:, :x] - 1,
-                                 first_b[shaped, None][:, :y] - 1)
-        for (x, y), parts in keys.items():  # the objects in several clusters on some side, shape by shape
-            key = np.concatenate(parts)
-            if key.ndim == 2:
-                digits, w = np.unique(key, axis=0, return_counts=True)
-            else:
+                kinds[(x, y)] = (w[shaped], first_a[shaped, None][:, :x] - 1, first_b[shaped, None][:, :y] - 1)
+        for (x, y), at in _by_shape(alpha, beta):  # the objects in several clusters on some side
+            if x + y <= digits:  # their clusters the digits of one whole number, the first most significant
+                key = keys[at].astype(np.int32) if radix ** (x + y) < 2**31 else keys[at]
                 if _counted(radix ** (x + y), len(key)):
                     counted_keys = np.bincount(key, minlength=radix ** (x + y))
                     found = np.flatnonzero(counted_keys)
                     w = counted_keys[found]
                 else:
                     found, w = np.unique(key, return_counts=True)
-                digits = []
+                columns = []
                 for _ in range(x + y):  # the least significant first
-                    found, digit = np.divmod(found, radix)
-                    digits.append(digit)
-                digits = np.column_stack(digits[::-1])
-            kinds[(x, y)] = (w.astype(np.int64), digits[:, :x], digits[:, x:])
+                    found, column = np.divmod(found, radix)
+                    columns.append(column)
+                rows = np.column_stack(columns[::-1])
+            else:  # beyond 62 bits: the rows of clusters sorted as such
+                several = np.flatnonzero((np.diff(A.indptr) > 1) | (np.diff(B.indptr) > 1))[at]
+                first_a, first_b = A.indptr[several], B.indptr[several]
+                rows, w = np.unique(np.column_stack([A.indices[first_a + p] for p in range(x)]
+                                                    + [B.indices[first_b + q] for q in range(y)]),
+                                    axis=0, return_counts=True)
+            kinds[(x, y)] = (w.astype(np.int64), rows[:, :x], rows[:, x:])
         return dict(sorted(kinds.items()))
 
     @cached_property
@@ -838,43 +861,72 @@ def _counted(space: int, items: int, looked_up: bool = False) -> bool:
     return space <= max(1 << 16, min(32 * items, 1 << 23) if looked_up else 4 * items)
 
 
-def _first_cluster(members: sparse.csr_array, bounds: np.ndarray, dtype) -> tuple[np.ndarray, np.ndarray]:
-    """For the objects whose rows start at bounds[:-1] (and end at bounds[1:]): how many clusters each
-    is in, and its first cluster plus one (0 for an object in no cluster; at most the clusters' number)."""
-    lengths = np.diff(bounds)
-    if not members.nnz:
-        return lengths, np.zeros(len(lengths), dtype=dtype)
-    first = np.take(members.indices, bounds[:-1], mode="clip").astype(dtype, copy=False)
-    first += 1
-    first *= np.minimum(lengths, 1)
-    return lengths, first
+@compiled
+def _one_code_objects(a_ptr, a_idx, b_ptr, b_idx, base, radix, digits, counts, codes):
+    """One pass over the objects of two CSR matrices (their indptr and indices). Each object in at
+    most one cluster a side adds its code, (first reference cluster + 1) * base + (first candidate
+    cluster + 1) with 0 for none, to `counts` where that holds the code space, else to `codes`. The
+    others are returned: their numbers of reference and candidate clusters, and their clusters as the
+    digits (base `radix`) of one whole number, the first most significant, for up to `digits`
+    clusters (-1 beyond); then how many codes were written."""
+    n = len(a_ptr) - 1
+    alpha = np.empty(n, np.int32)
+    beta = np.empty(n, np.int32)
+    keys = np.empty(n, np.int64)
+    m = 0
+    c = 0
+    for i in range(n):
+        x = a_ptr[i + 1] - a_ptr[i]
+        y = b_ptr[i + 1] - b_ptr[i]
+        if x > 1 or y > 1:
+            alpha[m] = x
+            beta[m] = y
+            key = -1
+            if x + y <= digits:
+                key = 0
+                for p in range(a_ptr[i], a_ptr[i + 1]):
+                    key = key * radix + a_idx[p]
+                for q in range(b_ptr[i], b_ptr[i + 1]):
+                    key = key * radix + b_idx[q]
+            keys[m] = key
+            m += 1
+        else:
+            code = (a_idx[a_ptr[i]] + 1 if x else 0) * base + (b_idx[b_ptr[i]] + 1 if y else 0)
+            if len(counts):
+                counts[code] += 1
+            else:
+                codes[c] = code
+                c += 1
+    return alpha[:m], beta[:m], keys[:m], c
 
 
-def _keys_of(A: sparse.csr_array, B: sparse.csr_array, first_a: np.ndarray, first_b: np.ndarray, alpha: np.ndarray,
-             beta: np.ndarray, radix: int, keys: dict) -> None:
-    """Adds to `keys` ((x, y) -> list of arrays) the clusters of objects whose rows start at first_a in A
-    and first_b in B, in alpha and beta clusters: for each shape (x, y), one whole number per object
-    whose digits are its clusters, the first most significant (beyond 62 bits, its clusters as a row)."""
+def _by_shape(alpha: np.ndarray, beta: np.ndarray):
+    """Objects grouped by their shape (alpha, beta): ((x, y), their positions in alpha), shape by shape."""
+    if not len(alpha):
+        return
     width = int(beta.max()) + 1
     shape_of = alpha.astype(np.int64) * width + beta  # 64 bits: an object may be in tens of thousands of clusters
-    small = shape_of.astype(np.int16) if int(shape_of.max()) < 2**15 else shape_of  # sorted by radix
-    order = np.argsort(small, kind="stable")  # the objects shape by shape
+    space = int(shape_of.max()) + 1
+    order = _counting_order(shape_of, space) if _counted(space, len(shape_of)) else np.argsort(shape_of, kind="stable")
     shape_of = shape_of[order]
     starts = np.flatnonzero(np.r_[True, shape_of[1:] != shape_of[:-1]])
-    first_a, first_b = first_a[order], first_b[order]
     for code, begin, end in zip(shape_of[starts].tolist(), starts.tolist(), starts[1:].tolist() + [len(order)]):
-        x, y = divmod(code, width)
-        rows = slice(begin, end)
-        columns = ([A.indices[first_a[rows] + p] for p in range(x)]
-                   + [B.indices[first_b[rows] + q] for q in range(y)])
-        if radix ** (x + y) < 2**62:
-            key = np.zeros(rows.stop - rows.start, dtype=np.int32 if radix ** (x + y) < 2**31 else np.int64)
-            for column in columns:
-                key *= radix
-                key += column
-        else:
-            key = np.column_stack(columns)
-        keys.setdefault((x, y), []).append(key)
+        yield divmod(code, width), order[begin:end]
+
+
+@compiled
+def _counting_order(codes, space):
+    """The stable order of whole numbers below `space`, by counting them (np.argsort's, faster)."""
+    starts = np.zeros(space + 1, np.int64)
+    for code in codes:
+        starts[code + 1] += 1
+    for c in range(space):
+        starts[c + 1] += starts[c]
+    order = np.empty(len(codes), np.int64)
+    for i in range(len(codes)):
+        order[starts[codes[i]]] = i
+        starts[codes[i]] += 1
+    return order
 
 
 def _pairs_within(counts) -> int:
