@@ -470,23 +470,6 @@ def test_object_types_and_pair_counts_by_every_grouping(monkeypatch):
     assert seen == {"counted", "codes sorted", "rows sorted", "one code: counted", "one code: codes sorted"}
 
 
-@pytest.mark.parametrize("largest", [3, 40_000])
-def test_objects_are_grouped_by_shape_in_order_whether_counted_or_sorted(largest):
-    """The objects in several clusters are grouped shape by shape, each shape's objects in their order:
-    by counting the shapes' codes where they are few (3 x 3), else by sorting them (40 000^2)."""
-    rng = np.random.default_rng(largest)
-    alpha = rng.integers(0, largest + 1, 5_000).astype(np.int32)
-    beta = rng.integers(0, 4, 5_000).astype(np.int32)
-    alpha[:2], beta[:2] = largest, largest  # the largest shape (the codes' space: counted or not)
-    width = largest + 1
-    assert covers._counted(width * width, len(alpha)) == (largest == 3)
-    groups = list(covers._by_shape(alpha, beta))
-    shapes = [shape for shape, _ in groups]
-    assert shapes == sorted(set(zip(alpha.tolist(), beta.tolist())))
-    for (x, y), at in groups:
-        assert np.array_equal(at, np.flatnonzero((alpha == x) & (beta == y)))
-
-
 def test_the_pair_counts_are_the_same_without_the_overlap_table_or_in_whole_numbers(monkeypatch):
     rng = np.random.default_rng(9)
     A, B = _random_covers(rng, 120, 6, 5)
@@ -587,3 +570,16 @@ def test_the_cover_peer_map_names_every_measure_and_its_python_calls_say_what_th
     with pytest.raises(CluvalError, match="unknown cover measure"):
         cover_peer_names("ari")
     assert cover_peer_names("onmi_mgh").set_index("tool").loc["networkit", "relation"] == "scaled"
+
+
+@pytest.mark.parametrize("indices, indptr, message", [
+    ([0, 1, 0], [0, 3, 1, 3], "indptr must be a non-decreasing"),
+    ([0, 5, 0], [0, 2, 2, 3], "indices must be < 2"),
+    ([0, -1, 0], [0, 2, 2, 3], "indices must be >= 0"),
+])
+def test_a_malformed_sparse_matrix_is_refused_not_read(indices, indptr, message):
+    """A CSR matrix whose row pointers fall or whose clusters lie outside its columns (scipy checks neither
+    when it is made) is refused with scipy's reason, not read as some other cover."""
+    members = sparse.csr_array((np.ones(3, np.int8), np.array(indices), np.array(indptr)), shape=(3, 2))
+    with pytest.raises(CluvalError, match=f"malformed: {message}"):
+        compare_covers(members, [[0, 1], [2]])

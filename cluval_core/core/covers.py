@@ -187,6 +187,10 @@ def _matrix(members, objects, clusters) -> Cover:
     index = np.int32 if max(members.nnz, members.shape[1]) < 2**31 else np.int64
     indptr, indices = np.empty(len(members.indptr), dtype=index), np.empty(members.nnz, dtype=index)
     if not _copied_if_plain(members.indptr, members.indices, members.data, members.shape[1], indptr, indices):
+        try:
+            members.check_format(full_check=True)
+        except ValueError as exc:
+            raise CluvalError(f"the membership matrix is malformed: {exc}") from None
         if not members.has_canonical_format:  # repeats counted in whole numbers wide enough for any number
             members = members.astype(np.int64, copy=True)
             members.sum_duplicates()
@@ -201,11 +205,15 @@ def _matrix(members, objects, clusters) -> Cover:
 
 @compiled
 def _copied_if_plain(indptr, indices, data, k, indptr_out, indices_out) -> bool:
-    """Copies a CSR matrix's index arrays into indptr_out and indices_out, in one pass, while each row's
-    clusters (below k) ascend strictly and every stored value is 1; False (the copy unfinished) where
-    one does not."""
+    """Copies a CSR matrix's index arrays into indptr_out and indices_out, in one pass, while its rows
+    are plain: they start at 0 and ascend to the end of `indices`, each row's clusters (below k)
+    ascend strictly, and every stored value is 1; False (the copy unfinished) where they are not."""
+    if indptr[0] != 0 or indptr[-1] != len(indices):
+        return False
     indptr_out[0] = 0
     for i in range(len(indptr) - 1):
+        if not indptr[i] <= indptr[i + 1] <= len(indices):
+            return False
         last = -1
         for p in range(indptr[i], indptr[i + 1]):
             cluster = indices[p]
@@ -214,7 +222,7 @@ def _copied_if_plain(indptr, indices, data, k, indptr_out, indices_out) -> bool:
             indices_out[p] = cluster
             last = cluster
         indptr_out[i + 1] = indptr[i + 1]
-    return indptr[0] == 0
+    return True
 
 
 @compiled
@@ -477,7 +485,7 @@ class CoverComparison:
         """The object types (objects with the same clusters on both sides), by shape: for x reference
         and y candidate clusters, ``(x, y) -> (w, a, b)``, each type's objects and clusters (types x x
         and types x y, each row ascending), in lexicographic order of the clusters. Found without
-        hashing, in one compiled pass over the objects (:func:`_one_code_objects`): the objects in at
+        hashing, in two compiled passes over the objects (:func:`_object_kinds`): the objects in at
         most one cluster a side (most objects, in most covers) by one code per object, its first cluster
         a side plus one (0 for none), counted or sorted; the others shape by shape, their clusters the
         digits of one whole number when they fit in 62 bits (counted or sorted), else their rows sorted
@@ -492,8 +500,8 @@ class CoverComparison:
         radix = max(a.k, b.k, 1)
         # the most clusters whose digits make a whole number below 2^62
         digits = next(d for d in range(62) if radix ** (d + 1) >= 2**62) if radix > 1 else 62
-        alpha, beta, keys, coded = _one_code_objects(A.indptr, A.indices, B.indptr, B.indices, base, radix, digits,
-                                                     counts, codes)
+        kept, bounds, coded = _object_kinds(A.indptr, A.indices, B.indptr, B.indices, base, radix, digits, counts,
+                                            codes)
         if counted:
             found = np.flatnonzero(counts)
             w = counts[found]
@@ -505,26 +513,28 @@ class CoverComparison:
             shaped = ((first_a > 0) == x) & ((first_b > 0) == y)
             if shaped.any():
                 kinds[(x, y)] = (w[shaped], first_a[shaped, None][:, :x] - 1, first_b[shaped, None][:, :y] - 1)
-        for (x, y), at in _by_shape(alpha, beta):  # the objects in several clusters on some side
-            if x + y <= digits:  # their clusters the digits of one whole number, the first most significant
-                key = keys[at].astype(np.int32) if radix ** (x + y) < 2**31 else keys[at]
-                if _counted(radix ** (x + y), len(key)):
-                    counted_keys = np.bincount(key, minlength=radix ** (x + y))
-                    found = np.flatnonzero(counted_keys)
-                    w = counted_keys[found]
-                else:
-                    found, w = np.unique(key, return_counts=True)
-                columns = []
-                for _ in range(x + y):  # the least significant first
-                    found, column = np.divmod(found, radix)
-                    columns.append(column)
-                rows = np.column_stack(columns[::-1])
-            else:  # beyond 62 bits: the rows of clusters sorted as such
-                several = np.flatnonzero((np.diff(A.indptr) > 1) | (np.diff(B.indptr) > 1))[at]
-                first_a, first_b = A.indptr[several], B.indptr[several]
-                rows, w = np.unique(np.column_stack([A.indices[first_a + p] for p in range(x)]
-                                                    + [B.indices[first_b + q] for q in range(y)]),
-                                    axis=0, return_counts=True)
+        for bucket in np.flatnonzero(np.diff(bounds[:-1])).tolist():  # objects in several clusters on some side
+            (x, y), key = divmod(bucket, digits + 1), kept[bounds[bucket]:bounds[bucket + 1]]
+            key = key.astype(np.int32) if radix ** (x + y) < 2**31 else key
+            if _counted(radix ** (x + y), len(key)):
+                counted_keys = np.bincount(key, minlength=radix ** (x + y))
+                found = np.flatnonzero(counted_keys)
+                w = counted_keys[found]
+            else:
+                found, w = np.unique(key, return_counts=True)
+            columns = []
+            for _ in range(x + y):  # the least significant first
+                found, column = np.divmod(found, radix)
+                columns.append(column)
+            rows = np.column_stack(columns[::-1])
+            kinds[(x, y)] = (w.astype(np.int64), rows[:, :x], rows[:, x:])
+        beyond = kept[bounds[-2]:]  # objects in more clusters than digits: their rows sorted, shape by shape
+        shapes = np.column_stack([A.indptr[beyond + 1] - A.indptr[beyond], B.indptr[beyond + 1] - B.indptr[beyond]])
+        for x, y in np.unique(shapes, axis=0).tolist():
+            objects = beyond[(shapes[:, 0] == x) & (shapes[:, 1] == y)]
+            rows, w = np.unique(np.column_stack([A.indices[A.indptr[objects] + p] for p in range(x)]
+                                                + [B.indices[B.indptr[objects] + q] for q in range(y)]),
+                                axis=0, return_counts=True)
             kinds[(x, y)] = (w.astype(np.int64), rows[:, :x], rows[:, x:])
         return dict(sorted(kinds.items()))
 
@@ -862,34 +872,43 @@ def _counted(space: int, items: int, looked_up: bool = False) -> bool:
 
 
 @compiled
-def _one_code_objects(a_ptr, a_idx, b_ptr, b_idx, base, radix, digits, counts, codes):
-    """One pass over the objects of two CSR matrices (their indptr and indices). Each object in at
-    most one cluster a side adds its code, (first reference cluster + 1) * base + (first candidate
-    cluster + 1) with 0 for none, to `counts` where that holds the code space, else to `codes`. The
-    others are returned: their numbers of reference and candidate clusters, and their clusters as the
-    digits (base `radix`) of one whole number, the first most significant, for up to `digits`
-    clusters (-1 beyond); then how many codes were written."""
+def _object_kinds(a_ptr, a_idx, b_ptr, b_idx, base, radix, digits, counts, codes):
+    """The objects of two CSR matrices (their indptr and indices) read in two compiled passes.
+
+    Each object in at most one cluster a side adds its code, (first reference cluster + 1) * base +
+    (first candidate cluster + 1) with 0 for none, to `counts` where that holds the code space, else
+    to `codes`. The others go to buckets by shape, in order: an object in x reference and y candidate
+    clusters, x + y up to `digits`, is bucket x * (digits + 1) + y and holds its clusters as the digits
+    (base `radix`) of one whole number, the first most significant; an object in more clusters goes
+    to the last bucket as its position. Returns (the buckets' contents, where each bucket starts and
+    ends, how many codes were written)."""
     n = len(a_ptr) - 1
-    alpha = np.empty(n, np.int32)
-    beta = np.empty(n, np.int32)
-    keys = np.empty(n, np.int64)
-    m = 0
+    width = digits + 1
+    beyond = width * width  # the bucket of objects in more clusters than digits
+    bounds = np.zeros(beyond + 2, np.int64)
+    for i in range(n):
+        x, y = a_ptr[i + 1] - a_ptr[i], b_ptr[i + 1] - b_ptr[i]
+        if x > 1 or y > 1:
+            bounds[(x * width + y if x + y <= digits else beyond) + 1] += 1
+    for bucket in range(beyond + 1):
+        bounds[bucket + 1] += bounds[bucket]
+    kept = np.empty(bounds[-1], np.int64)
+    filled = bounds[:-1].copy()
     c = 0
     for i in range(n):
-        x = a_ptr[i + 1] - a_ptr[i]
-        y = b_ptr[i + 1] - b_ptr[i]
+        x, y = a_ptr[i + 1] - a_ptr[i], b_ptr[i + 1] - b_ptr[i]
         if x > 1 or y > 1:
-            alpha[m] = x
-            beta[m] = y
-            key = -1
             if x + y <= digits:
                 key = 0
                 for p in range(a_ptr[i], a_ptr[i + 1]):
                     key = key * radix + a_idx[p]
                 for q in range(b_ptr[i], b_ptr[i + 1]):
                     key = key * radix + b_idx[q]
-            keys[m] = key
-            m += 1
+                bucket = x * width + y
+            else:
+                key, bucket = i, beyond
+            kept[filled[bucket]] = key
+            filled[bucket] += 1
         else:
             code = (a_idx[a_ptr[i]] + 1 if x else 0) * base + (b_idx[b_ptr[i]] + 1 if y else 0)
             if len(counts):
@@ -897,36 +916,7 @@ def _one_code_objects(a_ptr, a_idx, b_ptr, b_idx, base, radix, digits, counts, c
             else:
                 codes[c] = code
                 c += 1
-    return alpha[:m], beta[:m], keys[:m], c
-
-
-def _by_shape(alpha: np.ndarray, beta: np.ndarray):
-    """Objects grouped by their shape (alpha, beta): ((x, y), their positions in alpha), shape by shape."""
-    if not len(alpha):
-        return
-    width = int(beta.max()) + 1
-    shape_of = alpha.astype(np.int64) * width + beta  # 64 bits: an object may be in tens of thousands of clusters
-    space = int(shape_of.max()) + 1
-    order = _counting_order(shape_of, space) if _counted(space, len(shape_of)) else np.argsort(shape_of, kind="stable")
-    shape_of = shape_of[order]
-    starts = np.flatnonzero(np.r_[True, shape_of[1:] != shape_of[:-1]])
-    for code, begin, end in zip(shape_of[starts].tolist(), starts.tolist(), starts[1:].tolist() + [len(order)]):
-        yield divmod(code, width), order[begin:end]
-
-
-@compiled
-def _counting_order(codes, space):
-    """The stable order of whole numbers below `space`, by counting them (np.argsort's, faster)."""
-    starts = np.zeros(space + 1, np.int64)
-    for code in codes:
-        starts[code + 1] += 1
-    for c in range(space):
-        starts[c + 1] += starts[c]
-    order = np.empty(len(codes), np.int64)
-    for i in range(len(codes)):
-        order[starts[codes[i]]] = i
-        starts[codes[i]] += 1
-    return order
+    return kept, bounds, c
 
 
 def _pairs_within(counts) -> int:
