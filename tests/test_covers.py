@@ -583,3 +583,21 @@ def test_a_malformed_sparse_matrix_is_refused_not_read(indices, indptr, message)
     members = sparse.csr_array((np.ones(3, np.int8), np.array(indices), np.array(indptr)), shape=(3, 2))
     with pytest.raises(CluvalError, match=f"malformed: {message}"):
         compare_covers(members, [[0, 1], [2]])
+
+
+@pytest.mark.parametrize("largest", [2**20, 2**61])
+def test_each_set_is_given_the_objects_summed_over_its_code(largest):
+    """The sets' objects are summed over equal codes: grouped by their high bits and a table of 2^16 slots
+    where the high bits are few (codes below 2^20), sorted where they are not (below 2^61)."""
+    rng = np.random.default_rng(largest % 1000)
+    codes = rng.choice(rng.integers(0, largest, 300, dtype=np.int64), 5_000)  # many codes alike
+    weights = rng.integers(1, 50, len(codes))
+    _, inverse = np.unique(codes, return_inverse=True)
+    assert np.array_equal(covers._shared(codes, weights), np.bincount(inverse, weights=weights)[inverse])
+    assert len(covers._shared(codes[:0], weights[:0])) == 0
+
+
+def test_unnamed_objects_are_one_read_only_list_of_positions():
+    a, b = as_cover([[0, 1], [2, 3]]), as_cover(np.eye(4, dtype=int))
+    assert as_cover(np.eye(4, dtype=int)).objects is b.objects and not b.objects.flags.writeable
+    assert a.objects.tolist() == b.objects.tolist() == [0, 1, 2, 3]

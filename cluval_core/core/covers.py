@@ -76,7 +76,7 @@ import warnings
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import numpy as np
 import pandas as pd
@@ -164,7 +164,7 @@ class Cover:
 def _names(objects, n: int, name: str) -> np.ndarray:
     """The objects' names as a 1-D array (0 … n-1 when not given); n of them, each once."""
     if objects is None:
-        return np.arange(n)
+        return _positions(n)
     listed = list(objects)
     names = np.empty(len(listed), dtype=object)
     names[:] = listed  # tuples stay names, not rows
@@ -179,6 +179,15 @@ def _names(objects, n: int, name: str) -> np.ndarray:
     if not unique:
         raise CluvalError(f"{name} names an object more than once in objects=")
     return names
+
+
+@lru_cache(maxsize=2)
+def _positions(n: int) -> np.ndarray:
+    """0 … n-1, the objects' names where none are given: one read-only array for each n, so that two
+    covers of unnamed objects are seen to name the same objects at once."""
+    positions = np.arange(n)
+    positions.flags.writeable = False
+    return positions
 
 
 def _matrix(members, objects, clusters) -> Cover:
@@ -384,7 +393,7 @@ def _aligned(a: Cover, b: Cover, policy: str) -> tuple[Cover, Cover, int]:
     only one of them lists."""
     if policy not in POLICIES:
         raise CluvalError(f"policy must be one of {', '.join(POLICIES)}, got {policy!r}")
-    if a.n == b.n and np.array_equal(a.objects, b.objects):
+    if a.objects is b.objects or (a.n == b.n and np.array_equal(a.objects, b.objects)):
         return a, b, 0
     index_b = pd.Index(b.objects)
     if not index_b.is_unique or not pd.Index(a.objects).is_unique:
@@ -560,15 +569,10 @@ class CoverComparison:
         if shape[0] * shape[1] > MAX_OVERLAP_CELLS:
             raise CluvalError(f"the overlap table of {shape[0]:,} x {shape[1]:,} clusters has more than the "
                               f"{MAX_OVERLAP_CELLS:,} cells cluval holds for the overlapping NMIs and F1")
-        codes, weights = [], []
+        overlap = np.zeros(shape, dtype=np.int64)
         for w, a, b in self._kinds.values():
-            for p, q in itertools.product(range(a.shape[1]), range(b.shape[1])):
-                codes.append(a[:, p] * shape[1] + b[:, q])
-                weights.append(w)
-        if not codes:
-            return np.zeros(shape, dtype=np.int64)
-        return np.bincount(np.concatenate(codes), weights=np.concatenate(weights),
-                           minlength=shape[0] * shape[1]).astype(np.int64).reshape(shape)
+            _add_overlap(w, a, b, overlap)
+        return overlap
 
     @cached_property
     def _pair_counts(self):
@@ -624,18 +628,15 @@ class CoverComparison:
                         rows.append(starts[(x, y)])
             if not sets:
                 continue
+            every = np.concatenate(weights)
             if radix ** (s + t) < 2**62:  # a set's clusters are the digits of one whole number
                 codes = np.concatenate([sum(column.astype(np.int64) * radix**place for place, column in enumerate(key))
                                         for key in sets])
-                if _counted(radix ** (s + t), len(codes), looked_up=True):
-                    inverse = codes
-                else:
-                    inverse = np.unique(codes, return_inverse=True)[1]
+                shared = _shared(codes, every)
             else:
                 keys = np.concatenate([np.column_stack(key) for key in sets])
                 inverse = np.unique(keys, axis=0, return_inverse=True)[1].ravel()
-            every = np.concatenate(weights)
-            shared = np.bincount(inverse, weights=every)[inverse]  # whole numbers below 2^53: exact in floats
+                shared = np.bincount(inverse, weights=every)[inverse]  # whole numbers below 2^53: exact in floats
             at = 0
             for start, w in zip(rows, weights):  # each type sums the objects in each of its subsets
                 G[s, t, start:start + len(w)] += shared[at:at + len(w)]
@@ -654,7 +655,7 @@ class CoverComparison:
         D = invert_a @ F @ invert_b.T
         transform = np.kron(invert_a, invert_b).T  # E[u] = P_a G[u] P_b^T, every type in one product
         if n * 4.0 ** (J + L + 1) < _FLOAT_WHOLE:  # every term and sum a whole number below 2^53: exact in floats
-            E = G.reshape(-1, types).T @ transform.astype(np.float64)
+            E = (transform.T.astype(np.float64) @ G.reshape(-1, types)).T  # cells x types: one pass over G
         else:
             E = np.rint(G).astype(np.int64).reshape(-1, types).T @ transform
         covered = [np.concatenate([np.full(len(k[0]), side > 0) for side, k in zip(sides, kinds.values())])
@@ -864,11 +865,10 @@ def _pairwise_counts(w: np.ndarray, A: sparse.csr_array, B: sparse.csr_array):
     return _PairCounts(D, E.reshape(len(w), J + 1, L + 1), w, covered[0], covered[1])
 
 
-def _counted(space: int, items: int, looked_up: bool = False) -> bool:
+def _counted(space: int, items: int) -> bool:
     """Whether `items` whole numbers below `space` are grouped by counting them in an array of `space`
-    (else by sorting them): when the array is not much longer than the numbers, or, where each number's
-    group is looked up afterwards (which a sort makes costly), not longer than 32 per number and 64 MB."""
-    return space <= max(1 << 16, min(32 * items, 1 << 23) if looked_up else 4 * items)
+    (else by sorting them): when the array is not much longer than the numbers."""
+    return space <= max(1 << 16, 4 * items)
 
 
 @compiled
@@ -919,6 +919,61 @@ def _object_kinds(a_ptr, a_idx, b_ptr, b_idx, base, radix, digits, counts, codes
     return kept, bounds, c
 
 
+@compiled
+def _add_overlap(w, a, b, overlap):
+    """Adds the w[u] objects of each type u to the cells of the pairs of its clusters (a[u, p], b[u, q])."""
+    for u in range(len(w)):
+        for p in range(a.shape[1]):
+            for q in range(b.shape[1]):
+                overlap[a[u, p], b[u, q]] += w[u]
+
+
+@compiled
+def _shared(codes, weights):
+    """For each item, the weights summed over the items with its code (whole numbers of 62 bits at
+    most). Grouped in the cache: the items are ordered by their codes' high bits (counted), then each
+    group of high bits is summed in one table of 2^16 slots, which is cleared behind it; where the high
+    bits are too many to count, the items are sorted by code instead."""
+    n = len(codes)
+    shared = np.empty(n, np.int64)
+    if n == 0:
+        return shared
+    high = codes.max() >> 16
+    if high > 4 * n + 65536:
+        order = np.argsort(codes)
+        begin = 0
+        while begin < n:
+            end, total = begin, 0
+            while end < n and codes[order[end]] == codes[order[begin]]:
+                total += weights[order[end]]
+                end += 1
+            for i in order[begin:end]:
+                shared[i] = total
+            begin = end
+        return shared
+    starts = np.zeros(high + 2, np.int64)
+    for code in codes:
+        starts[(code >> 16) + 1] += 1
+    for h in range(high + 1):
+        starts[h + 1] += starts[h]
+    order = np.empty(n, np.int64)
+    filled = starts[:-1].copy()
+    for i in range(n):
+        h = codes[i] >> 16
+        order[filled[h]] = i
+        filled[h] += 1
+    table = np.zeros(1 << 16, np.int64)
+    for h in range(high + 1):
+        group = order[starts[h]:starts[h + 1]]
+        for i in group:
+            table[codes[i] & 0xFFFF] += weights[i]
+        for i in group:
+            shared[i] = table[codes[i] & 0xFFFF]
+        for i in group:
+            table[codes[i] & 0xFFFF] = 0
+    return shared
+
+
 def _pairs_within(counts) -> int:
     """The sum of C(count, 2): pairs of objects within each count (exact), in two passes."""
     values = np.asarray(counts, dtype=np.int64).ravel()
@@ -926,10 +981,15 @@ def _pairs_within(counts) -> int:
 
 
 def _whole_dot(w: np.ndarray, g: np.ndarray) -> int:
-    """The exact sum of w * g over whole numbers (g may be held in floats): in 64 bits where it surely
-    fits, else in Python's whole numbers."""
-    g = np.rint(g).astype(np.int64) if g.dtype.kind == "f" else g
-    if not len(w) or float(np.abs(w).max()) * float(np.abs(g).sum()) < 2.0**62:
+    """The exact sum of w * g over whole numbers (g may be held in floats): in floats where no term or
+    partial sum can pass 2^52 (each a whole number, exact in any order), in 64 bits where none can pass
+    2^62, else in Python's whole numbers."""
+    bound = float(max(w.max(), -w.min())) * float(max(g.max(), -g.min())) * len(g) if len(w) else 0.0
+    if g.dtype.kind == "f":
+        if bound < 2.0**52:
+            return int(g @ w)
+        g = np.rint(g).astype(np.int64)
+    if bound < 2.0**62:
         return int(w @ g)
     return sum(x * y for x, y in zip(w.tolist(), g.tolist()))
 
