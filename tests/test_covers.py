@@ -488,6 +488,10 @@ def test_a_membership_listed_any_number_of_times_is_one_and_the_callers_matrix_s
     first = compare_covers([[0, 2], [1, 2]], stored).omega()
     assert all(np.array_equal(x, y) for x, y in zip(before, (stored.data, stored.indices, stored.indptr)))
     assert compare_covers([[0, 2], [1, 2]], stored).omega() == first == 1.0
+    unsorted = sparse.csr_array((np.ones(4), np.array([1, 0, 1, 0]), np.array([0, 3, 4, 4])), shape=(3, 2))
+    assert not unsorted.has_canonical_format  # a row's clusters out of order, one listed twice
+    assert as_cover(unsorted).members.toarray().tolist() == [[1, 1], [1, 0], [0, 0]]
+    assert unsorted.indices.tolist() == [1, 0, 1, 0]
 
 
 @pytest.mark.parametrize("times", [2, 256, 257])

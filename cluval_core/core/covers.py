@@ -147,7 +147,7 @@ class Cover:
 
     @cached_property
     def sizes(self) -> np.ndarray:
-        return _column_counts(self.members.indices, self.k)
+        return _column_counts(_unsigned(self.members.indices), self.k)
 
     @cached_property
     def memberships_per_object(self) -> np.ndarray:
@@ -232,6 +232,12 @@ def _copied_if_plain(indptr, indices, data, k, indptr_out, indices_out) -> bool:
             last = cluster
         indptr_out[i + 1] = indptr[i + 1]
     return True
+
+
+def _unsigned(values: np.ndarray) -> np.ndarray:
+    """Whole numbers none of which is negative, seen as unsigned where they are 32 bits wide (no copy):
+    a compiled loop then indexes by them without checking for positions counted from the end."""
+    return values.view(np.uint32) if values.dtype == np.int32 else values
 
 
 @compiled
@@ -472,13 +478,38 @@ class _PairCounts:
     """What the pair measures read. D[j, l]: the pairs of objects that share j reference and l
     candidate clusters. For each object type (w objects with the same clusters on both sides; whether
     it is in some cluster of each side): E[type, j, l], the objects (itself included) with which one of
-    its objects shares j and l, exact."""
+    its objects shares j and l, exact; given as such (`counted`, types x cells), or as the binomial
+    moments G (`moments`, cells x types, whole numbers in floats, at most `largest`) with the
+    transform that turns them into E (`transform`, E = G^T transform)."""
 
     D: np.ndarray
-    E: np.ndarray
     w: np.ndarray
     covered_a: np.ndarray
     covered_b: np.ndarray
+    counted: np.ndarray | None = None
+    moments: np.ndarray | None = None
+    transform: np.ndarray | None = None
+    largest: float = 0.0
+
+    @cached_property
+    def E(self) -> np.ndarray:
+        """E[type, j, l], whole numbers (in floats where every term and sum stays below 2^53)."""
+        shape = (len(self.w), *self.D.shape)
+        if self.counted is not None:
+            return self.counted.reshape(shape)
+        if self.largest * 2.0 ** sum(self.D.shape) < _FLOAT_WHOLE:  # each term and sum: below 2^53, exact
+            return (self.transform.T.astype(np.float64) @ self.moments).T.reshape(shape)  # one pass over G
+        return (np.rint(self.moments).astype(np.int64).T @ self.transform).reshape(shape)
+
+    def times(self, V: np.ndarray) -> np.ndarray:
+        """E (types x cells) times V (cells x m): exact through the moments where V holds whole numbers
+        and no term or sum can pass 2^53 (G^T (transform V), never forming E), else E's products summed
+        in floats."""
+        if self.moments is not None and V.dtype.kind in "iub":
+            TV = self.transform @ V.astype(np.int64)
+            if self.largest * float(np.abs(TV).sum(axis=0).max(initial=0)) < _FLOAT_WHOLE:
+                return self.moments.T @ TV.astype(np.float64)
+        return self.E.reshape(len(self.w), -1).astype(np.float64, copy=False) @ V.astype(np.float64)
 
 
 class CoverComparison:
@@ -509,8 +540,8 @@ class CoverComparison:
         radix = max(a.k, b.k, 1)
         # the most clusters whose digits make a whole number below 2^62
         digits = next(d for d in range(62) if radix ** (d + 1) >= 2**62) if radix > 1 else 62
-        kept, bounds, coded = _object_kinds(A.indptr, A.indices, B.indptr, B.indices, base, radix, digits, counts,
-                                            codes)
+        kept, bounds, coded = _object_kinds(*map(_unsigned, (A.indptr, A.indices, B.indptr, B.indices)), base, radix,
+                                            digits, counts, codes)
         if counted:
             found = np.flatnonzero(counts)
             w = counts[found]
@@ -654,13 +685,11 @@ class CoverComparison:
         invert_a, invert_b = _inverse_binomial(J), _inverse_binomial(L)
         D = invert_a @ F @ invert_b.T
         transform = np.kron(invert_a, invert_b).T  # E[u] = P_a G[u] P_b^T, every type in one product
-        if n * 4.0 ** (J + L + 1) < _FLOAT_WHOLE:  # every term and sum a whole number below 2^53: exact in floats
-            E = (transform.T.astype(np.float64) @ G.reshape(-1, types)).T  # cells x types: one pass over G
-        else:
-            E = np.rint(G).astype(np.int64).reshape(-1, types).T @ transform
         covered = [np.concatenate([np.full(len(k[0]), side > 0) for side, k in zip(sides, kinds.values())])
                    for sides in (tuple(x for x, _ in kinds), tuple(y for _, y in kinds))]
-        return _PairCounts(D, E.reshape(types, J + 1, L + 1), self._type_weights, covered[0], covered[1])
+        # an object's sets number at most 2^(J + L), each of at most n objects
+        return _PairCounts(D, self._type_weights, covered[0], covered[1], moments=G.reshape(-1, types),
+                           transform=transform, largest=n * 2.0 ** (J + L))
 
     @cached_property
     def _type_weights(self) -> np.ndarray:
@@ -730,23 +759,27 @@ class CoverComparison:
     # ------------------------------------------------------------------ extended BCubed
     @cached_property
     def _bcubed(self) -> dict:
-        """Extended BCubed precision and recall, each computed once."""
-        return {by: self._bcubed_by(by) for by in ("candidate", "reference")}
-
-    def _bcubed_by(self, by: str) -> float:
-        """Extended BCubed precision (`by` the candidate) or recall (`by` the reference)."""
+        """Extended BCubed precision (`by` the candidate) and recall (`by` the reference), from one product
+        of E: for each type, the objects sharing a cluster on `by`'s side and their shares min(j, l) / t
+        (t the clusters shared on that side), the shares as whole numbers over one denominator where it
+        is small (their sums then exact), each object's mean share rounded once."""
         pairs = self._pair_counts
         j = np.arange(pairs.D.shape[0])[:, None]  # clusters shared on the reference's side
         i = np.arange(pairs.D.shape[1])[None, :]  # and on the candidate's
-        t, covered = (i, pairs.covered_b) if by == "candidate" else (j, pairs.covered_a)
-        share = np.divide(np.minimum(j, i), t, out=np.zeros(np.broadcast_shapes(j.shape, i.shape)), where=t > 0)
-        flat = pairs.E.reshape(len(pairs.E), -1).astype(np.float64, copy=False)
-        reach = flat @ np.broadcast_to(t > 0, share.shape).ravel()  # objects sharing a cluster on `by`'s side
-        sums = flat @ share.ravel()  # and their shares
-        if not covered.any():
-            return math.nan
-        w = pairs.w
-        return float(np.sum(w[covered] * sums[covered] / reach[covered]) / w[covered].sum())
+        scale = math.lcm(*range(1, max(pairs.D.shape)))  # every t divides it
+        whole = scale < 2**20
+        columns, out = [], {}
+        for t in (i, j):
+            shares = np.minimum(j, i) * np.where(t > 0, scale // np.maximum(t, 1), 0) if whole else np.divide(
+                np.minimum(j, i), t, out=np.zeros(np.broadcast_shapes(j.shape, i.shape)), where=t > 0)
+            columns += [np.broadcast_to(t > 0, shares.shape).ravel(), shares.ravel()]
+        product = pairs.times(np.column_stack(columns))
+        for by, covered, (reach, sums) in (("candidate", pairs.covered_b, product[:, :2].T),
+                                           ("reference", pairs.covered_a, product[:, 2:].T)):
+            w = pairs.w[covered]
+            mean = sums[covered] / (reach[covered] * (scale if whole else 1))  # each type's objects' mean share
+            out[by] = float(np.sum(w * mean) / w.sum()) if covered.any() else math.nan
+        return out
 
     def extended_bcubed_precision(self) -> float:
         return self._bcubed["candidate"]
@@ -862,7 +895,7 @@ def _pairwise_counts(w: np.ndarray, A: sparse.csr_array, B: sparse.csr_array):
     rows = codes[first]
     E = np.stack([np.bincount(row, minlength=(J + 1) * (L + 1)) for row in rows]).astype(np.int64)
     covered = [np.diff(S.indptr) > 0 for S in (A, B)]
-    return _PairCounts(D, E.reshape(len(w), J + 1, L + 1), w, covered[0], covered[1])
+    return _PairCounts(D, w, covered[0], covered[1], counted=E)
 
 
 def _counted(space: int, items: int) -> bool:
