@@ -961,29 +961,26 @@ def _add_overlap(w, a, b, overlap):
                 overlap[a[u, p], b[u, q]] += w[u]
 
 
+def _shared(codes: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """For each item, the weights summed over the items with its code (whole numbers below 2^62).
+    Grouped in the cache where the codes' high bits are few (:func:`_shared_by_high_bits`), else by
+    sorting the codes."""
+    if len(codes) and int(codes.max()) >> 16 > 4 * len(codes) + 65536:
+        inverse = np.unique(codes, return_inverse=True)[1]
+        return np.bincount(inverse, weights=weights).astype(np.int64)[inverse]  # sums below 2^53: exact
+    return _shared_by_high_bits(codes, weights)
+
+
 @compiled
-def _shared(codes, weights):
-    """For each item, the weights summed over the items with its code (whole numbers of 62 bits at
-    most). Grouped in the cache: the items are ordered by their codes' high bits (counted), then each
-    group of high bits is summed in one table of 2^16 slots, which is cleared behind it; where the high
-    bits are too many to count, the items are sorted by code instead."""
+def _shared_by_high_bits(codes, weights):
+    """:func:`_shared` where the codes' high bits (all but the lowest 16) take few values: the items are
+    ordered by their high bits (counted), then each group of high bits is summed in one table of 2^16
+    slots, which is cleared behind it."""
     n = len(codes)
     shared = np.empty(n, np.int64)
     if n == 0:
         return shared
     high = codes.max() >> 16
-    if high > 4 * n + 65536:
-        order = np.argsort(codes)
-        begin = 0
-        while begin < n:
-            end, total = begin, 0
-            while end < n and codes[order[end]] == codes[order[begin]]:
-                total += weights[order[end]]
-                end += 1
-            for i in order[begin:end]:
-                shared[i] = total
-            begin = end
-        return shared
     starts = np.zeros(high + 2, np.int64)
     for code in codes:
         starts[(code >> 16) + 1] += 1
