@@ -8,7 +8,7 @@ import scipy.sparse as sp
 from sklearn.metrics.cluster import contingency_matrix
 
 from cluval_core import compare
-from cluval_core.core.contingency import contingency_table, factorize, table_from_codes
+from cluval_core.core.contingency import _sparse_table, contingency_table, factorize, table_from_codes
 from cluval_core.core.validation import DENSE_CELLS
 
 
@@ -81,10 +81,9 @@ def test_per_object_codes_follow_the_table_order():
 
 @pytest.mark.parametrize("objects, gaps", [(2_000_000, False), (100_000, False), (100_000, True)])
 def test_tables_beyond_the_dense_limit_keep_the_non_empty_cells_of_the_sorted_reference(objects, gaps):
-    """Above DENSE_CELLS a table is sparse: counted densely while it has at most a few cells per
-    object (2 000 000 objects, 4.4e6 cells), else by sorting the combined codes (100 000
-    objects), of the labels themselves when their ranges are narrow enough (gaps and negative
-    labels), else of codes; the same cells as scipy's sum of duplicates."""
+    """Above DENSE_CELLS a table is sparse: its cells counted in O(N + K + K') passes (the pairs by
+    column, then by row), of the labels' offsets in their ranges when those are narrow enough (gaps
+    and negative labels), else of codes; the same cells as scipy's sum of duplicates."""
     rng = np.random.default_rng(objects)
     k = 2100  # 4.41e6 cells, just above DENSE_CELLS
     assert k * k > DENSE_CELLS
@@ -101,3 +100,21 @@ def test_tables_beyond_the_dense_limit_keep_the_non_empty_cells_of_the_sorted_re
         np.testing.assert_array_equal(table.indptr, reference.indptr)
         np.testing.assert_array_equal(table.indices, reference.indices)
         np.testing.assert_array_equal(table.data, reference.data)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_sparse_table_is_counted_cell_by_cell_as_sorting_would(seed):
+    """The counting passes give each row's cells in column order with their counts, as a sort of the
+    combined codes does: empty rows and columns, offsets, one object, a single row or column."""
+    rng = np.random.default_rng(seed)
+    n, k_a, k_b = [(1, 3000, 3000), (50, 2500, 2500), (20_000, 3000, 4000), (5_000, 1, 100_000),
+                   (5_000, 100_000, 1), (60_000, 40_000, 40_000)][seed]
+    lo_a, lo_b = rng.integers(-50, 50, 2)
+    a, b = rng.integers(0, k_a, n) + lo_a, rng.integers(0, k_b, n) + lo_b
+    table = _sparse_table(a, b, k_a, k_b, lo_a, lo_b)
+    reference = sp.coo_array((np.ones(n, dtype=np.int64), (a - lo_a, b - lo_b)), shape=(k_a, k_b)).tocsr()
+    reference.sum_duplicates()
+    assert table.shape == (k_a, k_b) and table.has_canonical_format and table.data.dtype == np.int64
+    for got, want in zip((table.indptr, table.indices, table.data),
+                         (reference.indptr, reference.indices, reference.data)):
+        np.testing.assert_array_equal(got, want)

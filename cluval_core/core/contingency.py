@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 from scipy.sparse import csr_array
 
+from .compiled import compiled
 from .validation import DENSE_CELLS, CluvalError, bad_label_error, first_bad_label
 
 __all__ = ["factorize", "contingency_table", "first_occurrence_order"]
@@ -219,30 +220,22 @@ def _integer_table(a: np.ndarray, b: np.ndarray):
 
 
 def _integer_cells(a: np.ndarray, b: np.ndarray):
-    """The table of two integer label vectors whose ranges are too wide to count in: one sort of
-    their combined codes, without factorising either side first; None when the ranges are too
-    wide for that too (the caller factorises)."""
+    """The table of two integer label vectors whose table is too large to hold densely: counted from
+    the labels' offsets in their ranges (:func:`_sparse_table`), without factorising either side
+    first, its empty rows and columns then dropped; None when a range is too wide for that (the
+    caller factorises)."""
     (a_lo, width_a), (b_lo, width_b) = _int_range(a), _int_range(b)
     most = max(_MAX_LOOKUP, 2 * a.size)  # a look-up table of each range, as factorize() allows
-    shift = max(int(width_b - 1).bit_length(), 1)  # b's offset in the low bits: no division to split a code
-    if width_a > most or width_b > most or width_a >= 2 ** (62 - shift):
+    if width_a > most or width_b > most:
         return None
-    combined = a.astype(np.int64)  # a copy, then in place: (a - a_lo) << shift | (b - b_lo)
-    combined -= a_lo
-    combined <<= shift
-    combined += b
-    combined -= b_lo
-    keys, counts = np.unique(combined, return_counts=True)  # sorted: row-major order
-    del combined
-    per_row = np.bincount(keys >> shift, minlength=width_a)
+    table = _sparse_table(a, b, width_a, width_b, a_lo, b_lo)
+    per_row = np.diff(table.indptr)
     rows = np.flatnonzero(per_row)
-    raw_cols = keys & ((1 << shift) - 1)
     present = np.zeros(width_b, dtype=bool)
-    present[raw_cols] = True
+    present[table.indices] = True
     cols = np.flatnonzero(present)
-    indices = raw_cols if len(cols) == width_b else (np.cumsum(present) - 1)[raw_cols]
-    table = csr_array((counts.astype(np.int64), indices, np.r_[0, np.cumsum(per_row[rows])]),
-                      shape=(len(rows), len(cols)))
+    indices = table.indices if len(cols) == width_b else (np.cumsum(present) - 1)[table.indices]
+    table = csr_array((table.data, indices, np.r_[0, np.cumsum(per_row[rows])]), shape=(len(rows), len(cols)))
     if len(rows) * len(cols) <= DENSE_CELLS:
         table = table.toarray()
     return table, (rows + a_lo).astype(a.dtype), (cols + b_lo).astype(b.dtype)
@@ -264,7 +257,8 @@ def contingency_table(labels_true: np.ndarray, labels_pred: np.ndarray):
         raise CluvalError(f"labels_true and labels_pred differ in length: {labels_true.size} != {labels_pred.size}")
     labels_true, labels_pred = _as_exact_ints(labels_true), _as_exact_ints(labels_pred)
     if labels_true.dtype.kind == "i" and labels_pred.dtype.kind == "i":
-        counted = _integer_table(labels_true, labels_pred)
+        widths = _int_range(labels_true)[1] * _int_range(labels_pred)[1]
+        counted = _integer_table(labels_true, labels_pred) if widths <= DENSE_CELLS else None
         if counted is None:
             counted = _integer_cells(labels_true, labels_pred)
         if counted is not None:
@@ -284,14 +278,12 @@ def table_from_codes(codes_a: np.ndarray, codes_b: np.ndarray, k_a: int, k_b: in
     >>> table_from_codes(np.array([0, 0, 1]), np.array([0, 1, 1]), 2, 2, weights=np.array([2.0, 1.0, 3.0])).tolist()
     [[2, 1], [0, 3]]
     """
-    combined = codes_a.astype(np.int64, copy=False) * k_b + codes_b
     dense = k_a * k_b <= DENSE_CELLS
+    if weights is None and not dense:
+        return _sparse_table(codes_a, codes_b, k_a, k_b)
+    combined = codes_a.astype(np.int64, copy=False) * k_b + codes_b
     if weights is None:
-        if dense:
-            return np.bincount(combined, minlength=k_a * k_b).reshape(k_a, k_b)
-        if k_a * k_b <= _counted_cells(len(combined)):
-            return _csr_of_dense(np.bincount(combined, minlength=k_a * k_b).reshape(k_a, k_b))
-        keys, counts = np.unique(combined, return_counts=True)  # sorted: row-major order
+        return np.bincount(combined, minlength=k_a * k_b).reshape(k_a, k_b)
     else:
         keys, where = (np.arange(k_a * k_b), combined) if dense else np.unique(combined, return_inverse=True)
         whole = weights.dtype.kind == "i" or bool(np.all(weights == np.floor(weights)))
@@ -305,6 +297,59 @@ def table_from_codes(codes_a: np.ndarray, codes_b: np.ndarray, k_a: int, k_b: in
         if dense:
             return counts.reshape(k_a, k_b)
     return _csr(keys, counts, k_a, k_b)
+
+
+def _sparse_table(codes_a: np.ndarray, codes_b: np.ndarray, k_a: int, k_b: int, lo_a: int = 0,
+                  lo_b: int = 0) -> csr_array:
+    """The k_a x k_b table of the pairs (codes_a - lo_a, codes_b - lo_b) as a CSR matrix of its non-empty
+    cells, counted without sorting (:func:`_cells`) in O(N + k_a + k_b)."""
+    n = len(codes_a)
+    index = np.int32 if max(n, k_a, k_b) < 2**31 else np.int64  # the passes' own arrays: half the bytes
+    indptr, counts = np.zeros(k_a + 1, np.int64), np.empty(n, np.int64)
+    rows, columns = np.empty(n, index), np.empty(n, index)
+    cells = _cells(codes_a, codes_b, lo_a, lo_b, k_b, indptr, rows, columns, counts)
+    return csr_array((counts[:cells].copy(), columns[:cells].astype(np.int64), indptr), shape=(k_a, k_b))
+
+
+@compiled
+def _cells(codes_a, codes_b, lo_a, lo_b, k_b, indptr, rows, columns, counts) -> int:
+    """The non-empty cells of the table of the pairs (row codes_a - lo_a, column codes_b - lo_b), as a
+    CSR matrix's arrays:
+    into `indptr` (one more than the rows, zeros), `columns` (each row's ascending) and `counts`,
+    returning how many; without sorting: the pairs are ordered by column into `rows`, then stably by
+    row into `columns` (two counting passes), and each row's runs of one column counted in place."""
+    k_a = len(indptr) - 1
+    starts = np.zeros(k_b + 1, np.int64)
+    for b in codes_b:
+        starts[b - lo_b + 1] += 1
+    for b in range(k_b):
+        starts[b + 1] += starts[b]
+    filled = starts[:-1].copy()
+    for i in range(len(codes_a)):  # each pair's row, the pairs in the order of their columns
+        rows[filled[codes_b[i] - lo_b]] = codes_a[i] - lo_a
+        filled[codes_b[i] - lo_b] += 1
+    for a in codes_a:
+        indptr[a - lo_a + 1] += 1
+    for a in range(k_a):
+        indptr[a + 1] += indptr[a]
+    filled = indptr[:-1].copy()
+    for b in range(k_b):  # each pair's column, the pairs by row, then by column
+        for p in range(starts[b], starts[b + 1]):
+            columns[filled[rows[p]]] = b
+            filled[rows[p]] += 1
+    cells = 0
+    for a in range(k_a):  # each row's runs of one column: a cell, moved to the front
+        begin, end = indptr[a], indptr[a + 1]
+        indptr[a] = cells
+        for p in range(begin, end):
+            if p > begin and columns[p] == columns[cells - 1]:
+                counts[cells - 1] += 1
+            else:
+                columns[cells] = columns[p]
+                counts[cells] = 1
+                cells += 1
+    indptr[k_a] = cells
+    return cells
 
 
 def _csr_of_dense(table: np.ndarray, nonzero: np.ndarray | None = None) -> csr_array:
