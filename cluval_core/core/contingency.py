@@ -219,12 +219,12 @@ def _integer_table(a: np.ndarray, b: np.ndarray):
     return table, rows + acc_lo, cols + b_lo
 
 
-def _integer_cells(a: np.ndarray, b: np.ndarray):
+def _integer_cells(a: np.ndarray, b: np.ndarray, range_a: tuple[int, int], range_b: tuple[int, int]):
     """The table of two integer label vectors whose table is too large to hold densely: counted from
     the labels' offsets in their ranges (:func:`_sparse_table`), without factorising either side
     first, its empty rows and columns then dropped; None when a range is too wide for that (the
-    caller factorises)."""
-    (a_lo, width_a), (b_lo, width_b) = _int_range(a), _int_range(b)
+    caller factorises). The ranges are each side's (lowest label, width)."""
+    (a_lo, width_a), (b_lo, width_b) = range_a, range_b
     most = max(_MAX_LOOKUP, 2 * a.size)  # a look-up table of each range, as factorize() allows
     if width_a > most or width_b > most:
         return None
@@ -257,10 +257,10 @@ def contingency_table(labels_true: np.ndarray, labels_pred: np.ndarray):
         raise CluvalError(f"labels_true and labels_pred differ in length: {labels_true.size} != {labels_pred.size}")
     labels_true, labels_pred = _as_exact_ints(labels_true), _as_exact_ints(labels_pred)
     if labels_true.dtype.kind == "i" and labels_pred.dtype.kind == "i":
-        widths = _int_range(labels_true)[1] * _int_range(labels_pred)[1]
-        counted = _integer_table(labels_true, labels_pred) if widths <= DENSE_CELLS else None
+        ranges = _int_range(labels_true), _int_range(labels_pred)
+        counted = _integer_table(labels_true, labels_pred) if ranges[0][1] * ranges[1][1] <= DENSE_CELLS else None
         if counted is None:
-            counted = _integer_cells(labels_true, labels_pred)
+            counted = _integer_cells(labels_true, labels_pred, *ranges)
         if counted is not None:
             return counted
     codes_a, rows = factorize(labels_true, "labels_true")
