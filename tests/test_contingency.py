@@ -102,13 +102,16 @@ def test_tables_beyond_the_dense_limit_keep_the_non_empty_cells_of_the_sorted_re
         np.testing.assert_array_equal(table.data, reference.data)
 
 
-@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("seed", range(9))
 def test_a_sparse_table_is_counted_cell_by_cell_as_sorting_would(seed):
     """The counting passes give each row's cells in column order with their counts, as a sort of the
-    combined codes does: empty rows and columns, offsets, one object, a single row or column."""
+    combined codes does: empty rows and columns, offsets, one object, a single row or column; by
+    column then row (many cells per object) or row by row in a scratch row (few: the last three)."""
     rng = np.random.default_rng(seed)
     n, k_a, k_b = [(1, 3000, 3000), (50, 2500, 2500), (20_000, 3000, 4000), (5_000, 1, 100_000),
-                   (5_000, 100_000, 1), (60_000, 40_000, 40_000)][seed]
+                   (5_000, 100_000, 1), (60_000, 40_000, 40_000), (200_000, 300, 2_000), (40_000, 1, 300_000),
+                   (50_000, 400_000, 1)][seed]
+    assert (k_a * k_b <= 8 * n) == (seed >= 6)
     lo_a, lo_b = rng.integers(-50, 50, 2)
     a, b = rng.integers(0, k_a, n) + lo_a, rng.integers(0, k_b, n) + lo_b
     table = _sparse_table(a, b, k_a, k_b, lo_a, lo_b)

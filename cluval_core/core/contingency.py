@@ -302,13 +302,49 @@ def table_from_codes(codes_a: np.ndarray, codes_b: np.ndarray, k_a: int, k_b: in
 def _sparse_table(codes_a: np.ndarray, codes_b: np.ndarray, k_a: int, k_b: int, lo_a: int = 0,
                   lo_b: int = 0) -> csr_array:
     """The k_a x k_b table of the pairs (codes_a - lo_a, codes_b - lo_b) as a CSR matrix of its non-empty
-    cells, counted without sorting (:func:`_cells`) in O(N + k_a + k_b)."""
+    cells, counted without sorting: row by row in a scratch row where the table has at most 8 cells
+    per object (:func:`_cells_by_rows`), else by ordering the pairs by column, then by row
+    (:func:`_cells`); O(N + k_a + k_b) either way."""
     n = len(codes_a)
     index = np.int32 if max(n, k_a, k_b) < 2**31 else np.int64  # the passes' own arrays: half the bytes
-    indptr, counts = np.zeros(k_a + 1, np.int64), np.empty(n, np.int64)
-    rows, columns = np.empty(n, index), np.empty(n, index)
-    cells = _cells(codes_a, codes_b, lo_a, lo_b, k_b, indptr, rows, columns, counts)
+    indptr, counts, columns = np.zeros(k_a + 1, np.int64), np.empty(n, np.int64), np.empty(n, index)
+    if k_a * k_b <= 8 * n:
+        cells = _cells_by_rows(codes_a, codes_b, lo_a, lo_b, k_b, indptr, columns, counts)
+    else:
+        cells = _cells(codes_a, codes_b, lo_a, lo_b, k_b, indptr, np.empty(n, index), columns, counts)
     return csr_array((counts[:cells].copy(), columns[:cells].astype(np.int64), indptr), shape=(k_a, k_b))
+
+
+@compiled
+def _cells_by_rows(codes_a, codes_b, lo_a, lo_b, k_b, indptr, columns, counts) -> int:
+    """:func:`_cells` for a table of few cells per object: the pairs' columns ordered by row (one
+    counting pass), then each row counted in one scratch row of k_b slots, read in column order and
+    cleared as it is read."""
+    k_a = len(indptr) - 1
+    for a in codes_a:
+        indptr[a - lo_a + 1] += 1
+    for a in range(k_a):
+        indptr[a + 1] += indptr[a]
+    filled = indptr[:-1].copy()
+    for i in range(len(codes_a)):
+        row = codes_a[i] - lo_a
+        columns[filled[row]] = codes_b[i] - lo_b
+        filled[row] += 1
+    scratch = np.zeros(k_b, np.int64)
+    cells = 0
+    for a in range(k_a):
+        begin, end = indptr[a], indptr[a + 1]
+        indptr[a] = cells
+        for p in range(begin, end):
+            scratch[columns[p]] += 1
+        for b in range(k_b):
+            if scratch[b]:
+                columns[cells] = b
+                counts[cells] = scratch[b]
+                scratch[b] = 0
+                cells += 1
+    indptr[k_a] = cells
+    return cells
 
 
 @compiled
