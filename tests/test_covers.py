@@ -21,6 +21,8 @@ from cluval_core.core import covers
 from cluval_core.core.covers import (
     COVER_MEASURES,
     MGH_NORMALISATIONS,
+    Cover,
+    CoverComparison,
     as_cover,
     compare_covers,
     cover_from_memberships,
@@ -605,3 +607,35 @@ def test_unnamed_objects_are_one_read_only_list_of_positions():
     a, b = as_cover([[0, 1], [2, 3]]), as_cover(np.eye(4, dtype=int))
     assert as_cover(np.eye(4, dtype=int)).objects is b.objects and not b.objects.flags.writeable
     assert a.objects.tolist() == b.objects.tolist() == [0, 1, 2, 3]
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.longdouble, ">f8", ">i8"])
+def test_a_csr_matrix_of_any_number_type_or_byte_order_is_read(dtype):
+    """Data the compiled loops cannot read (half or long floats, the other byte order) goes numpy's way."""
+    dense = np.array([[1, 0, 1], [0, 1, 0], [1, 1, 0], [0, 0, 1]], np.int8)
+    plain = sparse.csr_array(dense)
+    odd = sparse.csr_array((plain.data.astype(dtype), plain.indices, plain.indptr), shape=plain.shape)
+    swapped = sparse.csr_array(dense)
+    swapped.indices, swapped.indptr = swapped.indices.astype(">i4"), swapped.indptr.astype(">i4")
+    for members in (odd, swapped):
+        assert as_cover(members).members.toarray().tolist() == dense.tolist()
+        assert compare_covers(members, dense).omega() == 1.0
+
+
+def test_a_cover_made_by_hand_is_checked_before_it_is_compared():
+    """A Cover built directly (its matrix unchecked by scipy) is checked as any matrix is where it is
+    compared: a cluster outside its columns is refused, never read past the end of an array."""
+    objects, clusters = np.arange(4), np.arange(4)
+    good = Cover(sparse.csr_array(np.eye(4, dtype=np.int8)), objects, clusters)
+    assert compare_covers(good, np.eye(4, dtype=int)).omega() == 1.0
+    assert CoverComparison(good, good).omega() == 1.0
+    for bad in (7, 2_000_000_000, -5):
+        members = sparse.csr_array((np.ones(4, np.int8), np.array([0, 1, 2, bad]), np.arange(5)), shape=(4, 4))
+        with pytest.raises(CluvalError, match="malformed"):
+            compare_covers(Cover(members, objects, clusters), good)
+        with pytest.raises(CluvalError, match="malformed"):
+            CoverComparison(good, Cover(members, objects, clusters))
+    with pytest.raises(CluvalError, match="same objects"):
+        CoverComparison(good, as_cover(np.eye(5, dtype=int)))
+    with pytest.raises(CluvalError, match="not a sparse matrix of its objects by its clusters"):
+        compare_covers(Cover(sparse.csr_array(np.eye(3, dtype=np.int8)), objects, clusters), good)

@@ -74,7 +74,7 @@ import math
 import numbers
 import warnings
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property, lru_cache
 
@@ -131,11 +131,13 @@ COVER_MEASURES = {m.id: m for m in (
 @dataclass(frozen=True)
 class Cover:
     """Clusters that may overlap: ``members`` (objects x clusters, a read-only 0/1 CSR matrix),
-    the objects' names (``objects``) and the clusters' (``clusters``)."""
+    the objects' names (``objects``) and the clusters' (``clusters``). A Cover made by hand is
+    checked (and its matrix copied) where it is compared; :func:`as_cover` makes checked ones."""
 
     members: sparse.csr_array
     objects: np.ndarray
     clusters: np.ndarray
+    _checked: bool = field(default=False, repr=False, compare=False)
 
     @property
     def n(self) -> int:
@@ -195,7 +197,9 @@ def _matrix(members, objects, clusters) -> Cover:
     # the index arrays copied (the caller's matrix stays as it is) in half the bytes, where they fit
     index = np.int32 if max(members.nnz, members.shape[1]) < 2**31 else np.int64
     indptr, indices = np.empty(len(members.indptr), dtype=index), np.empty(members.nnz, dtype=index)
-    if not _copied_if_plain(members.indptr, members.indices, members.data, members.shape[1], indptr, indices):
+    arrays = (members.indptr, members.indices, members.data)
+    if not (all(x.dtype in _COMPILED_TYPES for x in arrays)  # else (float16, byte order swapped): numpy's way
+            and _copied_if_plain(*arrays, members.shape[1], indptr, indices)):
         try:
             members.check_format(full_check=True)
         except ValueError as exc:
@@ -209,7 +213,12 @@ def _matrix(members, objects, clusters) -> Cover:
         indptr, indices = members.indptr.astype(index), members.indices.astype(index)
     # a membership listed twice is one
     members = sparse.csr_array((np.ones(len(indices), dtype=np.int8), indices, indptr), shape=members.shape)
-    return Cover(members, _one_dimensional(objects), _one_dimensional(clusters))
+    return Cover(members, _one_dimensional(objects), _one_dimensional(clusters), _checked=True)
+
+
+# The types the compiled loops read (in the machine's byte order)
+_COMPILED_TYPES = {np.dtype(t) for t in (bool, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
+                                         np.uint64, np.float32, np.float64)}
 
 
 @compiled
@@ -264,7 +273,7 @@ def _without_empty(cover: Cover) -> Cover:
     kept = np.flatnonzero(cover.sizes > 0)
     if len(kept) == cover.k:
         return cover
-    return Cover(cover.members[:, kept].tocsr(), cover.objects, cover.clusters[kept])
+    return Cover(cover.members[:, kept].tocsr(), cover.objects, cover.clusters[kept], _checked=cover._checked)
 
 
 def as_cover(clusters, *, objects=None, name: str = "cover") -> Cover:
@@ -275,7 +284,13 @@ def as_cover(clusters, *, objects=None, name: str = "cover") -> Cover:
     the objects and their order (otherwise: every member, in order of first appearance; a
     matrix's rows are objects 0 … N-1)."""
     if isinstance(clusters, Cover):
-        return clusters
+        if clusters._checked:
+            return clusters
+        if not sparse.issparse(clusters.members) or clusters.members.shape != (len(clusters.objects),
+                                                                               len(clusters.clusters)):
+            raise CluvalError(f"{name} is a Cover whose members are not a sparse matrix of its objects by its "
+                              "clusters")
+        return _matrix(clusters.members, clusters.objects, clusters.clusters)  # checked and copied as any matrix
     objects = None if objects is None else list(objects)  # read once: a generator gives its names once
     if isinstance(clusters, pd.DataFrame):
         if clusters.shape[1] == 1:  # one column: labels
@@ -293,7 +308,7 @@ def as_cover(clusters, *, objects=None, name: str = "cover") -> Cover:
         elif clusters.isin([0, 1]).all().all():  # objects by clusters, 0/1
             cover = as_cover(clusters.to_numpy(dtype=np.int8), objects=clusters.index if objects is None else objects,
                              name=name)
-            return Cover(cover.members, cover.objects, np.asarray(clusters.columns, dtype=object))
+            return Cover(cover.members, cover.objects, np.asarray(clusters.columns, dtype=object), _checked=True)
         else:
             raise CluvalError(f"{name} as a table must have two columns (object, cluster: one row per membership) "
                               f"or hold 0 and 1 only (objects by clusters); it has {clusters.shape[1]} other columns")
@@ -412,8 +427,8 @@ def _aligned(a: Cover, b: Cover, policy: str) -> tuple[Cover, Cover, int]:
         both = np.flatnonzero(in_b >= 0)
         if len(both) < 2:
             raise CluvalError(f"the covers share {len(both)} objects: at least 2 are needed")
-        return (Cover(a.members[both], a.objects[both], a.clusters), Cover(b.members[in_b[both]], b.objects[in_b[both]],
-                                                                          b.clusters), alone)
+        return (Cover(a.members[both], a.objects[both], a.clusters, _checked=a._checked),
+                Cover(b.members[in_b[both]], b.objects[in_b[both]], b.clusters, _checked=b._checked), alone)
     objects = np.concatenate([a.objects, b.objects[only_b]])
     n = len(objects)
 
@@ -517,6 +532,9 @@ class CoverComparison:
     every measure (:meth:`scores`)."""
 
     def __init__(self, reference: Cover, candidate: Cover, left_out: int = 0):
+        reference, candidate = as_cover(reference, name="reference"), as_cover(candidate, name="candidate")
+        if reference.n != candidate.n:
+            raise CluvalError(f"the covers must list the same objects: {reference.n:,} and {candidate.n:,} objects")
         self.reference, self.candidate, self.left_out = reference, candidate, left_out
         self.n = reference.n
 
