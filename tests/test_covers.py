@@ -635,6 +635,9 @@ def test_a_cover_made_by_hand_is_checked_before_it_is_compared():
             compare_covers(Cover(members, objects, clusters), good)
         with pytest.raises(CluvalError, match="malformed"):
             CoverComparison(good, Cover(members, objects, clusters))
+        with pytest.raises(CluvalError, match="malformed"):
+            Cover(members, objects, clusters).sizes  # noqa: B018 - counted only once checked
+    assert Cover(sparse.csr_array(np.eye(4, dtype=np.int8)), objects, clusters).sizes.tolist() == [1, 1, 1, 1]
     with pytest.raises(CluvalError, match="same objects"):
         CoverComparison(good, as_cover(np.eye(5, dtype=int)))
     with pytest.raises(CluvalError, match="not a sparse matrix of its objects by its clusters"):

@@ -149,7 +149,8 @@ class Cover:
 
     @cached_property
     def sizes(self) -> np.ndarray:
-        return _column_counts(_unsigned(self.members.indices), self.k)
+        members = self.members if self._checked else as_cover(self).members  # made by hand: checked first
+        return _column_counts(_unsigned(members.indices), self.k)
 
     @cached_property
     def memberships_per_object(self) -> np.ndarray:
