@@ -27,6 +27,8 @@ from scipy.optimize import linear_sum_assignment
 from scipy.sparse import coo_array
 from scipy.sparse.csgraph import connected_components, min_weight_full_bipartite_matching
 
+from .compiled import compiled
+
 __all__ = ["Pairing", "NearestMapping", "Mappings", "optimal_pairing", "greedy_pairing", "nearest_mapping",
            "optimal_pairing_cells", "greedy_pairing_cells", "nearest_mapping_cells"]
 
@@ -487,20 +489,45 @@ def _pad(pair_cells, rows, cols, k_a, k_b, row_rank, col_rank):
     min(K_a, K_b) pairs: unmatched rows with unmatched columns, both in tie order (such pairs
     share no object: a positive cell between them would improve the matching). Returns
     (rows, cols, cells) by row, cells -1 for the added pairs."""
-    pair_rows, pair_cols = rows[pair_cells], cols[pair_cells]
-    free_rows = _unused(pair_rows, k_a)
-    free_cols = _unused(pair_cols, k_b)
-    m = min(len(free_rows), len(free_cols))
-    if m:
-        free_rows = free_rows[np.argsort(row_rank[free_rows], kind="stable")][:m]
-        free_cols = free_cols[np.argsort(col_rank[free_cols], kind="stable")][:m]
-    out_rows = np.concatenate((pair_rows, free_rows[:m]), dtype=np.intp, casting="unsafe")
-    out_cols = np.concatenate((pair_cols, free_cols[:m]), dtype=np.intp, casting="unsafe")
-    out_cells = np.concatenate((pair_cells, np.full(m, -1)), dtype=np.intp, casting="unsafe")
-    slot = np.full(k_a, -1, dtype=np.intp)  # each row once: order by row without sorting
-    slot[out_rows] = np.arange(len(out_rows))
-    by_row = slot[slot >= 0]
-    return out_rows[by_row], out_cols[by_row], out_cells[by_row]
+    return _padded(np.asarray(pair_cells, dtype=np.intp), rows, cols, k_a, k_b, row_rank, col_rank)
+
+
+@compiled
+def _padded(pair_cells, rows, cols, k_a, k_b, row_rank, col_rank):
+    """:func:`_pad` in one pass over the clusters (the ranks are a permutation of each side)."""
+    col_of_row = np.full(k_a, -1, dtype=np.intp)
+    cell_of_row = np.full(k_a, -1, dtype=np.intp)
+    col_used = np.zeros(k_b, dtype=np.bool_)
+    for p in pair_cells:
+        col_of_row[rows[p]] = cols[p]
+        cell_of_row[rows[p]] = p
+        col_used[cols[p]] = True
+    row_at = np.empty(k_a, dtype=np.intp)  # the rows, then the columns, in tie order
+    row_at[row_rank] = np.arange(k_a)
+    col_at = np.empty(k_b, dtype=np.intp)
+    col_at[col_rank] = np.arange(k_b)
+    pairs = len(pair_cells)
+    j = 0  # the next column in tie order, unused
+    for rank in range(k_a):
+        row = row_at[rank]
+        if col_of_row[row] >= 0:
+            continue
+        while j < k_b and col_used[col_at[j]]:
+            j += 1
+        if j == k_b:
+            break
+        col_of_row[row] = col_at[j]
+        j += 1
+        pairs += 1
+    out_rows = np.empty(pairs, dtype=np.intp)
+    out_cols = np.empty(pairs, dtype=np.intp)
+    out_cells = np.empty(pairs, dtype=np.intp)
+    k = 0
+    for row in range(k_a):
+        if col_of_row[row] >= 0:
+            out_rows[k], out_cols[k], out_cells[k] = row, col_of_row[row], cell_of_row[row]
+            k += 1
+    return out_rows, out_cols, out_cells
 
 
 def tie_priority(rows, cols, shape, row_order=None, col_order=None) -> np.ndarray:
@@ -594,10 +621,10 @@ def greedy_pairing_cells(rows, cols, values, shape, row_order=None, col_order=No
     """:func:`greedy_pairing` (exact ties) from the non-empty cells of a table with values >= 0.
 
     The sequential greedy takes a cell when it comes first, in the order (value descending,
-    then tie order), among the cells still available in both its row and its column; every
-    such cell can be taken at once, so the pairing is found in a few vectorised rounds.
-    Cells are sorted once; the clusters left after the positive cells are paired in tie
-    order (pairs of zero value), as the dense greedy does. Returns (rows, cols, tie_broken),
+    then tie order), among the cells still available in both its row and its column: the
+    cells are sorted once and taken in one compiled pass (:func:`_greedy_taken`); the clusters
+    left after the positive cells are paired in tie order (pairs of zero value), as the dense
+    greedy does. Returns (rows, cols, tie_broken),
     and with `return_cells` the position of each pair's cell in the input (-1: empty) fourth.
     `priority` is as in :func:`optimal_pairing_cells`.
 
@@ -618,31 +645,42 @@ def greedy_pairing_cells(rows, cols, values, shape, row_order=None, col_order=No
     by_tie = by_tie[values[by_tie] > 0]
     # value descending, ties in tie order: a stable sort of the cells already in tie order
     order = by_tie[np.argsort(-values[by_tie], kind="stable")]
-    r, c = rows[order], cols[order]
-    taken = np.zeros(len(order), dtype=bool)
-    alive = np.arange(len(order))
-    while len(alive):
-        take = alive[_first_of_each(r[alive], k_a) & _first_of_each(c[alive], k_b)]
-        taken[take] = True
-        used_rows, used_cols = np.zeros(k_a, dtype=bool), np.zeros(k_b, dtype=bool)
-        used_rows[r[take]] = used_cols[c[take]] = True
-        alive = alive[~(used_rows[r[alive]] | used_cols[c[alive]])]
-    # a tie mattered when, as a value's turn came, two of its cells still available shared a
-    # row or a column (cells of a line whose pair has a larger value were no longer available)
-    v = values[order]
-    row_value = np.full(k_a, -np.inf)
-    col_value = np.full(k_b, -np.inf)
-    row_value[r[taken]] = v[taken]
-    col_value[c[taken]] = v[taken]
-    open_ = (row_value[r] <= v) & (col_value[c] <= v)
-    v_open = v[open_]
-    run = np.concatenate(([0], np.cumsum(v_open[1:] != v_open[:-1])))  # v is sorted: equal values in runs
-    tie = _repeats(run * k_a + r[open_]) or _repeats(run * k_b + c[open_])
+    taken, tie = _greedy_taken(rows[order], cols[order], values[order].astype(np.float64), k_a, k_b)
     n_taken = int(taken.sum())
     if n_taken < min(k_a, k_b) and (k_a - n_taken) * (k_b - n_taken) > 1:
         tie = True  # the empty pairs could be formed in several ways
     pair_rows, pair_cols, cells = _pad(order[taken], rows, cols, k_a, k_b, row_rank, col_rank)
     return (pair_rows, pair_cols, tie, cells) if return_cells else (pair_rows, pair_cols, tie)
+
+
+@compiled
+def _greedy_taken(r, c, v, k_a, k_b):
+    """The sequential greedy over cells in its order (`v` descending, ties in tie order; every
+    v > 0): (the mask of the cells it takes, whether a tie mattered). A cell is taken when its
+    row and its column are both still free; a tie mattered when, as a value's turn came, two of
+    its cells still available shared a row or a column (the cells of a line whose pair has a
+    larger value were no longer available)."""
+    n = len(r)
+    taken = np.zeros(n, dtype=np.bool_)
+    row_value = np.full(k_a, -np.inf)  # the value of the cell taken in each line (-inf: free)
+    col_value = np.full(k_b, -np.inf)
+    for x in range(n):
+        if row_value[r[x]] == -np.inf and col_value[c[x]] == -np.inf:
+            taken[x] = True
+            row_value[r[x]] = v[x]
+            col_value[c[x]] = v[x]
+    row_run = np.full(k_a, -1)  # the run of equal values in which a line's cell last came up
+    col_run = np.full(k_b, -1)
+    run = 0
+    for x in range(n):
+        if x and v[x] != v[x - 1]:
+            run += 1
+        if row_value[r[x]] <= v[x] and col_value[c[x]] <= v[x]:  # still available at its value's turn
+            if row_run[r[x]] == run or col_run[c[x]] == run:
+                return taken, True
+            row_run[r[x]] = run
+            col_run[c[x]] = run
+    return taken, False
 
 
 def _greedy_one_a_line(rows, cols, values, k_a, k_b, row_rank, col_rank):
@@ -675,14 +713,6 @@ def _priority(priority, rows, cols, shape, row_order, col_order) -> np.ndarray:
     if priority is None:
         return tie_priority(rows, cols, shape, row_order, col_order)
     return priority() if callable(priority) else priority
-
-
-def _repeats(keys: np.ndarray) -> bool:
-    """Whether some whole number occurs twice in `keys`."""
-    if len(keys) < 1000:  # a sort is quicker than a hash table here
-        keys = np.sort(keys)
-        return bool(np.any(keys[1:] == keys[:-1]))
-    return not pd.Index(keys).is_unique
 
 
 def nearest_mapping_cells(sources, targets, scores, shape, target_order=None, *, return_cells=False):
