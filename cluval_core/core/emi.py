@@ -108,7 +108,13 @@ def expected_mutual_information(row_sizes, col_sizes) -> float:
     >>> round(expected_mutual_information([2, 2], [2, 2]), 12) == round(math.log(2) / 3, 12)
     True
     """
-    a, b, sums, n = _size_pairs(row_sizes, col_sizes)
+    sides = (np.sort(_cluster_sizes(row_sizes, "row_sizes")), np.sort(_cluster_sizes(col_sizes, "col_sizes")))
+    return _expected_mutual_information(*(x.tobytes() for x in sides))
+
+
+@functools.lru_cache(maxsize=64)  # random tables with fixed margins share it
+def _expected_mutual_information(a_bytes: bytes, b_bytes: bytes) -> float:
+    a, b, sums, n = _size_pairs(np.frombuffer(a_bytes, dtype=np.int64), np.frombuffer(b_bytes, dtype=np.int64))
     if n <= 1:
         return 0.0
     a, a_count = np.unique(a, return_counts=True)

@@ -727,20 +727,46 @@ def nearest_mapping_cells(sources, targets, scores, shape, target_order=None, *,
     (array([1, 1]), array([0, 2]), False)
     """
     k_src, k_dst = shape
-    sources, targets, scores = np.asarray(sources, np.intp), np.asarray(targets, np.intp), np.asarray(scores)
-    rank = _ranks(target_order, k_dst)
-    best = np.full(k_src, -np.inf)
-    np.maximum.at(best, sources, scores)
-    if not np.all(np.isfinite(best)):
+    sources, targets = np.asarray(sources, np.intp), np.asarray(targets, np.intp)
+    scores = np.asarray(scores, dtype=np.float64)
+    complete, out, in_degree, tie, cells = _nearest(sources, targets, scores, k_src, k_dst,
+                                                    _identity(k_dst, target_order))
+    if not complete:
         raise ValueError("every source needs a cell")
-    nearest = np.flatnonzero(scores == best[sources])
-    first = np.full(k_src, k_dst, dtype=np.intp)  # the nearest target first in tie order
-    np.minimum.at(first, sources[nearest], rank[targets[nearest]])
-    out = _identity(k_dst, target_order)[first]
-    tie = bool((np.bincount(sources[nearest], minlength=k_src) > 1).any())
-    if not return_cells:
-        return out, np.bincount(out, minlength=k_dst), tie
+    return (out, in_degree, tie, cells) if return_cells else (out, in_degree, tie)
+
+
+@compiled
+def _nearest(sources, targets, scores, k_src, k_dst, order):
+    """:func:`nearest_mapping_cells` in two passes over the cells (`order`: the targets in tie
+    order): (whether every source has a cell and no NaN score, targets, in-degrees, whether a
+    tie was broken, each source's chosen cell)."""
+    rank = np.empty(k_dst, dtype=np.intp)
+    rank[order] = np.arange(k_dst)
+    best = np.full(k_src, -np.inf)
+    for x in range(len(sources)):
+        s = sources[x]
+        if np.isnan(scores[x]) or np.isnan(best[s]):
+            best[s] = np.nan
+        elif scores[x] > best[s]:
+            best[s] = scores[x]
+    first = np.full(k_src, k_dst, dtype=np.intp)  # the nearest target's rank, first in tie order
     cells = np.empty(k_src, dtype=np.intp)
-    chosen = nearest[targets[nearest] == out[sources[nearest]]]
-    cells[sources[chosen]] = chosen
-    return out, np.bincount(out, minlength=k_dst), tie, cells
+    nearest = np.zeros(k_src, dtype=np.intp)
+    for x in range(len(sources)):
+        s = sources[x]
+        if scores[x] == best[s]:
+            nearest[s] += 1
+            if rank[targets[x]] < first[s]:
+                first[s] = rank[targets[x]]
+                cells[s] = x
+    out = np.empty(k_src, dtype=np.intp)
+    in_degree = np.zeros(k_dst, dtype=np.intp)
+    tie = False
+    for s in range(k_src):
+        if not np.isfinite(best[s]):
+            return False, out, in_degree, tie, cells
+        out[s] = order[first[s]]
+        in_degree[out[s]] += 1
+        tie = tie or nearest[s] > 1
+    return True, out, in_degree, tie, cells
