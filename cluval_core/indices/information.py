@@ -575,10 +575,10 @@ def _prior(sizes: np.ndarray, n: float, q: float):
     return [(np.array([1.0]), np.array([n]), q), (-counts, values, 1.0)]
 
 
-def _conditional(cols: np.ndarray, cells: np.ndarray, q: float):
-    """The terms of sum_s [log C(n_s + q alpha - 1, q alpha - 1) - sum_g log C(n_gs + alpha - 1, alpha - 1)]."""
-    s_values, s_counts = _distinct(cols)
-    v_values, v_counts = _distinct(cells)
+def _conditional(cols, cells, q: float):
+    """The terms of sum_s [log C(n_s + q alpha - 1, q alpha - 1) - sum_g log C(n_gs + alpha - 1, alpha - 1)],
+    from the distinct column sizes and cell counts with how often each occurs (:func:`_distinct`)."""
+    (s_values, s_counts), (v_values, v_counts) = cols, cells
     return [(s_counts, s_values, q), (-v_counts, v_values, 1.0)]
 
 
@@ -593,7 +593,7 @@ def _reference_terms(sizes: bytes) -> tuple[float, float]:
     rows = np.frombuffer(sizes, dtype=np.int64)
     n, q = float(rows.sum()), float(len(rows))
     h_g = _minimum(_prior(rows, n, q)) + float(gammaln(n + 1)) - float(np.sum(gammaln(rows + 1.0)))
-    return h_g, _minimum(_conditional(rows, rows, q))
+    return h_g, _minimum(_conditional(_distinct(rows), _distinct(rows), q))
 
 
 def _key(sizes: np.ndarray) -> bytes:
@@ -611,7 +611,7 @@ def _reduced_parts(c) -> tuple[float, float]:
     """
     h_g, _ = _reference_terms(_key(c.row_sizes))
     cols, cells = _distinct(c.col_sizes), _distinct(c.cells.values)
-    h_g_given_c = (_minimum(_conditional(c.col_sizes, c.cells.values, float(c.k_true)))
+    h_g_given_c = (_minimum(_conditional(cols, cells, float(c.k_true)))
                    + float(np.dot(cols[1], gammaln(cols[0] + 1))) - float(np.dot(cells[1], gammaln(cells[0] + 1))))
     return h_g, h_g_given_c
 

@@ -43,6 +43,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 import numpy as np
 from scipy.special import ndtr
@@ -79,7 +80,13 @@ def _tolerance(c, scale):
 
 # ---------------------------------------------------------------------- the permutation model
 def _pair_sum_variance(rows, cols) -> float:
-    """Var[sum_ij C(n_ij, 2)] under the permutation model, exactly.
+    """Var[sum_ij C(n_ij, 2)] under the permutation model, exactly (see :func:`_pair_sum_variance_of`)."""
+    return _pair_sum_variance_of(tuple(sorted(int(x) for x in rows)), tuple(sorted(int(x) for x in cols)))
+
+
+@lru_cache(maxsize=64)  # random tables with fixed margins share it
+def _pair_sum_variance_of(rows: tuple, cols: tuple) -> float:
+    """Var[sum_ij C(n_ij, 2)] under the permutation model, exactly, from the sorted cluster sizes.
 
     The sum counts, over the S_r pairs of objects together in the reference, those together
     in the randomly assigned candidate. With pi1, pi2, pi3 the chances that one pair, two pairs
@@ -87,8 +94,7 @@ def _pair_sum_variance(rows, cols) -> float:
     reference pairs that share an object: Var = S_r pi1 (1 - pi1) + 2U (pi2 - pi1^2) + D (pi3 - pi1^2),
     D = S_r (S_r - 1) - 2U the ordered disjoint ones.
     """
-    r = [int(x) for x in rows]
-    c = [int(x) for x in cols]
+    r, c = rows, cols
     n = sum(r)
     s_r = sum(x * (x - 1) // 2 for x in r)
     pi1 = Fraction(sum(x * (x - 1) // 2 for x in c), n * (n - 1) // 2)
