@@ -490,9 +490,14 @@ def mutual_information_variance(row_sizes, col_sizes) -> float:
     True
     """
     sides = [np.sort(_cluster_sizes(x, name)) for x, name in ((row_sizes, "row_sizes"), (col_sizes, "col_sizes"))]
-    if len(np.unique(sides[0])) > len(np.unique(sides[1])):  # the same variance; fewer distinct row sizes is cheaper
+    if _distinct_sorted(sides[0]) > _distinct_sorted(sides[1]):  # the same variance; fewer distinct rows: cheaper
         sides.reverse()
     return _mutual_information_variance(*(x.tobytes() for x in sides))
+
+
+def _distinct_sorted(sizes: np.ndarray) -> int:
+    """How many distinct values a sorted array holds."""
+    return int(np.count_nonzero(sizes[1:] != sizes[:-1])) + (len(sizes) > 0)
 
 
 def _peaked(log_ratio: np.ndarray, valid: np.ndarray) -> np.ndarray:

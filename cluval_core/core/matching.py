@@ -421,16 +421,10 @@ def _forced_pairs(rows, cols, w, k_a, k_b, priority):
     return fixed, alive
 
 
-def _compact(ranks: np.ndarray, k: int, small: bool) -> tuple[np.ndarray, int]:
-    """(each entry's position among the distinct ranks, how many are distinct): what
-    ``np.unique(ranks, return_inverse=True)`` gives, by a mask of the k ranks when `small`."""
-    if not small:
-        distinct, position = np.unique(ranks, return_inverse=True)
-        return position, len(distinct)
-    present = np.zeros(k, dtype=bool)
-    present[ranks] = True
-    n = int(np.count_nonzero(present))
-    return (ranks, n) if n == k else ((np.cumsum(present) - 1)[ranks], n)
+def _compact(ranks: np.ndarray) -> tuple[np.ndarray, int]:
+    """(each entry's position among the distinct ranks, how many are distinct)."""
+    distinct, position = np.unique(ranks, return_inverse=True)
+    return position, len(distinct)
 
 
 def _best_of_each(group: np.ndarray, other: np.ndarray, w: np.ndarray, k: int, k_other: int) -> np.ndarray:
@@ -448,8 +442,14 @@ def _best_of_each(group: np.ndarray, other: np.ndarray, w: np.ndarray, k: int, k
 def _component_pairs(r, c, w, shape, small: bool = False) -> np.ndarray:
     """Cell indices of a maximum-weight matching of one connected component (cells laid out
     in tie order: r and c are ranks), keeping only cells of positive weight. `small`: the
-    whole table is one small block (the ranks are compacted by a mask, not a sort)."""
-    (row_of, n_r), (col_of, n_c) = _compact(r, shape[0], small), _compact(c, shape[1], small)
+    whole table is one small block (laid out by :func:`_small_block`, not by sorting the ranks)."""
+    if small:  # the block of the rows and columns that have cells, laid out in one compiled pass
+        block, cell = _small_block(np.asarray(r, dtype=np.intp), np.asarray(c, dtype=np.intp),
+                                   np.asarray(w, dtype=np.float64), shape[0], shape[1])
+        pr, pc = linear_sum_assignment(block, maximize=True)
+        chosen = cell[pr, pc]
+        return chosen[chosen >= 0]
+    (row_of, n_r), (col_of, n_c) = _compact(r), _compact(c)
     cell = np.full((n_r, n_c), -1, dtype=np.intp) if n_r * n_c <= _DENSE_BLOCK else None
     if cell is not None:
         block = np.zeros((n_r, n_c))
@@ -473,6 +473,33 @@ def _component_pairs(r, c, w, shape, small: bool = False) -> np.ndarray:
     pr, pc = pr[real], pc[real]
     lookup = pd.Series(np.arange(len(w)), index=pd.MultiIndex.from_arrays([row_of, col_of]))
     return lookup.loc[list(zip(pr.tolist(), pc.tolist()))].to_numpy()
+
+
+@compiled
+def _small_block(r, c, w, k_a, k_b):
+    """(block, cell): the weights `w` of the cells (r, c) in a dense block over the rows and the
+    columns that have cells, in rank order, and each entry's cell (-1: none)."""
+    row_of = np.full(k_a, -1, dtype=np.intp)
+    col_of = np.full(k_b, -1, dtype=np.intp)
+    for x in range(len(r)):
+        row_of[r[x]] = 0
+        col_of[c[x]] = 0
+    n_r = 0
+    for i in range(k_a):
+        if row_of[i] == 0:
+            row_of[i] = n_r
+            n_r += 1
+    n_c = 0
+    for j in range(k_b):
+        if col_of[j] == 0:
+            col_of[j] = n_c
+            n_c += 1
+    block = np.zeros((n_r, n_c))
+    cell = np.full((n_r, n_c), -1, dtype=np.intp)
+    for x in range(len(r)):
+        block[row_of[r[x]], col_of[c[x]]] = w[x]
+        cell[row_of[r[x]], col_of[c[x]]] = x
+    return block, cell
 
 
 def _unused(used: np.ndarray, k: int) -> np.ndarray:

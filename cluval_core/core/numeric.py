@@ -30,3 +30,22 @@ def distinct(values) -> np.ndarray:
     [1, 2, 3]
     """
     return np.unique(values, return_counts=True)[0]
+
+
+def distinct_counts(values) -> tuple[np.ndarray, np.ndarray]:
+    """The sorted distinct values of an array and how often each occurs, as
+    ``np.unique(values, return_counts=True)`` gives them; whole numbers within a small range are
+    counted in one pass instead of sorted.
+
+    >>> [x.tolist() for x in distinct_counts(np.array([3, 1, 3, 2]))]
+    [[1, 2, 3], [1, 1, 2]]
+    """
+    values = np.ravel(values)
+    if values.dtype.kind in "iu" and len(values):
+        low, high = int(values.min()), int(values.max())
+        # counting reads no more than a sort would; offsets from the least value, in 64 bits
+        if high - low <= 4 * len(values) + 1024 and high < 2**63:
+            counts = np.bincount(values.astype(np.int64) - low)
+            present = np.flatnonzero(counts)
+            return (present + low).astype(values.dtype), counts[present]
+    return np.unique(values, return_counts=True)

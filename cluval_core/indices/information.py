@@ -63,7 +63,7 @@ from ..core.emi import (
     mutual_information_variance,
 )
 from ..core.labels import compare, score_labels
-from ..core.numeric import order_free_sum
+from ..core.numeric import distinct_counts, order_free_sum
 from ..core.registry import INF, Anatomy, IndexInfo
 from ..core.steps import Step, shown, sum_of
 from ..core.validation import SOFT_TOLERANCE, CluvalError, as_labels, check_choice
@@ -504,7 +504,7 @@ _ALPHA_RANGE = (math.log(1e-4), math.log(1e4))
 
 def _distinct(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The distinct values and how often each occurs, as floats."""
-    distinct, counts = np.unique(values, return_counts=True)
+    distinct, counts = distinct_counts(values)
     return distinct.astype(np.float64), counts.astype(np.float64)
 
 
@@ -553,13 +553,17 @@ def _minimum(terms) -> float:
     sizes = np.concatenate([v for _, v, _ in terms])
     scales = np.concatenate([np.full(len(v), q) for _, v, q in terms])
     constant = float(np.dot(weights, gammaln(sizes + 1)))
+    # digamma(a) of each term's one scale, spread over its sizes
+    term_scales = np.array([q for _, _, q in terms])
+    scale_of = np.repeat(np.arange(len(terms)), [len(v) for _, v, _ in terms])
 
     def cost(t):
         return float(np.dot(weights, _log_rising(sizes, scales * math.exp(t)))) - constant
 
     def slope(t):
-        a = scales * math.exp(t)
-        return float(np.dot(weights, a * (digamma(sizes + a) - digamma(a))))
+        e = math.exp(t)
+        a = scales * e
+        return float(np.dot(weights, a * (digamma(sizes + a) - digamma(term_scales * e)[scale_of])))
 
     low, high = _ALPHA_RANGE
     if slope(low) >= 0:
