@@ -1,7 +1,7 @@
 """Many clusterings of the same objects compared pairwise (seeds, a range of k, algorithms).
 
 :func:`compare_many` factorises each partition once and builds each pair's table from the
-codes (one ``bincount`` into a buffer kept from pair to pair), so P partitions cost P
+codes (one compiled counting pass over the objects), so P partitions cost P
 factorisations and P(P-1)/2 tables. When the partitions agree on most objects (runs of one
 algorithm), their meet, the groups of objects labelled alike in every partition, is much
 smaller than N: each table is then counted over the groups, weighted by their sizes, as every
@@ -19,6 +19,7 @@ import pandas as pd
 
 from .chance import BUDGET_SECONDS, Pace, check_budget
 from .comparison import Comparison
+from .compiled import compiled
 from .contingency import factorize, first_occurrence_order, table_from_codes
 from .registry import INDICES, index_ids
 from .validation import DENSE_CELLS, CluvalError, as_labels
@@ -97,16 +98,16 @@ def compare_many(partitions, ids=("ari",), *, progress=None, budget: float = BUD
     # each partition's tie order (its clusters in the order they first occur) serves every pair
     orders = [first_occurrence_order(c, k) for c, k in zip(codes, ks)]
     counted, weights = _meet(codes, ks) or (codes, None)
-    # the codes counted, in their smallest type: less to read per pair (into a buffer of intp)
-    counted = [c.astype(np.min_scalar_type(max(k - 1, 0))) for c, k in zip(counted, ks)]
-    buffer = np.empty(len(counted[0]), dtype=np.intp)
+    # the codes counted, all in the smallest type that holds them: less to read per pair
+    small = np.min_scalar_type(max(max(ks) - 1, 0))
+    counted = [c.astype(small) for c in counted]
     symmetric = all(INDICES[i].symmetric for i in ids)
     out = {i: np.full((p, p), np.nan) for i in ids}
     pairs = [(a, b) for a in range(p) for b in range(p) if a <= b or not symmetric]
     pace = Pace(len(pairs), budget, "compare_many", "compare fewer partitions or fewer indices", "pairs")
     every = max(1, len(pairs) // 100)
     for done, (a, b) in enumerate(pairs, 1):
-        table = _table(counted[a], counted[b], ks[a], ks[b], weights, buffer)
+        table = _table(counted[a], counted[b], ks[a], ks[b], weights)
         comparison = Comparison._build(table, uniques[a], uniques[b], codes=(codes[a], codes[b]),
                                        tie_order=(orders[a], orders[b]), copy=False)
         for i, value in comparison.scores(ids).items():
@@ -131,16 +132,21 @@ def _meet(codes: list[np.ndarray], ks: list[int]):
             return None
     first = np.full(groups, n, dtype=np.intp)
     np.minimum.at(first, group, np.arange(n))  # one object of each group
-    return [c[first] for c in codes], np.bincount(group, minlength=groups).astype(np.float64)
+    return [c[first] for c in codes], np.bincount(group, minlength=groups)
 
 
-def _table(codes_a, codes_b, k_a: int, k_b: int, weights, buffer) -> np.ndarray:
+def _table(codes_a, codes_b, k_a: int, k_b: int, weights) -> np.ndarray:
     """The k_a x k_b table of two code vectors (of objects, or of the meet's groups with their
-    sizes as `weights`), counted through `buffer`; sparse beyond DENSE_CELLS."""
+    sizes as `weights`); sparse beyond DENSE_CELLS."""
     if k_a * k_b > DENSE_CELLS:
-        return table_from_codes(codes_a, codes_b, k_a, k_b,
-                                weights=None if weights is None else weights.astype(np.int64))
-    np.multiply(codes_a, k_b, out=buffer, dtype=np.intp)  # computed in intp: small codes never wrap
-    np.add(buffer, codes_b, out=buffer, dtype=np.intp)
-    counts = np.bincount(buffer, weights=weights, minlength=k_a * k_b)
-    return (counts if weights is None else counts.astype(np.int64)).reshape(k_a, k_b)
+        return table_from_codes(codes_a, codes_b, k_a, k_b, weights=weights)
+    return _counted(codes_a, codes_b, weights, k_a, k_b)
+
+
+@compiled
+def _counted(codes_a, codes_b, weights, k_a, k_b):
+    """The dense table of two code vectors, each object (or group, of `weights` objects) counted."""
+    table = np.zeros((k_a, k_b), dtype=np.int64)
+    for x in range(len(codes_a)):
+        table[codes_a[x], codes_b[x]] += 1 if weights is None else weights[x]
+    return table
