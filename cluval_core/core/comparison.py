@@ -31,6 +31,7 @@ from scipy.spatial.distance import cdist
 
 from . import attainable as _attainable
 from . import chance as _chance
+from .compiled import compiled
 from .contingency import contingency_table, factorize, first_occurrence_order, table_from_codes
 from .emi import expected_mutual_information, mutual_information_grid
 from .matching import (
@@ -38,7 +39,6 @@ from .matching import (
     Mappings,
     NearestMapping,
     Pairing,
-    _unused,
     greedy_pairing,
     greedy_pairing_cells,
     nearest_mapping,
@@ -242,10 +242,19 @@ def _read_only(*arrays):
 def _pair_sum(values: np.ndarray, n_total: float):
     """sum of C(v, 2) over `values`: an exact Python int for integer arrays."""
     if values.dtype.kind in "iu":
-        if n_total < 3_000_000_000:
-            return int(np.sum(values * (values - 1) // 2))
+        if n_total < 3_000_000_000:  # the sum is below N^2 / 2 < 2^63
+            return int(_pairs_within(values.astype(np.int64, copy=False)))
         return sum(int(v) * (int(v) - 1) // 2 for v in values.ravel().tolist())
     return order_free_sum(values * (values - 1.0) / 2.0)
+
+
+@compiled
+def _pairs_within(values):
+    """sum of v (v - 1) / 2 over whole numbers `values`, in 64 bits."""
+    total = 0
+    for v in values:
+        total += v * (v - 1) // 2
+    return total
 
 
 def _entropy(counts: np.ndarray, n: float) -> float:
@@ -621,20 +630,15 @@ class Comparison:
                  similarity: np.ndarray, tie) -> Pairing:
         """A Pairing of the given pairs, whose cells are at `found` in :attr:`cells` (-1: empty);
         `similarity` holds the criterion's value of each cell."""
-        r = self.row_sizes[rows]
-        c = self.col_sizes[cols]
         values = self.cells.values
         if (found >= 0).all():  # no pair of empty cells (the common case): plain gathers
             overlap, sim = values[found], similarity[found].astype(np.float64)
         else:
             overlap = np.where(found >= 0, values[found], values.dtype.type(0))
             sim = np.where(found >= 0, similarity[found], 0.0).astype(np.float64)
-        arrays = dict(rows=rows, cols=cols, row_labels=self.row_labels[rows], col_labels=self.col_labels[cols],
-                      row_sizes=r, col_sizes=c, overlap=overlap, similarity=sim,
-                      braun_banquet=overlap / np.maximum(r, c), jaccard=overlap / (r + c - overlap),
-                      unpaired_rows=_unused(rows, self.k_true), unpaired_cols=_unused(cols, self.k_pred))
-        _read_only(*arrays.values())
-        return Pairing(criterion=criterion, total=order_free_sum(sim), _tie=tie, **arrays)
+        _read_only(rows, cols, overlap, sim)
+        return Pairing(criterion, rows, cols, overlap, sim, order_free_sum(sim), tie,
+                       (self.row_sizes, self.col_sizes, self.row_labels, self.col_labels))
 
     def _optimal_pairing(self, criterion: str, similarity: np.ndarray) -> Pairing:
         """The optimal pairing on a similarity given per non-empty cell (0 elsewhere)."""

@@ -51,21 +51,47 @@ class Pairing:
     criterion: str
     rows: np.ndarray
     cols: np.ndarray
-    row_labels: np.ndarray
-    col_labels: np.ndarray
-    row_sizes: np.ndarray
-    col_sizes: np.ndarray
     overlap: np.ndarray
     similarity: np.ndarray
-    braun_banquet: np.ndarray
-    jaccard: np.ndarray
-    unpaired_rows: np.ndarray
-    unpaired_cols: np.ndarray
     total: float
     _tie: object = field(default=False, repr=False, compare=False)
+    # (row sizes, column sizes, row labels, column labels) of the whole table: the rest is derived on first use
+    _clusters: tuple = field(default=(), repr=False, compare=False)
 
     def __len__(self) -> int:
         return len(self.rows)
+
+    @cached_property
+    def row_sizes(self) -> np.ndarray:
+        return _read_only(self._clusters[0][self.rows])
+
+    @cached_property
+    def col_sizes(self) -> np.ndarray:
+        return _read_only(self._clusters[1][self.cols])
+
+    @cached_property
+    def row_labels(self) -> np.ndarray:
+        return _read_only(self._clusters[2][self.rows])
+
+    @cached_property
+    def col_labels(self) -> np.ndarray:
+        return _read_only(self._clusters[3][self.cols])
+
+    @cached_property
+    def braun_banquet(self) -> np.ndarray:
+        return _read_only(self.overlap / np.maximum(self.row_sizes, self.col_sizes))
+
+    @cached_property
+    def jaccard(self) -> np.ndarray:
+        return _read_only(self.overlap / (self.row_sizes + self.col_sizes - self.overlap))
+
+    @cached_property
+    def unpaired_rows(self) -> np.ndarray:
+        return _read_only(_unused(self.rows, len(self._clusters[0])))
+
+    @cached_property
+    def unpaired_cols(self) -> np.ndarray:
+        return _read_only(_unused(self.cols, len(self._clusters[1])))
 
     @cached_property
     def tie_broken(self) -> bool:
