@@ -319,9 +319,9 @@ class Comparison:
             table.sum_duplicates()
             table.eliminate_zeros()
         row_sizes, col_sizes = _margin(table, 1), _margin(table, 0)
-        rows_kept, cols_kept = np.flatnonzero(row_sizes > 0), np.flatnonzero(col_sizes > 0)
         row_labels, col_labels = np.array(row_labels), np.array(col_labels)
-        if len(rows_kept) < table.shape[0] or len(cols_kept) < table.shape[1]:
+        if not (row_sizes.all() and col_sizes.all()):  # sizes are never negative: some cluster is empty
+            rows_kept, cols_kept = np.flatnonzero(row_sizes > 0), np.flatnonzero(col_sizes > 0)
             table = table[rows_kept][:, cols_kept]
             row_labels, col_labels = row_labels[rows_kept], col_labels[cols_kept]
         else:  # the margins of the table kept (real-valued ones are summed anew after a cut: in their own order)
@@ -330,6 +330,8 @@ class Comparison:
         n = row_sizes.sum()
         if fewer_than_two(n):
             raise CluvalError(f"at least 2 objects are needed to compare partitions, got {n}")
+        if table.dtype.kind in "iu":
+            self.__dict__["n"] = int(n)  # as the cached property keeps it (a real total is summed in order)
         _read_only(*((table.data, table.indices, table.indptr) if sparse else (table,)), row_labels, col_labels)
         object.__setattr__(self, "table", table if sparse else table.view(_Table))
         object.__setattr__(self, "row_labels", row_labels)

@@ -465,16 +465,9 @@ def _best_of_each(group: np.ndarray, other: np.ndarray, w: np.ndarray, k: int, k
     return top[other[top] == first[group[top]]]
 
 
-def _component_pairs(r, c, w, shape, small: bool = False) -> np.ndarray:
+def _component_pairs(r, c, w, shape) -> np.ndarray:
     """Cell indices of a maximum-weight matching of one connected component (cells laid out
-    in tie order: r and c are ranks), keeping only cells of positive weight. `small`: the
-    whole table is one small block (laid out by :func:`_small_block`, not by sorting the ranks)."""
-    if small:  # the block of the rows and columns that have cells, laid out in one compiled pass
-        block, cell = _small_block(np.asarray(r, dtype=np.intp), np.asarray(c, dtype=np.intp),
-                                   np.asarray(w, dtype=np.float64), shape[0], shape[1])
-        pr, pc = linear_sum_assignment(block, maximize=True)
-        chosen = cell[pr, pc]
-        return chosen[chosen >= 0]
+    in tie order: r and c are ranks), keeping only cells of positive weight."""
     (row_of, n_r), (col_of, n_c) = _compact(r), _compact(c)
     cell = np.full((n_r, n_c), -1, dtype=np.intp) if n_r * n_c <= _DENSE_BLOCK else None
     if cell is not None:
@@ -502,29 +495,32 @@ def _component_pairs(r, c, w, shape, small: bool = False) -> np.ndarray:
 
 
 @compiled
-def _small_block(r, c, w, k_a, k_b):
-    """(block, cell): the weights `w` of the cells (r, c) in a dense block over the rows and the
-    columns that have cells, in rank order, and each entry's cell (-1: none)."""
+def _small_block(rows, cols, values, row_order, col_order):
+    """(block, cell): the positive `values` of the cells (rows, cols) in a dense block over the rows
+    and the columns that have such cells, both in tie order, and each entry's cell (-1: none)."""
+    k_a, k_b = len(row_order), len(col_order)
     row_of = np.full(k_a, -1, dtype=np.intp)
     col_of = np.full(k_b, -1, dtype=np.intp)
-    for x in range(len(r)):
-        row_of[r[x]] = 0
-        col_of[c[x]] = 0
+    for x in range(len(rows)):
+        if values[x] > 0:
+            row_of[rows[x]] = 0
+            col_of[cols[x]] = 0
     n_r = 0
-    for i in range(k_a):
+    for i in row_order:
         if row_of[i] == 0:
             row_of[i] = n_r
             n_r += 1
     n_c = 0
-    for j in range(k_b):
+    for j in col_order:
         if col_of[j] == 0:
             col_of[j] = n_c
             n_c += 1
     block = np.zeros((n_r, n_c))
     cell = np.full((n_r, n_c), -1, dtype=np.intp)
-    for x in range(len(r)):
-        block[row_of[r[x]], col_of[c[x]]] = w[x]
-        cell[row_of[r[x]], col_of[c[x]]] = x
+    for x in range(len(rows)):
+        if values[x] > 0:
+            block[row_of[rows[x]], col_of[cols[x]]] = values[x]
+            cell[row_of[rows[x]], col_of[cols[x]]] = x
     return block, cell
 
 
@@ -537,17 +533,17 @@ def _unused(used: np.ndarray, k: int) -> np.ndarray:
     return np.flatnonzero(free)
 
 
-def _pad(pair_cells, rows, cols, k_a, k_b, row_rank, col_rank):
+def _pad(pair_cells, rows, cols, k_a, k_b, row_order, col_order):
     """Complete a matching (the cells `pair_cells` of the cell arrays `rows`, `cols`) to
     min(K_a, K_b) pairs: unmatched rows with unmatched columns, both in tie order (such pairs
     share no object: a positive cell between them would improve the matching). Returns
     (rows, cols, cells) by row, cells -1 for the added pairs."""
-    return _padded(np.asarray(pair_cells, dtype=np.intp), rows, cols, k_a, k_b, row_rank, col_rank)
+    return _padded(np.asarray(pair_cells, dtype=np.intp), rows, cols, k_a, k_b, row_order, col_order)
 
 
 @compiled
-def _padded(pair_cells, rows, cols, k_a, k_b, row_rank, col_rank):
-    """:func:`_pad` in one pass over the clusters (the ranks are a permutation of each side)."""
+def _padded(pair_cells, rows, cols, k_a, k_b, row_at, col_at):
+    """:func:`_pad` in one pass over the clusters (`row_at`, `col_at`: each side in tie order)."""
     col_of_row = np.full(k_a, -1, dtype=np.intp)
     cell_of_row = np.full(k_a, -1, dtype=np.intp)
     col_used = np.zeros(k_b, dtype=np.bool_)
@@ -555,10 +551,6 @@ def _padded(pair_cells, rows, cols, k_a, k_b, row_rank, col_rank):
         col_of_row[rows[p]] = cols[p]
         cell_of_row[rows[p]] = p
         col_used[cols[p]] = True
-    row_at = np.empty(k_a, dtype=np.intp)  # the rows, then the columns, in tie order
-    row_at[row_rank] = np.arange(k_a)
-    col_at = np.empty(k_b, dtype=np.intp)
-    col_at[col_rank] = np.arange(k_b)
     pairs = len(pair_cells)
     j = 0  # the next column in tie order, unused
     for rank in range(k_a):
@@ -616,12 +608,16 @@ def optimal_pairing_cells(rows, cols, values, shape, row_order=None, col_order=N
     """
     k_a, k_b = shape
     rows, cols, values = np.asarray(rows, np.intp), np.asarray(cols, np.intp), np.asarray(values)
+    row_at, col_at = _identity(k_a, row_order), _identity(k_b, col_order)
+    if k_a * k_b <= _SMALL_TABLE:  # one dense assignment costs less than finding the structure
+        block, cell = _small_block(rows, cols, values.astype(np.float64), row_at, col_at)
+        chosen = cell[linear_sum_assignment(block, maximize=True)]
+        pairs = _pad(chosen[chosen >= 0], rows, cols, k_a, k_b, row_at, col_at)
+        return pairs if return_cells else pairs[:2]
     row_rank, col_rank = _ranks(row_order, k_a), _ranks(col_order, k_b)
     positive = np.flatnonzero(values > 0)
     r, c, w = row_rank[rows[positive]], col_rank[cols[positive]], values[positive].astype(np.float64)
-    if k_a * k_b <= _SMALL_TABLE:  # one dense assignment costs less than finding the structure
-        chosen, alive = _component_pairs(r, c, w, shape, small=True), np.zeros(0, dtype=np.intp)
-    elif np.bincount(r, minlength=k_a).max(initial=0) <= 1:  # one cell a row (singletons, a refinement)
+    if np.bincount(r, minlength=k_a).max(initial=0) <= 1:  # one cell a row (singletons, a refinement)
         chosen, alive = _best_of_each(c, r, w, k_b, k_a), np.zeros(0, dtype=np.intp)
     elif np.bincount(c, minlength=k_b).max(initial=0) <= 1:  # one cell a column
         chosen, alive = _best_of_each(r, c, w, k_a, k_b), np.zeros(0, dtype=np.intp)
@@ -640,7 +636,7 @@ def optimal_pairing_cells(rows, cols, values, shape, row_order=None, col_order=N
             cells = alive[part]
             found.append(cells[_component_pairs(r[cells], c[cells], w[cells], shape)])
         chosen = np.concatenate(found)
-    pairs = _pad(positive[chosen], rows, cols, k_a, k_b, row_rank, col_rank)
+    pairs = _pad(positive[chosen], rows, cols, k_a, k_b, row_at, col_at)
     return pairs if return_cells else pairs[:2]
 
 
@@ -686,9 +682,9 @@ def greedy_pairing_cells(rows, cols, values, shape, row_order=None, col_order=No
     """
     k_a, k_b = shape
     rows, cols, values = np.asarray(rows, np.intp), np.asarray(cols, np.intp), np.asarray(values)
-    row_rank, col_rank = _ranks(row_order, k_a), _ranks(col_order, k_b)
+    row_at, col_at = _identity(k_a, row_order), _identity(k_b, col_order)
     if k_a * k_b > _SMALL_TABLE:
-        one_a_line = _greedy_one_a_line(rows, cols, values, k_a, k_b, row_rank, col_rank)
+        one_a_line = _greedy_one_a_line(rows, cols, values, k_a, k_b, row_at, col_at)
         if one_a_line is not None:
             pair_rows, pair_cols, tie, cells = one_a_line
             return (pair_rows, pair_cols, tie, cells) if return_cells else (pair_rows, pair_cols, tie)
@@ -702,7 +698,7 @@ def greedy_pairing_cells(rows, cols, values, shape, row_order=None, col_order=No
     n_taken = int(taken.sum())
     if n_taken < min(k_a, k_b) and (k_a - n_taken) * (k_b - n_taken) > 1:
         tie = True  # the empty pairs could be formed in several ways
-    pair_rows, pair_cols, cells = _pad(order[taken], rows, cols, k_a, k_b, row_rank, col_rank)
+    pair_rows, pair_cols, cells = _pad(order[taken], rows, cols, k_a, k_b, row_at, col_at)
     return (pair_rows, pair_cols, tie, cells) if return_cells else (pair_rows, pair_cols, tie)
 
 
@@ -736,11 +732,12 @@ def _greedy_taken(r, c, v, k_a, k_b):
     return taken, False
 
 
-def _greedy_one_a_line(rows, cols, values, k_a, k_b, row_rank, col_rank):
+def _greedy_one_a_line(rows, cols, values, k_a, k_b, row_order, col_order):
     """The greedy pairing of a table whose positive cells are one a row (or one a column), without
     sorting: the greedy takes each column's largest cell, the first in tie order among equals
     (rows never compete), and a tie mattered where a column has two largest cells. None for
     other tables. Returns (rows, cols, tie_broken, cells) as greedy_pairing_cells does."""
+    row_rank, col_rank = _ranks(row_order, k_a), _ranks(col_order, k_b)
     positive = np.flatnonzero(values > 0)
     r, c, v = rows[positive], cols[positive], values[positive]
     if np.bincount(r, minlength=k_a).max(initial=0) <= 1:
@@ -757,7 +754,7 @@ def _greedy_one_a_line(rows, cols, values, k_a, k_b, row_rank, col_rank):
     n_taken = len(chosen)
     if n_taken < min(k_a, k_b) and (k_a - n_taken) * (k_b - n_taken) > 1:
         tie = True  # the empty pairs could be formed in several ways
-    pair_rows, pair_cols, cells = _pad(positive[chosen], rows, cols, k_a, k_b, row_rank, col_rank)
+    pair_rows, pair_cols, cells = _pad(positive[chosen], rows, cols, k_a, k_b, row_order, col_order)
     return pair_rows, pair_cols, tie, cells
 
 
