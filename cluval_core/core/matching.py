@@ -673,9 +673,8 @@ def greedy_pairing_cells(rows, cols, values, shape, row_order=None, col_order=No
     then tie order), among the cells still available in both its row and its column: the
     cells are sorted once and taken in one compiled pass (:func:`_greedy_taken`); the clusters
     left after the positive cells are paired in tie order (pairs of zero value), as the dense
-    greedy does. Returns (rows, cols, tie_broken),
-    and with `return_cells` the position of each pair's cell in the input (-1: empty) fourth.
-    `priority` is as in :func:`optimal_pairing_cells`.
+    greedy does. Returns (rows, cols, tie_broken), and with `return_cells` the position of each
+    pair's cell in the input (-1: empty) fourth. `priority` is as in :func:`optimal_pairing_cells`.
 
     >>> greedy_pairing_cells(np.array([0, 1, 1]), np.array([0, 0, 1]), np.array([1, 1, 1]), (2, 2), row_order=[1, 0])
     (array([0, 1]), array([1, 0]), True)
