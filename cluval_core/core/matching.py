@@ -693,7 +693,7 @@ def greedy_pairing_cells(rows, cols, values, shape, row_order=None, col_order=No
     by_tie = by_tie[values[by_tie] > 0]
     # value descending, ties in tie order: a stable sort of the cells already in tie order
     order = by_tie[np.argsort(-values[by_tie], kind="stable")]
-    taken, tie = _greedy_taken(rows[order], cols[order], values[order].astype(np.float64), k_a, k_b)
+    taken, tie = _greedy_taken(rows[order], cols[order], values[order], k_a, k_b)
     n_taken = int(taken.sum())
     if n_taken < min(k_a, k_b) and (k_a - n_taken) * (k_b - n_taken) > 1:
         tie = True  # the empty pairs could be formed in several ways
@@ -707,23 +707,25 @@ def _greedy_taken(r, c, v, k_a, k_b):
     v > 0): (the mask of the cells it takes, whether a tie mattered). A cell is taken when its
     row and its column are both still free; a tie mattered when, as a value's turn came, two of
     its cells still available shared a row or a column (the cells of a line whose pair has a
-    larger value were no longer available)."""
+    larger value were no longer available). Values are compared in their own type."""
     n = len(r)
     taken = np.zeros(n, dtype=np.bool_)
-    row_value = np.full(k_a, -np.inf)  # the value of the cell taken in each line (-inf: free)
-    col_value = np.full(k_b, -np.inf)
+    row_used = np.zeros(k_a, dtype=np.bool_)
+    col_used = np.zeros(k_b, dtype=np.bool_)
+    row_value = np.zeros(k_a, dtype=v.dtype)  # the value of the cell taken in each used line
+    col_value = np.zeros(k_b, dtype=v.dtype)
     for x in range(n):
-        if row_value[r[x]] == -np.inf and col_value[c[x]] == -np.inf:
-            taken[x] = True
-            row_value[r[x]] = v[x]
-            col_value[c[x]] = v[x]
+        if not row_used[r[x]] and not col_used[c[x]]:
+            taken[x] = row_used[r[x]] = col_used[c[x]] = True
+            row_value[r[x]] = col_value[c[x]] = v[x]
     row_run = np.full(k_a, -1)  # the run of equal values in which a line's cell last came up
     col_run = np.full(k_b, -1)
     run = 0
     for x in range(n):
         if x and v[x] != v[x - 1]:
             run += 1
-        if row_value[r[x]] <= v[x] and col_value[c[x]] <= v[x]:  # still available at its value's turn
+        # still available at its value's turn: free, or taken at this very value
+        if (not row_used[r[x]] or row_value[r[x]] <= v[x]) and (not col_used[c[x]] or col_value[c[x]] <= v[x]):
             if row_run[r[x]] == run or col_run[c[x]] == run:
                 return taken, True
             row_run[r[x]] = run
