@@ -930,9 +930,12 @@ def _expected_power_sum(rows: np.ndarray, cols: np.ndarray, n: int, q: float) ->
 def _expected_power_sum_of(rows_bytes: bytes, cols_bytes: bytes, n: int, q: float) -> float:
     a, count_a = np.unique(np.frombuffer(rows_bytes, dtype=np.int64), return_counts=True)
     b, count_b = np.unique(np.frombuffer(cols_bytes, dtype=np.int64), return_counts=True)
-    if q == 2:
-        return float(sum(cx * cy * _second_moment(x, y, n) for x, cx in zip(a.tolist(), count_a.tolist())
-                         for y, cy in zip(b.tolist(), count_b.tolist())))
+    if q == 2:  # sum_ij E[m^2] = sum_ij [x y (n-x)(n-y) / (n^2 (n-1)) + x^2 y^2 / n^2]: it factors by side
+        a, b, count_a, count_b = (x.tolist() for x in (a, b, count_a, count_b))
+        spread = [sum(c * x * (n - x) for x, c in zip(sizes, counts)) for sizes, counts in ((a, count_a), (b, count_b))]
+        square = [sum(c * x * x for x, c in zip(sizes, counts)) for sizes, counts in ((a, count_a), (b, count_b))]
+        variance = Fraction(spread[0] * spread[1], n * n * (n - 1)) if n > 1 else 0
+        return float(variance + Fraction(square[0] * square[1], n * n))
     return float(count_a.astype(np.float64) @ _expected_power_grid(a, b, n, q) @ count_b.astype(np.float64))
 
 
