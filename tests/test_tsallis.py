@@ -3,11 +3,13 @@ q = 1 and its limit, the expectation against every arrangement of the objects, a
 
 import itertools
 import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
 
 from cluval_core import CluvalError, adjusted_mutual_info_score, adjusted_rand_score, adjusted_tsallis_mutual_info_score
+from cluval_core.indices.information import _expected_power_sum, _second_moment
 
 
 def _random_pair(seed):
@@ -62,3 +64,16 @@ def test_conventions_relabelling_and_refusals():
     for bad in (0.5, 11, math.nan, True, "2"):
         with pytest.raises(CluvalError, match="q must be a number from 1 to 10"):
             adjusted_tsallis_mutual_info_score([0, 1], [0, 1], q=bad)
+
+
+def test_the_expected_power_sum_at_q_2_is_the_sum_of_every_pair_of_sizes_second_moment():
+    """At q = 2 the sum over pairs of cluster sizes factors by side: the same exact value as
+    summing each pair's E[m^2] = Var + mean^2."""
+    rng = np.random.default_rng(5)
+    for _ in range(60):
+        a = rng.integers(1, 400, rng.integers(1, 25))
+        n = int(a.sum())
+        b = np.diff(np.r_[0, np.sort(rng.choice(np.arange(1, n), size=min(int(rng.integers(0, 25)), n - 1),
+                                                replace=False)), n]) if n > 1 else np.array([n])
+        pairwise = sum((Fraction(_second_moment(int(x), int(y), n)) for x in a for y in b), Fraction(0))
+        assert _expected_power_sum(a.astype(np.int64), b.astype(np.int64), n, 2.0) == float(pairwise)
