@@ -611,8 +611,12 @@ def _reduced_parts(c) -> tuple[float, float]:
            + log N! - sum_g log n_g!
     H(g | c) = min_alpha sum_s [log C(n_s + q alpha - 1, q alpha - 1) - sum_g log C(n_gs + alpha - 1, alpha - 1)]
                + sum_s log n_s! - sum_gs log n_gs!
-    with q the number of reference clusters; RMI = H(g) - H(g | c).
+    with q the number of reference clusters; RMI = H(g) - H(g | c). With one reference cluster
+    both are 0 exactly (each log C and log n! term meets its own negative), so they are not summed:
+    summed, the terms cancel only to within the rounding of the machine's dot product.
     """
+    if c.k_true == 1:
+        return 0.0, 0.0
     h_g, _ = _reference_terms(_key(c.row_sizes))
     cols, cells = _distinct(c.col_sizes), _distinct(c.cells.values)
     h_g_given_c = (_minimum(_conditional(cols, cells, float(c.k_true)))

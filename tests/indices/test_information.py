@@ -103,6 +103,14 @@ def test_conventions_for_trivial_partitions():
     assert compare(ones, ones).score("nrmi") == 0.0 and compare(ones, [0, 0, 0, 1, 1, 1]).score("nrmi") == 0.0
 
 
+@pytest.mark.parametrize("candidate", [[0, 1, 2], [0, 0, 1], [0, 1, 2, 3, 4, 5, 6, 7], [0] * 8, [0, 1] * 50])
+def test_rmi_of_one_reference_cluster_is_exactly_zero(candidate):
+    """One reference cluster carries no information: each term of both encodings meets its own
+    negative, so RMI is 0 exactly, not within a dot product's rounding (an FMA kernel left 6e-16)."""
+    c = compare([0] * len(candidate), candidate)
+    assert c.score("rmi") == 0.0 and c.steps("rmi").value == 0.0
+
+
 def test_rmi_is_asymmetric_and_nrmi_is_one_for_identical_partitions():
     a, b = CASES[2]
     assert compare(a, b).score("rmi") != pytest.approx(compare(b, a).score("rmi"), rel=1e-9)
