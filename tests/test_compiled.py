@@ -1,17 +1,32 @@
-"""The compiled loops: cached beside their module, and compiled anew where no cache can be written."""
+"""The compiled loops: cached in the user's cache folder, and compiled anew where no cache can be written."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 from numba.core import caching
 
 from cluval_core.core import covers
 from cluval_core.core.compiled import compiled
+from cluval_core.core.places import cache_dir
 
 
-def test_a_compiled_loop_is_cached_beside_its_module():
+def test_a_compiled_loop_is_cached_in_the_users_cache_folder_never_in_the_installation():
     assert isinstance(covers._column_counts._cache, caching.FunctionCache)
     assert covers._column_counts(np.array([2, 0, 2], dtype=np.int32), 4).tolist() == [1, 0, 2, 0]
+    kept = Path(covers._column_counts._cache._cache_path)
+    assert kept.is_relative_to(cache_dir() / "numba") and not kept.is_relative_to(Path(covers.__file__).parent)
+
+
+def test_where_the_cache_folder_cannot_be_made_the_loop_is_compiled_without_a_cache(monkeypatch, tmp_path):
+    blocker = tmp_path / "blocker"
+    blocker.write_text("a regular file: no folder can be made below it")
+    monkeypatch.setenv("CLUVAL_CACHE_DIR", str(blocker / "cache"))
+    total = compiled(covers._column_counts.py_func)
+    assert isinstance(total._cache, caching.NullCache)
+    assert total(np.array([1, 1], dtype=np.int32), 2).tolist() == [0, 2]
+    assert [p.name for p in tmp_path.iterdir()] == ["blocker"]  # nothing written anywhere instead
 
 
 def test_where_no_cache_can_be_written_the_loop_is_compiled_in_each_process():

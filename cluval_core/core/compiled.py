@@ -1,18 +1,31 @@
 """Loops compiled to machine code (numba), for the few passes numpy cannot do in one sweep.
 
-:func:`compiled` compiles a function on its first call and keeps the machine code in a cache
-beside the module, or in the user's cache folder; where neither can be written (a read-only
-installation with no home folder), the function is compiled anew in each process instead.
+:func:`compiled` compiles a function on its first call and keeps the machine code in the
+user's cache folder (``numba`` under :func:`~cluval_core.core.places.cache_dir`), never in the
+installation; where that folder cannot be written (no home folder), the function is compiled
+anew in each process instead.
 """
 
 from __future__ import annotations
 
+import os
+
 import numba
+
+from .places import cache_dir
+
+
+def _writable(folder) -> bool:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return False
+    return os.access(folder, os.W_OK | os.X_OK)
 
 
 def compiled(function):
     """`function` compiled with numba (nopython mode, releasing the GIL), its machine code cached
-    where a cache can be written.
+    in the user's cache folder where that can be written.
 
     >>> import numpy as np
     >>> @compiled
@@ -24,7 +37,13 @@ def compiled(function):
     >>> total(np.arange(5))
     10
     """
+    folder = cache_dir() / "numba"
+    if not _writable(folder):
+        return numba.njit(nogil=True)(function)
+    kept, numba.config.CACHE_DIR = numba.config.CACHE_DIR, str(folder)  # numba picks the folder now
     try:
         return numba.njit(cache=True, nogil=True)(function)
-    except RuntimeError:  # numba found no folder it can write its cache to
+    except RuntimeError:  # no cache for this function (it has no source file)
         return numba.njit(nogil=True)(function)
+    finally:
+        numba.config.CACHE_DIR = kept

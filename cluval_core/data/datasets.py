@@ -44,6 +44,7 @@ import pooch
 import requests
 import urllib3
 
+from ..core.places import cache_dir  # the download cache (``datasets.cache_dir()``)
 from ..core.validation import CluvalError, CluvalWarning
 
 __all__ = ["Dataset", "catalogue", "dataset_names", "load_dataset", "fetch_dataset", "verify_datasets",
@@ -125,16 +126,6 @@ def _entry(name: str) -> tuple[str, dict]:
         return key, catalogue()["datasets"][key]
     except KeyError:
         raise CluvalError(f"unknown data set {name!r}; known sets: {', '.join(dataset_names())}") from None
-
-
-def cache_dir() -> Path:
-    """Where downloaded files are kept: ``CLUVAL_CACHE_DIR``, else the user's cache folder.
-
-    Nothing is created here: the folder is made when a file is first downloaded.
-    """
-    if os.environ.get("CLUVAL_CACHE_DIR"):
-        return Path(os.environ["CLUVAL_CACHE_DIR"]).expanduser()
-    return Path(pooch.os_cache("cluval")).expanduser()
 
 
 @lru_cache(maxsize=256)
