@@ -320,14 +320,15 @@ def test_work_beyond_the_budget_is_stopped_after_its_first_evaluations(monkeypat
     clock = _Clock(0.1)
     monkeypatch.setattr(chance_module, "_clock", clock)
     with pytest.raises(CluvalError, match=r"chance\(\) evaluates 1,000 tables here, about 100 s \(measured on the "
-                                          r"first 3\), more than the budget of 60 s, so it was stopped: use fewer "
+                                          r"first 4\), more than the budget of 60 s, so it was stopped: use fewer "
                                           r"random tables .* or pass budget="):
         c.chance(["psi"], n_samples=1000)
-    assert clock.reads == 4  # the start and three evaluations: judged at 0.3 s, the first look after 0.25 s
+    # the start and four evaluations: judged at 0.4 s, once the evaluations after the first took 0.25 s
+    assert clock.reads == 5
     monkeypatch.setattr(chance_module, "_clock", _Clock(0.1))
     assert len(c.chance(["psi"], n_samples=500)) == 1  # 50 s: within the budget, so never refused
     monkeypatch.setattr(chance_module, "_clock", _Clock(0.1))
-    with pytest.raises(CluvalError, match=r"about 50 s \(measured on the first 3\), more than the budget of 10 s"):
+    with pytest.raises(CluvalError, match=r"about 50 s \(measured on the first 4\), more than the budget of 10 s"):
         c.chance(["psi"], n_samples=500, budget=10)
     monkeypatch.setattr(chance_module, "_clock", _Clock(2.0))  # one slow evaluation is judged at once
     with pytest.raises(CluvalError, match=r"the jackknife evaluates \d+ tables here, about .* \(measured on the first "

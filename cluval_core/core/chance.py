@@ -82,12 +82,14 @@ class Pace:
     """Times the evaluations as they run and stops the work when all of it would take longer than
     `budget` seconds, judged from what the evaluations so far took on this machine.
 
-    It first judges once :data:`_FIRST_LOOK` seconds have passed and at least 3 evaluations are
-    done (or any, after four times as long), then again whenever the time spent has doubled
-    (the machine may slow down): work beyond the budget stops after a small part of it, and
-    work within it is never refused on a guess. The first evaluation pays once for what the
-    rest share (caches, a sampler set up, code loaded), so the pace is read from the evaluations
-    after it: the estimate is the first's time plus the others' mean time for each of the rest.
+    The first evaluation pays once for what the rest share (caches, a sampler set up, code
+    loaded; for chance() the observed table's scores too, which may compute an exact variance
+    that every random table shares), so the pace is read from the evaluations after it: the
+    estimate is the first's time plus the others' mean time for each of the rest. It first
+    judges once the evaluations after the first have taken :data:`_FIRST_LOOK` seconds and are
+    at least 2 (or on whatever is done, once four times as long has passed in all), then again
+    whenever the time spent has doubled (the machine may slow down): work beyond the budget
+    stops after a small part of it, and work within it is never refused on a guess.
     """
 
     def __init__(self, total: int, budget: float, what: str, fewer: str, things: str = "tables"):
@@ -101,10 +103,11 @@ class Pace:
         elapsed = _clock() - self.start
         if self.first is None:
             self.first = (elapsed, evaluations)
-        if elapsed < self.next_look or evaluations >= self.total or (evaluations < 3 and elapsed < 4 * _FIRST_LOOK):
+        first, counted = self.first
+        paced = elapsed - first >= _FIRST_LOOK and evaluations - counted >= 2
+        if elapsed < self.next_look or evaluations >= self.total or not (paced or elapsed >= 4 * _FIRST_LOOK):
             return
         self.next_look = 2 * elapsed
-        first, counted = self.first
         if evaluations > counted:  # the pace of the evaluations after the first call
             estimate = first + (elapsed - first) / (evaluations - counted) * (self.total - counted)
         else:
@@ -251,6 +254,9 @@ def chance(c, ids=None, *, n_samples: int = 1000, seed=None, progress=None,
         if not permuted and n > _SAMPLER_MAX_N:
             raise CluvalError(f"random tables of {n:,} objects are beyond the sampler (Patefield's algorithm in scipy "
                               f"counts up to {_SAMPLER_MAX_N:,})")
+    # the pace starts with the observed table: what its scores compute once for every table with
+    # these margins (an exact variance, say) is part of the first evaluation's cost
+    pace = Pace(n_samples, budget, "chance()", "use fewer random tables (n_samples=...) or fewer indices (ids=...)")
     values = c.scores(ids)
     null = np.empty((n_samples, len(ids)))
     if fixed:  # one cluster on a side: every assignment gives this very table
@@ -258,8 +264,6 @@ def chance(c, ids=None, *, n_samples: int = 1000, seed=None, progress=None,
     else:
         done = 0
         every = max(1, n_samples // 100)  # at most about a hundred progress reports
-        pace = Pace(n_samples, budget, "chance()",
-                     "use fewer random tables (n_samples=...) or fewer indices (ids=...)")
         for batch in _random_comparisons(c, n_samples, rng, ids):
             for comparison in batch:
                 scores = comparison.scores(ids)
@@ -315,10 +319,10 @@ def _chance_under(c, ids, model, n_samples, rng, progress, budget) -> pd.DataFra
         codes_a = np.repeat(np.arange(k_a), c.row_sizes.astype(np.int64))
     X = c.data if any(INDICES[i].needs_data for i in ids) else None
     counts = {"number": (k_a, k_b), "all": (None, None)}
-    values = c.scores(ids)
-    null = np.empty((n_samples, len(ids)))
     pace = Pace(n_samples, budget, f"chance() under the {model} model",
                 "use fewer random tables (n_samples=...) or fewer indices (ids=...)")
+    values = c.scores(ids)  # within the pace, as in chance()
+    null = np.empty((n_samples, len(ids)))
     every = max(1, n_samples // 100)  # at most about a hundred progress reports
     for done in range(1, n_samples + 1):
         a = codes_a if reference == "fixed" else random_models.random_partition(n, counts[reference][0], rng)
