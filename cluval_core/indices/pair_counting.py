@@ -97,17 +97,27 @@ def _pair_sum_variance_of(rows: tuple, cols: tuple) -> float:
     r, c = rows, cols
     n = sum(r)
     s_r = sum(x * (x - 1) // 2 for x in r)
-    pi1 = Fraction(sum(x * (x - 1) // 2 for x in c), n * (n - 1) // 2)
     shared = sum(x * (x - 1) * (x - 2) // 2 for x in r)
-    variance = s_r * pi1 * (1 - pi1)
-    if n >= 3 and shared:
-        pi2 = Fraction(sum(x * (x - 1) * (x - 2) for x in c), n * (n - 1) * (n - 2))
-        variance += 2 * shared * (pi2 - pi1 * pi1)
     disjoint = s_r * (s_r - 1) - 2 * shared
+    # pi_k = p_k / q_k: the variance is summed over a common denominator in Python integers and
+    # divided once (int / int is correctly rounded, as the float of a Fraction is); a term that
+    # does not apply (too few objects, or no such pairs of pairs) is left out with p_k = 0, q_k = 1
+    p1, q1 = sum(x * (x - 1) // 2 for x in c), n * (n - 1) // 2
+    p2, q2 = 0, 1
+    if n >= 3 and shared:
+        p2, q2 = sum(x * (x - 1) * (x - 2) for x in c), n * (n - 1) * (n - 2)
+    p3, q3 = 0, 1
     if n >= 4 and disjoint:
         pairs = sum(x * (x - 1) for x in c)
-        together = sum(x * (x - 1) * (x - 2) * (x - 3) for x in c) + pairs * pairs - sum((x * (x - 1)) ** 2 for x in c)
-        variance += disjoint * (Fraction(together, n * (n - 1) * (n - 2) * (n - 3)) - pi1 * pi1)
+        p3 = sum(x * (x - 1) * (x - 2) * (x - 3) for x in c) + pairs * pairs - sum((x * (x - 1)) ** 2 for x in c)
+        q3 = n * (n - 1) * (n - 2) * (n - 3)
+    square = q1 * q1
+    numerator = s_r * p1 * (q1 - p1) * q2 * q3
+    if q2 > 1:
+        numerator += 2 * shared * (p2 * square - p1 * p1 * q2) * q3
+    if q3 > 1:
+        numerator += disjoint * (p3 * square - p1 * p1 * q3) * q2
+    variance = numerator / (square * q2 * q3)
     return max(float(variance), 0.0)
 
 
