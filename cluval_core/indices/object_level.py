@@ -64,9 +64,19 @@ def _cell_totals(c, which: str) -> np.ndarray:
     return v * (v / sizes) if which == "ecs" else v.astype(np.float64) * v / sizes
 
 
+def _mean_of(which: str):
+    def mean(c) -> float:
+        return order_free_sum(_cell_totals(c, which)) / c.n
+    return mean
+
+
+_MEANS = {which: _mean_of(which) for which in _SIZES}
+
+
 def _squares_over(c, which: str) -> float:
-    """(1/N) sum n_ij^2 / size, the mean of the objects' scores n_ij / size."""
-    return order_free_sum(_cell_totals(c, which)) / c.n
+    """(1/N) sum n_ij^2 / size, the mean of the objects' scores n_ij / size (kept per comparison:
+    BCubed F reads precision and recall)."""
+    return c.memo(_MEANS[which])
 
 
 def _mean_steps(c, which: str, symbol: str):
@@ -110,7 +120,12 @@ def _bcubed_f_steps(c):
 
 # ---------------------------------------------------------------------- co-membership: chi-squared and Frobenius
 def _co_membership(c) -> float:
-    """S = sum n_ij^2 / (r_i c_j): the inner product of the two partitions' normalised co-membership matrices."""
+    """S = sum n_ij^2 / (r_i c_j): the inner product of the two partitions' normalised co-membership matrices
+    (kept per comparison: chi-squared and the Frobenius distance both read it)."""
+    return c.memo(_co_membership_sum)
+
+
+def _co_membership_sum(c) -> float:
     return order_free_sum(_cell_totals(c, "both"))
 
 
