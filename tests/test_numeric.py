@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import scipy.special
 
-from cluval_core.core.numeric import distinct_counts, order_free_sum
+from cluval_core.core.numeric import distinct_counts, order_free_sum, order_free_sum_counted
 
 
 @pytest.mark.parametrize("dtype", [np.int8, np.int32, np.int64, np.uint8, np.uint64, np.float64])
@@ -37,3 +38,38 @@ def test_order_free_sum_is_the_same_in_any_order():
     sums = {order_free_sum(rng.permutation(values)) for _ in range(20)}
     assert len(sums) == 1
     assert sums.pop() == pytest.approx(float(np.sum(values)), rel=1e-9)
+
+
+_TERMS = {"n log n / N": lambda v: (v / 997) * np.log(v / 997),
+          "log n!": lambda v: scipy.special.gammaln(v + 1.0),
+          "a hump": lambda v: np.sin(v.astype(np.float64)) * 1e16,
+          "with NaN": lambda v: np.where(v == 3, np.nan, v / 7),
+          "signed zeros": lambda v: np.where(v % 2 == 0, -0.0, 0.0)}
+
+
+@pytest.mark.parametrize("name", list(_TERMS))
+def test_a_sum_counted_by_distinct_value_is_the_sorted_sum_to_the_last_bit(name):
+    """order_free_sum_counted takes each distinct term once with its count: the sorted terms
+    are the same array, so the sum is the same bits (NaN, signed zeros and terms that tie
+    across values included)."""
+    term = _TERMS[name]
+    rng = np.random.default_rng(5)
+    for size in (1, 3, 9, 130, 2500):
+        values = rng.geometric(rng.choice([0.02, 0.3, 0.9]), size).astype(np.int64)
+        distinct, counts = distinct_counts(values)
+        got = order_free_sum_counted(term(distinct), counts)
+        want = order_free_sum(term(np.sort(values)[::-1]))  # not counted, in another order
+        assert np.array(got).tobytes() == np.array(want).tobytes(), (size, got, want)
+
+
+def test_a_comparisons_cell_sum_is_the_sum_over_its_cells():
+    from cluval_core import Comparison, compare
+
+    rng = np.random.default_rng(2)
+    term = _TERMS["n log n / N"]
+    for c in (compare(rng.integers(0, 30, 4000), rng.integers(0, 40, 4000)),
+              Comparison.from_table(rng.integers(0, 5, (20, 300)) * 1000003),
+              Comparison.from_table(rng.random((6, 7)))):  # soft: summed cell by cell
+        want = order_free_sum(term(c.cells.values))
+        assert np.array(c.cell_sum(term)).tobytes() == np.array(want).tobytes()
+    assert compare([0, 0, 1, 1, 1], [0, 1, 1, 1, 1]).cell_value_counts[1].tolist() == [2, 1]

@@ -47,7 +47,7 @@ from .matching import (
     optimal_pairing_cells_is_tied,
     tie_priority,
 )
-from .numeric import order_free_sum
+from .numeric import distinct_counts, order_free_sum, order_free_sum_counted
 from .registry import get_index, index_ids
 from .steps import Step, Steps
 from .validation import (
@@ -478,6 +478,23 @@ class Comparison:
         _read_only(*cells)
         return cells
 
+    @cached_property
+    def cell_value_counts(self) -> tuple[np.ndarray, np.ndarray]:
+        """The distinct values of the non-empty cells, ascending, and how many cells hold each."""
+        counted = distinct_counts(self.cells.values)
+        _read_only(*counted)
+        return counted
+
+    def cell_sum(self, term) -> float:
+        """The order-free sum (:func:`~cluval_core.core.numeric.order_free_sum`) of ``term(n_ij)`` over
+        the non-empty cells, for an elementwise `term` of the count alone: on a table of counts it is
+        taken once per distinct count (:attr:`cell_value_counts`), the same sum to the last bit. `term`
+        must give one term per value."""
+        if self.is_soft:
+            return order_free_sum(term(self.cells.values))
+        values, counts = self.cell_value_counts
+        return order_free_sum_counted(term(values), counts)
+
     def cell_values(self, rows, cols) -> np.ndarray:
         """The counts n_ij of the given (row, column) index pairs (0 for empty cells)."""
         rows, cols = np.asarray(rows, dtype=np.intp), np.asarray(cols, dtype=np.intp)
@@ -581,7 +598,8 @@ class Comparison:
             return Entropies(h_true, h_true, h_true, h_true)
         h_pred = _entropy(self.col_sizes, n)
         r_idx, c_idx, nz = self.cells
-        h_joint = _entropy(nz, n)
+        # counts are positive: each distinct count's term once (the same sum as _entropy's)
+        h_joint = _entropy(nz, n) if self.is_soft else -self.cell_sum(lambda v: (v / n) * np.log(v / n))
         p = nz / n
         if self.is_soft:  # logs taken one by one: tiny soft cells never meet log(0)
             log_ratio = (np.log(nz) + np.log(float(n)) - np.log(self.row_sizes)[r_idx]

@@ -618,7 +618,7 @@ def _reduced_parts(c) -> tuple[float, float]:
     if c.k_true == 1:
         return 0.0, 0.0
     h_g, _ = _reference_terms(_key(c.row_sizes))
-    cols, cells = _distinct(c.col_sizes), _distinct(c.cells.values)
+    cols, cells = _distinct(c.col_sizes), tuple(x.astype(np.float64) for x in c.cell_value_counts)
     h_g_given_c = (_minimum(_conditional(cols, cells, float(c.k_true)))
                    + float(np.dot(cols[1], gammaln(cols[0] + 1))) - float(np.dot(cells[1], gammaln(cells[0] + 1))))
     return h_g, h_g_given_c
@@ -695,7 +695,7 @@ def _flat_parts(c) -> tuple[float, float]:
     """(log of the traditional count, log Omega) of the flat reduction, in nats."""
     n = float(c.n)
     traditional = (float(gammaln(n + 1)) - order_free_sum(gammaln(c.row_sizes + 1.0))
-                   - order_free_sum(gammaln(c.col_sizes + 1.0)) + order_free_sum(gammaln(c.cells.values + 1.0)))
+                   - order_free_sum(gammaln(c.col_sizes + 1.0)) + c.cell_sum(lambda v: gammaln(v + 1.0)))
     return traditional, _log_tables_count(c.col_sizes, c.row_sizes)
 
 
@@ -886,7 +886,11 @@ _MAX_TSALLIS_TERMS = 10**8
 
 def _tsallis(proportions: np.ndarray, q: float) -> float:
     """Tsallis entropy (1 - sum p^q) / (q - 1) of proportions summing to 1."""
-    return (1.0 - order_free_sum(proportions ** q)) / (q - 1.0)
+    return _tsallis_of_power_sum(order_free_sum(proportions ** q), q)
+
+
+def _tsallis_of_power_sum(power_sum: float, q: float) -> float:
+    return (1.0 - power_sum) / (q - 1.0)
 
 
 def _second_moment(x: int, y: int, n: int) -> Fraction:
@@ -959,8 +963,9 @@ class TsallisParts:
 
 def _tsallis_parts(c, q: float) -> TsallisParts:
     n = int(c.n)
-    rows, cols, cells = (np.asarray(x, dtype=np.int64) for x in (c.row_sizes, c.col_sizes, c.cells.values))
-    h_u, h_v, h_uv = _tsallis(rows / n, q), _tsallis(cols / n, q), _tsallis(cells / n, q)
+    rows, cols = (np.asarray(x, dtype=np.int64) for x in (c.row_sizes, c.col_sizes))
+    h_u, h_v = _tsallis(rows / n, q), _tsallis(cols / n, q)
+    h_uv = _tsallis_of_power_sum(c.cell_sum(lambda v: (np.asarray(v, dtype=np.int64) / n) ** q), q)
     power_sum = c.known_sum(_power_grid(q))
     if power_sum is None:
         power_sum = _expected_power_sum(rows, cols, n, q)
