@@ -43,11 +43,11 @@ def forget():
     reuses nothing."""
     from cluval_core.core.emi import _distinct_pair_sums, _expected_mutual_information, _mutual_information_variance
     from cluval_core.indices.information import _expected_power_sum_of, _reference_terms
-    from cluval_core.indices.pair_counting import _pair_sum_variance_of
+    from cluval_core.indices.pair_counting import _pair_sum_variance
 
     _distinct_pair_sums.cache_clear()
     _expected_mutual_information.cache_clear()
     _mutual_information_variance.cache_clear()
     _reference_terms.cache_clear()
     _expected_power_sum_of.cache_clear()
-    _pair_sum_variance_of.cache_clear()
+    _pair_sum_variance.cache_clear()

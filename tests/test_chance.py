@@ -11,6 +11,7 @@ from scipy import stats
 from cluval_core import INDICES, CluvalError, Comparison, compare
 from cluval_core.core.chance import jackknife_values
 from cluval_core.core.emi import expected_mutual_information
+from cluval_core.core.registry import LEFT_OUT_UPDATES
 
 TABLE_IDS = [i for i, info in INDICES.items() if not info.needs_data]
 ANATOMY_IDS = [i for i in TABLE_IDS if INDICES[i].anatomy]
@@ -418,7 +419,8 @@ def test_exact_expectations_of_the_modern_family_equal_monte_carlo(n, k_a, k_b, 
 def test_a_left_out_table_shares_only_what_it_would_compute_itself(seed):
     """The jackknife's table with one object left out (Comparison._left_out) takes over the pair
     counts, the cells' tie order and the pairings of the whole table that provably stay its own
-    (Comparison._share_pairings): the same pairs, totals, counts and scores, to the last bit, as
+    (Comparison._share_pairings), and updates what the families derive (LEFT_OUT_UPDATES): the
+    same pairs, totals, counts, derivations and scores, to the last bit, as
     reducing and solving that table afresh, on tables with ties, one-object cells and clusters
     of different counts (the expected mutual information aside: that one is summed anew)."""
     from cluval_core.core.chance import _positive_cells, _reduced
@@ -429,8 +431,9 @@ def test_a_left_out_table_shares_only_what_it_would_compute_itself(seed):
     table[np.arange(k_a), rng.integers(0, k_b, k_a)] += 1  # every row and column non-empty
     table[rng.integers(0, k_a, k_b), np.arange(k_b)] += 1
     c = Comparison.from_table(table)
+    c.scores(TABLE_IDS)  # what the families derive, which a left-out table updates (LEFT_OUT_UPDATES)
     r, col, v = _positive_cells(c)
-    shared = 0
+    shared = updated = 0
     for cell in range(len(v)):
         left = v.copy()
         left[cell] -= 1
@@ -447,5 +450,9 @@ def test_a_left_out_table_shares_only_what_it_would_compute_itself(seed):
                 mine, theirs = getattr(child, name), getattr(fresh, name)
                 assert mine.rows.tolist() == theirs.rows.tolist() and mine.cols.tolist() == theirs.cols.tolist(), name
                 assert mine.total == theirs.total and mine.tie_broken == theirs.tie_broken, name
+        for derive in LEFT_OUT_UPDATES:
+            if derive in child._memo:
+                updated += 1
+                assert child._memo[derive] == derive(fresh), derive.__name__
         assert child.scores(TABLE_IDS) == pytest.approx(fresh.scores(TABLE_IDS), abs=0, rel=0, nan_ok=True)
-    assert shared > 0
+    assert shared > 0 and updated > 0

@@ -48,7 +48,7 @@ from .matching import (
     tie_priority,
 )
 from .numeric import distinct_counts, order_free_sum, order_free_sum_counted
-from .registry import get_index, index_ids
+from .registry import LEFT_OUT_UPDATES, get_index, index_ids
 from .steps import Step, Steps
 from .validation import (
     DENSE_CELLS,
@@ -732,8 +732,9 @@ class Comparison:
         None when a cluster would empty or the table is sparse (the caller reduces the table).
 
         Shared: the pair counts (exact integers: a loses n_ij - 1 pairs, the row and column r_i - 1
-        and c_j - 1, all pairs N - 1), the cells' tie order when the tie order is the same, and
-        the pairings that provably stay (:meth:`_share_pairings`). `known` is as in
+        and c_j - 1, all pairs N - 1), the cells' tie order when the tie order is the same, the
+        pairings that provably stay (:meth:`_share_pairings`), and what the index families derive
+        and know how to update (:func:`~cluval_core.core.registry.left_out_update`). `known` is as in
         :meth:`with_table`.
         """
         r, c, v = self.cells
@@ -756,6 +757,9 @@ class Comparison:
                 priority = priority[kept] - (priority[kept] > priority[cell])
             child.__dict__["_tie_priority"] = priority
         self._share_pairings(child, cell)
+        for derive, update in LEFT_OUT_UPDATES.items():  # what the families update instead of deriving again
+            if derive in self._memo:
+                child._memo[derive] = update(self._memo[derive], self, i, j)
         return child
 
     def _share_pairings(self, child: Comparison, cell: int) -> None:

@@ -34,7 +34,7 @@ import pandas as pd
 from .validation import CluvalError, _describe
 
 __all__ = ["FAMILIES", "INDICES", "IndexInfo", "Anatomy", "register", "add_index", "remove_index", "get_index",
-           "index_ids", "find_indices", "index_table", "headline_ids"]
+           "index_ids", "find_indices", "index_table", "headline_ids", "left_out_update", "LEFT_OUT_UPDATES"]
 
 INF = math.inf
 
@@ -42,6 +42,11 @@ INF = math.inf
 FAMILIES: dict[str, str] = {}
 # index id -> its entry, in the order the indices are registered
 INDICES: dict[str, IndexInfo] = {}
+# What a family derives from a table (a function `derive(c)` kept by Comparison.memo) -> how
+# it follows when one object of cell (i, j) is left out (the exact jackknife):
+# `update(derived, c, i, j)` gives the left-out table's value from c's, exactly the value that
+# deriving it again would give (see left_out_update).
+LEFT_OUT_UPDATES: dict[Callable, Callable] = {}
 
 
 @dataclass(frozen=True)
@@ -180,6 +185,16 @@ class IndexInfo:
         if self.needs_data:
             options.append("X=X")
         return f"cluval_core.{self.function.__name__}({', '.join(['labels_true', 'labels_pred', *options])})"
+
+
+def left_out_update(derive: Callable) -> Callable:
+    """Decorator: register the decorated ``update(derived, c, i, j)`` as the way `derive`'s value
+    follows when one object of c's cell (i, j) is left out (no cluster emptied; :data:`LEFT_OUT_UPDATES`),
+    so that the jackknife updates it from the whole table's instead of deriving it again."""
+    def register_update(update: Callable) -> Callable:
+        LEFT_OUT_UPDATES[derive] = update
+        return update
+    return register_update
 
 
 def _literal(value) -> str:

@@ -51,7 +51,7 @@ from scipy.special import ndtr
 from ..core import random_models
 from ..core.labels import score_labels
 from ..core.numeric import order_free_sum
-from ..core.registry import INF, Anatomy, IndexInfo, add_index
+from ..core.registry import INF, Anatomy, IndexInfo, add_index, left_out_update
 from ..core.steps import Step, shown, sum_of
 from ..core.validation import SOFT_TOLERANCE, CluvalError
 
@@ -79,14 +79,39 @@ def _tolerance(c, scale):
 
 
 # ---------------------------------------------------------------------- the permutation model
-def _pair_sum_variance(rows, cols) -> float:
-    """Var[sum_ij C(n_ij, 2)] under the permutation model, exactly (see :func:`_pair_sum_variance_of`)."""
-    return _pair_sum_variance_of(tuple(sorted(int(x) for x in rows)), tuple(sorted(int(x) for x in cols)))
+def _falling(x: int) -> tuple[int, int, int, int]:
+    """C(x, 2), x(x-1)(x-2), x(x-1)(x-2)(x-3) and (x(x-1))^2 of a cluster size x: what the moments
+    of the pair counts sum over the clusters."""
+    two = x * (x - 1)
+    return two // 2, two * (x - 2), two * (x - 2) * (x - 3), two * two
+
+
+def _summed(sizes: list) -> tuple[int, int, int, int]:
+    return tuple(sum(terms) for terms in zip(*map(_falling, sizes))) if sizes else (0, 0, 0, 0)
+
+
+def _size_sums(c):
+    """(N, the sums of :func:`_falling` over the row sizes, over the column sizes), in Python integers."""
+    rows, cols = (x.astype(np.int64).tolist() for x in (c.row_sizes, c.col_sizes))
+    return int(c.n), _summed(rows), _summed(cols)
+
+
+@left_out_update(_size_sums)
+def _size_sums_left_out(sums, c, i: int, j: int):
+    """One object of cell (i, j) left out: row i and column j each lose one, which changes one
+    term of each sum (exactly, in integers)."""
+    n, rows, cols = sums
+    return n - 1, _one_fewer(rows, int(c.row_sizes[i])), _one_fewer(cols, int(c.col_sizes[j]))
+
+
+def _one_fewer(sums: tuple, x: int) -> tuple:
+    return tuple(total - old + new for total, old, new in zip(sums, _falling(x), _falling(x - 1)))
 
 
 @lru_cache(maxsize=64)  # random tables with fixed margins share it
-def _pair_sum_variance_of(rows: tuple, cols: tuple) -> float:
-    """Var[sum_ij C(n_ij, 2)] under the permutation model, exactly, from the sorted cluster sizes.
+def _pair_sum_variance(n: int, rows: tuple, cols: tuple) -> float:
+    """Var[sum_ij C(n_ij, 2)] under the permutation model, exactly, from N and the sums of
+    :func:`_falling` over each side's cluster sizes (:func:`_size_sums`).
 
     The sum counts, over the S_r pairs of objects together in the reference, those together
     in the randomly assigned candidate. With pi1, pi2, pi3 the chances that one pair, two pairs
@@ -94,41 +119,35 @@ def _pair_sum_variance_of(rows: tuple, cols: tuple) -> float:
     reference pairs that share an object: Var = S_r pi1 (1 - pi1) + 2U (pi2 - pi1^2) + D (pi3 - pi1^2),
     D = S_r (S_r - 1) - 2U the ordered disjoint ones.
     """
-    r, c = rows, cols
-    n = sum(r)
-    s_r = sum(x * (x - 1) // 2 for x in r)
-    shared = sum(x * (x - 1) * (x - 2) // 2 for x in r)
+    s_r = rows[0]
+    shared = rows[1] // 2  # each x(x-1)(x-2) is even
     disjoint = s_r * (s_r - 1) - 2 * shared
     # pi_k = p_k / q_k: the variance is summed over a common denominator in Python integers and
     # divided once (int / int is correctly rounded, as the float of a Fraction is); a term that
     # does not apply (too few objects, or no such pairs of pairs) is left out with p_k = 0, q_k = 1
-    p1, q1 = sum(x * (x - 1) // 2 for x in c), n * (n - 1) // 2
+    p1, q1 = cols[0], n * (n - 1) // 2
     p2, q2 = 0, 1
     if n >= 3 and shared:
-        p2, q2 = sum(x * (x - 1) * (x - 2) for x in c), n * (n - 1) * (n - 2)
+        p2, q2 = cols[1], n * (n - 1) * (n - 2)
     p3, q3 = 0, 1
     if n >= 4 and disjoint:
-        pairs = sum(x * (x - 1) for x in c)
-        p3 = sum(x * (x - 1) * (x - 2) * (x - 3) for x in c) + pairs * pairs - sum((x * (x - 1)) ** 2 for x in c)
-        q3 = n * (n - 1) * (n - 2) * (n - 3)
+        pairs = 2 * cols[0]
+        p3, q3 = cols[2] + pairs * pairs - cols[3], n * (n - 1) * (n - 2) * (n - 3)
     square = q1 * q1
     numerator = s_r * p1 * (q1 - p1) * q2 * q3
     if q2 > 1:
         numerator += 2 * shared * (p2 * square - p1 * p1 * q2) * q3
     if q3 > 1:
         numerator += disjoint * (p3 * square - p1 * p1 * q3) * q2
-    variance = numerator / (square * q2 * q3)
-    return max(float(variance), 0.0)
+    return max(numerator / (square * q2 * q3), 0.0)
 
 
 def _null(c):
     """(M, m_a, m_b, E[a], SD[a]) under the permutation model, in Python integers where exact."""
-    rows, cols = c.row_sizes.astype(np.int64).tolist(), c.col_sizes.astype(np.int64).tolist()
-    n = int(c.n)
+    n, rows, cols = c.memo(_size_sums)
     m = n * (n - 1) // 2
-    m_a = sum(x * (x - 1) // 2 for x in rows)  # Python integers: exact at any N
-    m_b = sum(x * (x - 1) // 2 for x in cols)
-    return m, m_a, m_b, m_a * m_b / m, math.sqrt(_pair_sum_variance(rows, cols))
+    m_a, m_b = rows[0], cols[0]  # Python integers: exact at any N
+    return m, m_a, m_b, m_a * m_b / m, math.sqrt(_pair_sum_variance(n, rows, cols))
 
 
 def _linear_in_a(c, weight, constant):
