@@ -562,12 +562,40 @@ def _row_weighted_sum(c) -> int | float:
                                                           c.col_sizes[col].tolist()))
 
 
+def _mari_sums(c):
+    """(sum n_ij r_i c_j, sum n_ij^2, sum r_i^2, sum c_j^2): exact Python ints for counts."""
+    n = c.n
+    return (_row_weighted_sum(c), _exact_square_sum(c.cells.values, n), _exact_square_sum(c.row_sizes, n),
+            _exact_square_sum(c.col_sizes, n))
+
+
+@left_out_update(_mari_sums)
+def _mari_sums_left_out(sums, c, i: int, j: int):
+    """One object of cell (i, j) left out: n_ij, r_i and c_j each lose one. Of sum n r c only the
+    terms of row i and column j change: row i's from r_i A to (r_i - 1) A' with A = sum_l n_il c_l
+    and A' the same after the change, and column j's others (B = sum over k != i of n_kj r_k)
+    from c_j B to (c_j - 1) B."""
+    weighted, cells, rows, cols = sums
+    x, r, k = int(c.table[i, j]), int(c.row_sizes[i]), int(c.col_sizes[j])
+    along_row, down_col = _exact_dot(c.table[i, :], c.col_sizes, c.n), _exact_dot(c.table[:, j], c.row_sizes, c.n)
+    after = along_row - x * k + (x - 1) * (k - 1)
+    weighted += (r - 1) * after - r * along_row - (down_col - x * r)
+    return weighted, cells - x * x + (x - 1) ** 2, rows - r * r + (r - 1) ** 2, cols - k * k + (k - 1) ** 2
+
+
+def _exact_dot(counts: np.ndarray, sizes: np.ndarray, n) -> int:
+    """sum counts * sizes of one line of a table of counts, in Python integers (each term and the sum <= N^2)."""
+    if n < 3_000_000_000:
+        return int(np.dot(counts.astype(np.int64), sizes.astype(np.int64)))
+    return sum(int(a) * int(b) for a, b in zip(counts.tolist(), sizes.tolist()))
+
+
 def _mari_parts(c):
     """(a, m_a, m_b, M, T, 6 C(N, 4)): MARI's expectation is M (m_a m_b - a - T) / (6 C(N, 4))."""
     p = c.pair_counts
     n = c.n
-    t = (2 * n + _row_weighted_sum(c) - _exact_square_sum(c.cells.values, n) - _exact_square_sum(c.row_sizes, n)
-         - _exact_square_sum(c.col_sizes, n))
+    weighted, cells, rows, cols = c.memo(_mari_sums)
+    t = 2 * n + weighted - cells - rows - cols
     quadruples = 6 * (n * (n - 1) * (n - 2) * (n - 3) // 24 if not c.is_soft else n * (n - 1) * (n - 2) * (n - 3) / 24)
     return p.a, p.a + p.b, p.a + p.c, p.total, t, quadruples
 
