@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import scipy.special
 
-from cluval_core.core.numeric import distinct_counts, order_free_sum, order_free_sum_counted
+from cluval_core.core.numeric import distinct_counts, order_free_sum, order_free_sum_counted, sorted_replaced
 
 
 @pytest.mark.parametrize("dtype", [np.int8, np.int32, np.int64, np.uint8, np.uint64, np.float64])
@@ -73,3 +73,20 @@ def test_a_comparisons_cell_sum_is_the_sum_over_its_cells():
         want = order_free_sum(term(c.cells.values))
         assert np.array(c.cell_sum(term)).tobytes() == np.array(want).tobytes()
     assert compare([0, 0, 1, 1, 1], [0, 1, 1, 1, 1]).cell_value_counts[1].tolist() == [2, 1]
+
+
+def test_a_sorted_array_with_values_replaced_is_the_sorted_array_of_the_new_values():
+    """sorted_replaced merges instead of sorting again: the same array as sorting what is left
+    with what comes in, ties and repeated values included; a value that is not there is refused."""
+    rng = np.random.default_rng(0)
+    for _ in range(2000):
+        values = np.round(rng.random(rng.integers(1, 60)) * rng.choice([3, 100]), rng.integers(0, 3))
+        old = rng.choice(values, rng.integers(0, len(values) + 1), replace=False)
+        new = np.round(rng.random(rng.integers(0, 10)) * 5, 1)
+        rest = list(values)
+        for v in old:
+            rest.remove(v)
+        want = np.sort(np.r_[rest, new])
+        assert sorted_replaced(np.sort(values), old, new).tobytes() == want.tobytes()
+    with pytest.raises(ValueError, match="not among the sorted values"):
+        sorted_replaced(np.array([1.0, 2.0]), np.array([3.0]), np.array([0.5]))

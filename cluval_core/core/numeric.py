@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .compiled import compiled
+
 
 def order_free_sum(values) -> float:
     """The sum of `values` (any shape), the same to the last bit in any order.
@@ -33,6 +35,49 @@ def order_free_sum_counted(terms: np.ndarray, counts: np.ndarray) -> float:
     """
     order = np.argsort(terms, kind="stable")
     return float(np.repeat(terms[order], counts[order]).sum())
+
+
+def sorted_replaced(sorted_values: np.ndarray, old: np.ndarray, new: np.ndarray) -> np.ndarray:
+    """``np.sort(sorted_values with the values `old` taken out and `new` put in)``, without sorting
+    it all: each of `old` (all present, no NaN) takes out one of its equal values and `new`,
+    sorted, is merged in, in one pass. Summed, it gives the order-free sum of the changed terms
+    to the last bit (the same sorted array), at the cost of the changes.
+
+    >>> sorted_replaced(np.array([1.0, 2.0, 2.0, 5.0]), np.array([2.0, 5.0]), np.array([3.0, 0.5])).tolist()
+    [0.5, 1.0, 2.0, 3.0]
+    """
+    merged = _merged(sorted_values, np.sort(old), np.sort(new))
+    if merged is None:
+        raise ValueError("sorted_replaced: a value to take out is not among the sorted values")
+    return merged
+
+
+@compiled
+def _merged(values, old, new):
+    """The sorted `values` without one equal value for each of the sorted `old`, merged with the
+    sorted `new` (None when some of `old` is missing)."""
+    out = np.empty(len(values) - len(old) + len(new), dtype=values.dtype)
+    b = c = o = 0
+    for a in range(len(values)):
+        x = values[a]
+        if b < len(old) and x == old[b]:
+            b += 1
+            continue
+        while c < len(new) and new[c] < x:
+            out[o] = new[c]
+            o += 1
+            c += 1
+        if o == len(out):
+            return None
+        out[o] = x
+        o += 1
+    if b < len(old):
+        return None
+    while c < len(new):
+        out[o] = new[c]
+        o += 1
+        c += 1
+    return out
 
 
 def distinct(values) -> np.ndarray:

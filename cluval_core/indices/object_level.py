@@ -30,12 +30,14 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
 from ..core.labels import compare, score_labels
-from ..core.numeric import order_free_sum
-from ..core.registry import INF, Anatomy, IndexInfo
+from ..core.numeric import order_free_sum, sorted_replaced
+from ..core.registry import INF, Anatomy, IndexInfo, left_out_update
 from ..core.steps import SHOWN_TERMS, Step, shown, sum_of
 from ..core.validation import check_choice
 
@@ -56,17 +58,65 @@ _SIZES = {
 }
 
 
-def _cell_totals(c, which: str) -> np.ndarray:
+def _cell_totals(c, which: str, cells=None) -> np.ndarray:
     """Each cell's objects' scores summed, n_ij^2 / size (for ECS n_ij (n_ij / size), each
-    object's score times the objects)."""
-    r, col, v = c.cells
+    object's score times the objects), of c's non-empty cells or of the given (rows, cols,
+    values); c may be anything with the tables' ``row_sizes`` and ``col_sizes``."""
+    r, col, v = c.cells if cells is None else cells
     sizes = _SIZES[which][0](c, r, col)
     return v * (v / sizes) if which == "ecs" else v.astype(np.float64) * v / sizes
 
 
+def _sorted_of(which: str):
+    def sorted_totals(c) -> np.ndarray:
+        return np.sort(np.ravel(_cell_totals(c, which)))
+    return sorted_totals
+
+
+# each kind's cell totals, sorted (kept per comparison): their sum is the order-free sum
+_SORTED = {which: _sorted_of(which) for which in _SIZES}
+
+
+class _Margins(NamedTuple):
+    row_sizes: np.ndarray
+    col_sizes: np.ndarray
+
+
+@lru_cache(maxsize=1)  # each kind's update reads the same lines of the same left-out cell
+def _changed_lines(c, i: int, j: int):
+    """The non-empty cells of row i and column j (cell (i, j) once) before one object of (i, j)
+    is left out, and after: ((rows, cols, values), margins after, (rows, cols, values) after)."""
+    t = np.asarray(c.table)
+    in_row, in_col = np.flatnonzero(t[i]), np.flatnonzero(t[:, j])
+    in_col = in_col[in_col != i]
+    r = np.concatenate((np.full(len(in_row), i), in_col))
+    col = np.concatenate((in_row, np.full(len(in_col), j)))
+    v = t[r, col]
+    after = _Margins(c.row_sizes.copy(), c.col_sizes.copy())
+    after.row_sizes[i] -= 1
+    after.col_sizes[j] -= 1
+    v_after = v.copy()
+    v_after[np.flatnonzero(in_row == j)] -= 1  # cell (i, j) is in the row's part
+    kept = v_after > 0
+    return (r, col, v), after, (r[kept], col[kept], v_after[kept])
+
+
+def _left_out_of(which: str):
+    def update(sorted_totals: np.ndarray, c, i: int, j: int) -> np.ndarray:
+        """One object of cell (i, j) left out: the totals of row i's and column j's cells change
+        (n_ij, r_i and c_j lose one); they are taken out and put back changed."""
+        before, margins, after = _changed_lines(c, i, j)
+        return sorted_replaced(sorted_totals, _cell_totals(c, which, before), _cell_totals(margins, which, after))
+    return update
+
+
+for _which in _SIZES:
+    left_out_update(_SORTED[_which])(_left_out_of(_which))
+
+
 def _mean_of(which: str):
     def mean(c) -> float:
-        return order_free_sum(_cell_totals(c, which)) / c.n
+        return float(c.memo(_SORTED[which]).sum()) / c.n
     return mean
 
 
@@ -126,7 +176,7 @@ def _co_membership(c) -> float:
 
 
 def _co_membership_sum(c) -> float:
-    return order_free_sum(_cell_totals(c, "both"))
+    return float(c.memo(_SORTED["both"]).sum())
 
 
 def _co_membership_step(c) -> Step:
