@@ -257,6 +257,10 @@ def _pairs_within(values):
     return total
 
 
+# Up to this many non-empty cells, a sum of a term of the count alone sorts every term (Comparison.cell_sum).
+_FEW_CELLS = 256
+
+
 def _entropy(counts: np.ndarray, n: float) -> float:
     p = counts[counts > 0] / n
     p = p[p > 0]  # soft cells may underflow to 0 once divided
@@ -490,7 +494,7 @@ class Comparison:
         the non-empty cells, for an elementwise `term` of the count alone: on a table of counts it is
         taken once per distinct count (:attr:`cell_value_counts`), the same sum to the last bit. `term`
         must give one term per value."""
-        if self.is_soft:
+        if self.is_soft or len(self.cells.values) <= _FEW_CELLS:  # few cells: sorting them all costs less
             return order_free_sum(term(self.cells.values))
         values, counts = self.cell_value_counts
         return order_free_sum_counted(term(values), counts)

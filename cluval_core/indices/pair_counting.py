@@ -87,7 +87,16 @@ def _falling(x: int) -> tuple[int, int, int, int]:
 
 
 def _summed(sizes: list) -> tuple[int, int, int, int]:
-    return tuple(sum(terms) for terms in zip(*map(_falling, sizes))) if sizes else (0, 0, 0, 0)
+    """The sums of :func:`_falling` over `sizes` (Python integers)."""
+    pairs = triples = quadruples = squares = 0
+    for x in sizes:
+        two = x * (x - 1)
+        three = two * (x - 2)
+        pairs += two
+        triples += three
+        quadruples += three * (x - 3)
+        squares += two * two
+    return pairs // 2, triples, quadruples, squares  # each x (x - 1) is even
 
 
 def _size_sums(c):
