@@ -38,16 +38,17 @@ def paired(ours, peer, repeats=7):
 
 def forget():
     """Clear what cluval keeps per set of cluster sizes (the expected mutual information and its
-    sums, the mutual information's variance, the reduced mutual information's reference terms,
+    sums, the mutual information's variance, the reduced mutual information's reference and conditional terms,
     the expected Tsallis power sums, the variance of the pair counts), so that a timed run
     reuses nothing."""
     from cluval_core.core.emi import _distinct_pair_sums, _expected_mutual_information, _mutual_information_variance
-    from cluval_core.indices.information import _expected_power_sum_of, _reference_terms
+    from cluval_core.indices.information import _conditional_entropy, _expected_power_sum_of, _reference_terms
     from cluval_core.indices.pair_counting import _pair_sum_variance
 
     _distinct_pair_sums.cache_clear()
     _expected_mutual_information.cache_clear()
     _mutual_information_variance.cache_clear()
     _reference_terms.cache_clear()
+    _conditional_entropy.cache_clear()
     _expected_power_sum_of.cache_clear()
     _pair_sum_variance.cache_clear()

@@ -458,3 +458,20 @@ def test_a_left_out_table_shares_only_what_it_would_compute_itself(seed):
                         else mine == theirs), derive.__qualname__
         assert child.scores(TABLE_IDS) == pytest.approx(fresh.scores(TABLE_IDS), abs=0, rel=0, nan_ok=True)
     assert shared > 0 and updated > 0
+
+
+def test_left_out_tables_share_rmis_conditional_term_by_its_inputs_and_each_is_its_own():
+    """Leaving out an object of a cell with the same count in a column of the same size gives the
+    same column sizes and cell counts, so RMI's H(g | c) is kept by them (lru cache) and found
+    again; each left-out value is still exactly that table's own, computed with nothing kept."""
+    from cluval_core.indices.information import _conditional_entropy
+
+    rng = np.random.default_rng(4)
+    a, b = rng.integers(0, 6, 300), rng.integers(0, 5, 300)
+    _conditional_entropy.cache_clear()
+    null, _, classes = jackknife_values(compare(a, b), ["rmi", "nrmi"])
+    assert _conditional_entropy.cache_info().hits > 0
+    for k in range(0, 300, 23):
+        _conditional_entropy.cache_clear()
+        fresh = compare(np.delete(a, k), np.delete(b, k))
+        assert null[classes[k]].tolist() == [fresh.score("rmi"), fresh.score("nrmi")], k

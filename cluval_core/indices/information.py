@@ -619,9 +619,24 @@ def _reduced_parts(c) -> tuple[float, float]:
         return 0.0, 0.0
     h_g, _ = _reference_terms(_key(c.row_sizes))
     cols, cells = _distinct(c.col_sizes), tuple(x.astype(np.float64) for x in c.cell_value_counts)
-    h_g_given_c = (_minimum(_conditional(cols, cells, float(c.k_true)))
-                   + float(np.dot(cols[1], gammaln(cols[0] + 1))) - float(np.dot(cells[1], gammaln(cells[0] + 1))))
-    return h_g, h_g_given_c
+    terms = tuple(x.tobytes() for x in (*cols, *cells))
+    kept = sum(map(len, terms)) <= _KEPT_TERMS_BYTES
+    return h_g, (_conditional_entropy if kept else _conditional_entropy.__wrapped__)(*terms, float(c.k_true))
+
+
+# The largest distinct sizes and counts (bytes) whose H(g | c) is kept, 1 024 of them at most: 16 MB in all
+_KEPT_TERMS_BYTES = 1 << 14
+
+
+@lru_cache(maxsize=1024)  # the jackknife's tables share it: every object left out of a cell with the same count in
+# a column of the same size leaves the same column sizes and cell counts, whatever its row
+def _conditional_entropy(sizes: bytes, size_counts: bytes, values: bytes, value_counts: bytes, q: float) -> float:
+    """H(g | c) (:func:`_reduced_parts`) from the distinct column sizes and cell counts with how
+    often each occurs (float64 bytes, as :func:`_distinct` gives them) and the number q of
+    reference clusters."""
+    cols, cells = ((np.frombuffer(v), np.frombuffer(k)) for v, k in ((sizes, size_counts), (values, value_counts)))
+    return (_minimum(_conditional(cols, cells, q))
+            + float(np.dot(cols[1], gammaln(cols[0] + 1))) - float(np.dot(cells[1], gammaln(cells[0] + 1))))
 
 
 def _reduced_mutual_information(c) -> float:
