@@ -30,13 +30,12 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
 
 from ..core.labels import compare, score_labels
-from ..core.numeric import order_free_sum, sorted_replaced
+from ..core.numeric import sorted_replaced
 from ..core.registry import INF, Anatomy, IndexInfo, left_out_update
 from ..core.steps import SHOWN_TERMS, Step, shown, sum_of
 from ..core.validation import check_choice
@@ -82,10 +81,22 @@ class _Margins(NamedTuple):
     col_sizes: np.ndarray
 
 
-@lru_cache(maxsize=1)  # each kind's update reads the same lines of the same left-out cell
 def _changed_lines(c, i: int, j: int):
     """The non-empty cells of row i and column j (cell (i, j) once) before one object of (i, j)
-    is left out, and after: ((rows, cols, values), margins after, (rows, cols, values) after)."""
+    is left out, and after: ((rows, cols, values), margins after, (rows, cols, values) after);
+    the last cell's are kept by the whole table, as each kind's update reads them."""
+    last = c.memo(_last_changed_lines)
+    if (i, j) not in last:
+        last.clear()
+        last[i, j] = _lines_around(c, i, j)
+    return last[i, j]
+
+
+def _last_changed_lines(c) -> dict:
+    return {}
+
+
+def _lines_around(c, i: int, j: int):
     t = np.asarray(c.table)
     in_row, in_col = np.flatnonzero(t[i]), np.flatnonzero(t[:, j])
     in_col = in_col[in_col != i]
@@ -114,9 +125,14 @@ for _which in _SIZES:
     left_out_update(_SORTED[_which])(_left_out_of(_which))
 
 
+def _total(c, which: str) -> float:
+    """The order-free sum of the kind's cell totals (their sorted array, kept, summed)."""
+    return float(c.memo(_SORTED[which]).sum())
+
+
 def _mean_of(which: str):
     def mean(c) -> float:
-        return float(c.memo(_SORTED[which]).sum()) / c.n
+        return _total(c, which) / c.n
     return mean
 
 
@@ -132,7 +148,7 @@ def _squares_over(c, which: str) -> float:
 def _mean_steps(c, which: str, symbol: str):
     r, col, v = c.cells
     sizes = _SIZES[which][0](c, r, col)
-    total = order_free_sum(_cell_totals(c, which))
+    total = _total(c, which)
     terms = [f"{shown(x)}²/{shown(s)}" for x, s in zip(v[:SHOWN_TERMS], sizes[:SHOWN_TERMS])]
     return [Step("Σ", f"Σ n_ij² / {_SIZES[which][1]}", sum_of(terms, count=len(v)), total,
                  f"each cell's objects' scores n_ij / {_SIZES[which][1]}, summed"),
@@ -176,7 +192,7 @@ def _co_membership(c) -> float:
 
 
 def _co_membership_sum(c) -> float:
-    return float(c.memo(_SORTED["both"]).sum())
+    return _total(c, "both")
 
 
 def _co_membership_step(c) -> Step:
