@@ -79,15 +79,9 @@ def _tolerance(c, scale):
 
 
 # ---------------------------------------------------------------------- the permutation model
-def _falling(x: int) -> tuple[int, int, int, int]:
-    """C(x, 2), x(x-1)(x-2), x(x-1)(x-2)(x-3) and (x(x-1))^2 of a cluster size x: what the moments
-    of the pair counts sum over the clusters."""
-    two = x * (x - 1)
-    return two // 2, two * (x - 2), two * (x - 2) * (x - 3), two * two
-
-
 def _summed(sizes: list) -> tuple[int, int, int, int]:
-    """The sums of :func:`_falling` over `sizes` (Python integers)."""
+    """The sums over cluster sizes x of C(x, 2), x(x-1)(x-2), x(x-1)(x-2)(x-3) and (x(x-1))^2, what
+    the moments of the pair counts read (Python integers)."""
     pairs = triples = quadruples = squares = 0
     for x in sizes:
         two = x * (x - 1)
@@ -100,7 +94,7 @@ def _summed(sizes: list) -> tuple[int, int, int, int]:
 
 
 def _size_sums(c):
-    """(N, the sums of :func:`_falling` over the row sizes, over the column sizes), in Python integers."""
+    """(N, :func:`_summed` over the row sizes, over the column sizes), in Python integers."""
     rows, cols = (x.astype(np.int64).tolist() for x in (c.row_sizes, c.col_sizes))
     return int(c.n), _summed(rows), _summed(cols)
 
@@ -114,13 +108,13 @@ def _size_sums_left_out(sums, c, i: int, j: int):
 
 
 def _one_fewer(sums: tuple, x: int) -> tuple:
-    return tuple(total - old + new for total, old, new in zip(sums, _falling(x), _falling(x - 1)))
+    return tuple(total - old + new for total, old, new in zip(sums, _summed([x]), _summed([x - 1])))
 
 
 @lru_cache(maxsize=64)  # random tables with fixed margins share it
 def _pair_sum_variance(n: int, rows: tuple, cols: tuple) -> float:
-    """Var[sum_ij C(n_ij, 2)] under the permutation model, exactly, from N and the sums of
-    :func:`_falling` over each side's cluster sizes (:func:`_size_sums`).
+    """Var[sum_ij C(n_ij, 2)] under the permutation model, exactly, from N and each side's
+    :func:`_summed` (:func:`_size_sums`).
 
     The sum counts, over the S_r pairs of objects together in the reference, those together
     in the randomly assigned candidate. With pi1, pi2, pi3 the chances that one pair, two pairs
