@@ -73,6 +73,9 @@ def test_a_comparisons_cell_sum_is_the_sum_over_its_cells():
         want = order_free_sum(term(c.cells.values))
         assert np.array(c.cell_sum(term)).tobytes() == np.array(want).tobytes()
     assert compare([0, 0, 1, 1, 1], [0, 1, 1, 1, 1]).cell_value_counts[1].tolist() == [2, 1]
+    for c in (compare(rng.integers(0, 30, 4000), rng.integers(0, 40, 4000)), compare([0, 0, 1], [0, 1, 1])):
+        with pytest.raises(ValueError, match="one term per value"):
+            c.cell_sum(lambda v: v[v > 1])  # not elementwise: refused, never a sum of the wrong terms
 
 
 def test_a_sorted_array_with_values_replaced_is_the_sorted_array_of_the_new_values():

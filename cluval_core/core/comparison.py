@@ -494,10 +494,12 @@ class Comparison:
         the non-empty cells, for an elementwise `term` of the count alone: on a table of counts it is
         taken once per distinct count (:attr:`cell_value_counts`), the same sum to the last bit. `term`
         must give one term per value."""
-        if self.is_soft or len(self.cells.values) <= _FEW_CELLS:  # few cells: sorting them all costs less
-            return order_free_sum(term(self.cells.values))
-        values, counts = self.cell_value_counts
-        return order_free_sum_counted(term(values), counts)
+        values, counts = ((self.cells.values, None) if self.is_soft or len(self.cells.values) <= _FEW_CELLS
+                          else self.cell_value_counts)  # few cells: sorting them all costs less
+        terms = np.asarray(term(values))
+        if terms.shape != values.shape:
+            raise ValueError(f"cell_sum needs one term per value: {values.shape} values gave {terms.shape} terms")
+        return order_free_sum(terms) if counts is None else order_free_sum_counted(terms, counts)
 
     def cell_values(self, rows, cols) -> np.ndarray:
         """The counts n_ij of the given (row, column) index pairs (0 for empty cells)."""
