@@ -93,3 +93,26 @@ def test_a_sorted_array_with_values_replaced_is_the_sorted_array_of_the_new_valu
         assert sorted_replaced(np.sort(values), old, new).tobytes() == want.tobytes()
     with pytest.raises(ValueError, match="not among the sorted values"):
         sorted_replaced(np.array([1.0, 2.0]), np.array([3.0]), np.array([0.5]))
+
+
+def test_a_dense_tables_margins_and_cells_counted_in_one_pass_are_numpys():
+    """A dense table of counts is read once for its margins and its non-empty cells: the same
+    arrays (values and dtypes) as numpy's sums and np.nonzero, whatever the layout; a table with an
+    empty cluster is cut first and its cells read from what is kept."""
+    from cluval_core import Comparison
+
+    rng = np.random.default_rng(5)
+    for shape in ((1, 1), (1, 9), (9, 1), (3, 4), (40, 7), (60, 60)):
+        for density in (0.05, 0.5, 1.0):
+            table = rng.integers(1, 10**12, shape) * (rng.random(shape) < density)
+            table[table.sum(1) == 0, 0] = 2
+            table[0, table.sum(0) == 0] = 2
+            for layout in (table, np.asfortranarray(table), table.T.copy().T):
+                c = Comparison._build(layout, np.arange(shape[0]), np.arange(shape[1]), copy=False)
+                rows, cols = np.nonzero(table)
+                for got, want in zip((c.row_sizes, c.col_sizes, *c.cells), (table.sum(1), table.sum(0), rows, cols,
+                                                                            table[rows, cols])):
+                    assert got.dtype == want.dtype and np.array_equal(got, want), (shape, density)
+    cut = Comparison.from_table([[0, 3, 0], [0, 0, 0], [2, 5, 0]])  # an empty row and two empty columns
+    assert cut.table.tolist() == [[0, 3], [2, 5]] and [x.tolist() for x in cut.cells] == [[0, 1, 1], [1, 0, 1],
+                                                                                         [3, 2, 5]]

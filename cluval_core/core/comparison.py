@@ -233,6 +233,32 @@ def _margin(table, axis: int) -> np.ndarray:
     return np.bincount(owner[order], weights=lines.data[order], minlength=lines.shape[0])
 
 
+@compiled
+def _dense_counts(table):
+    """A dense table of counts in one compiled pass: its row and column sums and its non-empty cells
+    (rows, columns, counts) in row-major order, as ``np.nonzero`` orders them."""
+    k_a, k_b = table.shape
+    row_sizes = np.zeros(k_a, dtype=np.int64)
+    col_sizes = np.zeros(k_b, dtype=np.int64)
+    filled = 0
+    for i in range(k_a):
+        for j in range(k_b):
+            v = table[i, j]
+            row_sizes[i] += v
+            col_sizes[j] += v
+            filled += v != 0
+    rows = np.empty(filled, dtype=np.intp)
+    cols = np.empty(filled, dtype=np.intp)
+    values = np.empty(filled, dtype=np.int64)
+    x = 0
+    for i in range(k_a):
+        for j in range(k_b):
+            if table[i, j] != 0:
+                rows[x], cols[x], values[x] = i, j, table[i, j]
+                x += 1
+    return row_sizes, col_sizes, rows, cols, values
+
+
 def _read_only(*arrays):
     for arr in arrays:
         if isinstance(arr, np.ndarray):
@@ -322,15 +348,18 @@ class Comparison:
         if sparse and copy:
             table.sum_duplicates()
             table.eliminate_zeros()
-        row_sizes, col_sizes = _margin(table, 1), _margin(table, 0)
+        counted = None if sparse or table.dtype != np.int64 else _dense_counts(table)  # margins and cells at once
+        row_sizes, col_sizes = counted[:2] if counted else (_margin(table, 1), _margin(table, 0))
         row_labels, col_labels = np.array(row_labels), np.array(col_labels)
         if not (row_sizes.all() and col_sizes.all()):  # sizes are never negative: some cluster is empty
             rows_kept, cols_kept = np.flatnonzero(row_sizes > 0), np.flatnonzero(col_sizes > 0)
             table = table[rows_kept][:, cols_kept]
             row_labels, col_labels = row_labels[rows_kept], col_labels[cols_kept]
         else:  # the margins of the table kept (real-valued ones are summed anew after a cut: in their own order)
-            _read_only(row_sizes, col_sizes)
+            _read_only(row_sizes, col_sizes, *(counted or ())[2:])
             self.__dict__.update(row_sizes=row_sizes, col_sizes=col_sizes)  # as the cached properties keep them
+            if counted:
+                self.__dict__["cells"] = Cells(*counted[2:])
         n = row_sizes.sum()
         if fewer_than_two(n):
             raise CluvalError(f"at least 2 objects are needed to compare partitions, got {n}")
