@@ -259,6 +259,28 @@ def _dense_counts(table):
     return row_sizes, col_sizes, rows, cols, values
 
 
+def _one_less(x: int) -> float:
+    """x log x - (x - 1) log(x - 1) (0 log 0 = 0): what a sum of x log x loses when one count x loses
+    one, written log x + (x - 1) log1p(1 / (x - 1)) so that no digits cancel."""
+    return 0.0 if x == 1 else math.log(x) + (x - 1) * math.log1p(1 / (x - 1))
+
+
+def _entropies_left_out(e: Entropies, n: int, x: int, r: int, c: int) -> Entropies:
+    """The entropies of a table of counts with one object of a cell left out (the cell's count x,
+    its row's size r and column's size c lose one, N = n too), updated from the whole table's `e`.
+
+    N H = N log N - sum x log x over each side's sizes (the cells' counts for the joint entropy) and
+    N MI = sum n log n + N log N - sum r log r - sum c log c, so each, times N, changes by a few
+    terms of :func:`_one_less`; the products with N are updated and divided by N - 1. The sums of
+    the whole table are order-free (every value to the last bit); these are within a few units
+    in the last place of them (the jackknife's values, to the last bits the sums allow).
+    """
+    whole, fewer = _one_less(n), n - 1
+    return Entropies((n * e.true - whole + _one_less(r)) / fewer, (n * e.pred - whole + _one_less(c)) / fewer,
+                     (n * e.joint - whole + _one_less(x)) / fewer,
+                     max((n * e.mutual_information - whole - _one_less(x) + _one_less(r) + _one_less(c)) / fewer, 0.0))
+
+
 def _read_only(*arrays):
     for arr in arrays:
         if isinstance(arr, np.ndarray):
@@ -768,9 +790,10 @@ class Comparison:
 
         Shared: the pair counts (exact integers: a loses n_ij - 1 pairs, the row and column r_i - 1
         and c_j - 1, all pairs N - 1), the cells' tie order when the tie order is the same, the
-        pairings that provably stay (:meth:`_share_pairings`), and what the index families derive
-        and know how to update (:func:`~cluval_core.core.registry.left_out_update`). `known` is as in
-        :meth:`with_table`.
+        pairings that provably stay (:meth:`_share_pairings`), the entropies updated from the whole
+        table's (:func:`_entropies_left_out`: to a few units in the last place, not to the bit), and
+        what the index families derive and know how to update
+        (:func:`~cluval_core.core.registry.left_out_update`). `known` is as in :meth:`with_table`.
         """
         r, c, v = self.cells
         i, j = int(r[cell]), int(c[cell])
@@ -792,6 +815,9 @@ class Comparison:
                 priority = priority[kept] - (priority[kept] > priority[cell])
             child.__dict__["_tie_priority"] = priority
         self._share_pairings(child, cell)
+        if "entropies" in self.__dict__ and not (self.is_soft or self.is_identical or child.is_identical):
+            child.__dict__["entropies"] = _entropies_left_out(self.entropies, n, int(v[cell]), int(self.row_sizes[i]),
+                                                              int(self.col_sizes[j]))
         for derive, update in LEFT_OUT_UPDATES.items():  # what the families update instead of deriving again
             if derive in self._memo:
                 child._memo[derive] = update(self._memo[derive], self, i, j)
