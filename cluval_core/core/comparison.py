@@ -281,6 +281,24 @@ def _entropies_left_out(e: Entropies, n: int, x: int, r: int, c: int) -> Entropi
                      max((n * e.mutual_information - whole - _one_less(x) + _one_less(r) + _one_less(c)) / fewer, 0.0))
 
 
+def _value_counts_left_out(counted: tuple[np.ndarray, np.ndarray], x: int) -> tuple[np.ndarray, np.ndarray]:
+    """:attr:`Comparison.cell_value_counts` with one cell's count x one less: x held by one cell fewer,
+    x - 1 (unless 0) by one more; exactly what counting the left-out table's cells gives."""
+    values, counts = counted
+    at = int(np.searchsorted(values, x))
+    counts = counts.copy()
+    counts[at] -= 1
+    if x > 1 and at > 0 and values[at - 1] == x - 1:
+        counts[at - 1] += 1
+    elif x > 1:
+        values, counts = np.insert(values, at, x - 1), np.insert(counts, at, 1)
+        at += 1
+    if counts[at] == 0:
+        values, counts = np.delete(values, at), np.delete(counts, at)
+    _read_only(values, counts)
+    return values, counts
+
+
 def _read_only(*arrays):
     for arr in arrays:
         if isinstance(arr, np.ndarray):
@@ -818,6 +836,8 @@ class Comparison:
         if "entropies" in self.__dict__ and not (self.is_soft or self.is_identical or child.is_identical):
             child.__dict__["entropies"] = _entropies_left_out(self.entropies, n, int(v[cell]), int(self.row_sizes[i]),
                                                               int(self.col_sizes[j]))
+        if "cell_value_counts" in self.__dict__:
+            child.__dict__["cell_value_counts"] = _value_counts_left_out(self.cell_value_counts, int(v[cell]))
         for derive, update in LEFT_OUT_UPDATES.items():  # what the families update instead of deriving again
             if derive in self._memo:
                 child._memo[derive] = update(self._memo[derive], self, i, j)

@@ -34,7 +34,8 @@ import pandas as pd
 from .validation import CluvalError, _describe
 
 __all__ = ["FAMILIES", "INDICES", "IndexInfo", "Anatomy", "register", "add_index", "remove_index", "get_index",
-           "index_ids", "find_indices", "index_table", "headline_ids", "left_out_update", "LEFT_OUT_UPDATES"]
+           "index_ids", "find_indices", "index_table", "headline_ids", "left_out_update", "LEFT_OUT_UPDATES",
+           "LEFT_OUT_WITHIN"]
 
 INF = math.inf
 
@@ -45,8 +46,10 @@ INDICES: dict[str, IndexInfo] = {}
 # What a family derives from a table (a function `derive(c)` kept by Comparison.memo) -> how
 # it follows when one object of cell (i, j) is left out (the exact jackknife):
 # `update(derived, c, i, j)` gives the left-out table's value from c's, exactly the value that
-# deriving it again would give (see left_out_update).
+# deriving it again would give (see left_out_update), or within LEFT_OUT_WITHIN[derive](left-out table)
+# of it, each number, where the update is a sum that moves by a few terms.
 LEFT_OUT_UPDATES: dict[Callable, Callable] = {}
+LEFT_OUT_WITHIN: dict[Callable, Callable] = {}
 
 
 @dataclass(frozen=True)
@@ -187,12 +190,18 @@ class IndexInfo:
         return f"cluval_core.{self.function.__name__}({', '.join(['labels_true', 'labels_pred', *options])})"
 
 
-def left_out_update(derive: Callable) -> Callable:
+def left_out_update(derive: Callable, *, within: Callable | None = None) -> Callable:
     """Decorator: register the decorated ``update(derived, c, i, j)`` as the way `derive`'s value
     follows when one object of c's cell (i, j) is left out (no cluster emptied; :data:`LEFT_OUT_UPDATES`),
-    so that the jackknife updates it from the whole table's instead of deriving it again."""
+    so that the jackknife updates it from the whole table's instead of deriving it again.
+
+    The update gives exactly what deriving again gives, or, with `within`, each of its numbers
+    within ``within(left_out)`` of it (a float sum updated by a few terms: the last bits its sums
+    allow; :data:`LEFT_OUT_WITHIN`)."""
     def register_update(update: Callable) -> Callable:
         LEFT_OUT_UPDATES[derive] = update
+        if within is not None:
+            LEFT_OUT_WITHIN[derive] = within
         return update
     return register_update
 
