@@ -299,6 +299,16 @@ def _value_counts_left_out(counted: tuple[np.ndarray, np.ndarray], x: int) -> tu
     return values, counts
 
 
+@compiled
+def _psi_expected_terms(row_sizes, col_sizes, n):
+    """PSI's E term by term: (r c / N) / max(r, c) for the min(K_a, K_b) largest sizes of each
+    side, both sorted descending, paired in turn (in float64)."""
+    k = min(len(row_sizes), len(col_sizes))
+    r = np.sort(row_sizes)[::-1][:k].astype(np.float64)
+    c = np.sort(col_sizes)[::-1][:k].astype(np.float64)
+    return r * c / n / np.maximum(r, c)
+
+
 def _read_only(*arrays):
     for arr in arrays:
         if isinstance(arr, np.ndarray):
@@ -890,10 +900,7 @@ class Comparison:
     def psi_expected(self) -> float:
         """PSI's E: sum over the min(K_a, K_b) largest-with-largest pairs of
         (r c / N) / max(r, c), both size lists sorted descending."""
-        k = min(self.k_true, self.k_pred)
-        r = np.sort(self.row_sizes)[::-1][:k].astype(np.float64)
-        c = np.sort(self.col_sizes)[::-1][:k].astype(np.float64)
-        return order_free_sum(r * c / self.n / np.maximum(r, c))
+        return order_free_sum(_psi_expected_terms(self.row_sizes, self.col_sizes, float(self.n)))
 
     @property
     def psi_steps(self) -> PsiSteps:

@@ -19,7 +19,41 @@ def order_free_sum(values) -> float:
     >>> order_free_sum(x) == order_free_sum(x[::-1]), sum(x) == sum(x[::-1])
     (True, False)
     """
-    return float(np.sort(np.ravel(values)).sum())
+    values = np.ravel(values)
+    if values.dtype == np.float64 and len(values) <= _FEW_TERMS:
+        total = _sorted_sum(values)
+        if total != 0.0:  # a zero total is numpy's, whose sign may follow the order of signed zeros
+            return total
+    return float(np.sort(values).sum())
+
+
+# Up to this many terms an order-free sum sorts and sums in one compiled call (a call to numpy
+# costs more than the work on so few terms; numpy sums up to 128 terms without splitting them).
+_FEW_TERMS = 128
+
+
+@compiled
+def _sorted_sum(values):
+    """``np.sort(values).sum()`` for at most 128 float64 `values`, to the last bit: sorted, then
+    summed as numpy sums a contiguous vector of that length: below 8 terms in turn; else in eight
+    running sums (one per position modulo 8, over the whole groups of 8), combined as
+    ((0+1)+(2+3))+((4+5)+(6+7)), then the remaining terms in turn."""
+    a = np.sort(values)
+    n = len(a)
+    if n < 8:
+        total = 0.0
+        for i in range(n):
+            total += a[i]
+        return total
+    r = a[:8].copy()
+    whole = n - n % 8
+    for i in range(8, whole, 8):
+        for j in range(8):
+            r[j] += a[i + j]
+    total = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+    for i in range(whole, n):
+        total += a[i]
+    return total
 
 
 def order_free_sum_counted(terms: np.ndarray, counts: np.ndarray) -> float:
