@@ -80,16 +80,17 @@ def sorted_replaced(sorted_values: np.ndarray, old: np.ndarray, new: np.ndarray)
     >>> sorted_replaced(np.array([1.0, 2.0, 2.0, 5.0]), np.array([2.0, 5.0]), np.array([3.0, 0.5])).tolist()
     [0.5, 1.0, 2.0, 3.0]
     """
-    merged = _merged(sorted_values, np.sort(old), np.sort(new))
+    merged = merged_replaced(sorted_values, np.sort(old), np.sort(new))
     if merged is None:
         raise ValueError("sorted_replaced: a value to take out is not among the sorted values")
     return merged
 
 
 @compiled
-def _merged(values, old, new):
+def merged_replaced(values, old, new):
     """The sorted `values` without one equal value for each of the sorted `old`, merged with the
-    sorted `new` (None when some of `old` is missing)."""
+    sorted `new` (None when some of `old` is missing): :func:`sorted_replaced` in one compiled
+    pass, callable from compiled code."""
     out = np.empty(len(values) - len(old) + len(new), dtype=values.dtype)
     b = c = o = 0
     for a in range(len(values)):

@@ -30,12 +30,12 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import NamedTuple
 
 import numpy as np
 
+from ..core.compiled import compiled
 from ..core.labels import compare, score_labels
-from ..core.numeric import sorted_replaced
+from ..core.numeric import merged_replaced
 from ..core.registry import INF, Anatomy, IndexInfo, left_out_update
 from ..core.steps import SHOWN_TERMS, Step, shown, sum_of
 from ..core.validation import check_choice
@@ -76,48 +76,58 @@ def _sorted_of(which: str):
 _SORTED = {which: _sorted_of(which) for which in _SIZES}
 
 
-class _Margins(NamedTuple):
-    row_sizes: np.ndarray
-    col_sizes: np.ndarray
+# each kind's code in the compiled update
+_KIND = {which: code for code, which in enumerate(_SIZES)}
 
 
-def _changed_lines(c, i: int, j: int):
-    """The non-empty cells of row i and column j (cell (i, j) once) before one object of (i, j)
-    is left out, and after: ((rows, cols, values), margins after, (rows, cols, values) after);
-    the last cell's are kept by the whole table, as each kind's update reads them."""
-    last = c.memo(_last_changed_lines)
-    if (i, j) not in last:
-        last.clear()
-        last[i, j] = _lines_around(c, i, j)
-    return last[i, j]
+@compiled
+def _cell_total(kind, x, r, c):
+    """:func:`_cell_totals` of one cell of count x, in a row of r and a column of c objects (the
+    same operations, in the same order and types)."""
+    if kind == 0:
+        return float(x) * x / c
+    if kind == 1:
+        return float(x) * x / r
+    if kind == 2:
+        return x * (x / max(r, c))
+    return float(x) * x / (float(r) * c)
 
 
-def _last_changed_lines(c) -> dict:
-    return {}
-
-
-def _lines_around(c, i: int, j: int):
-    t = np.asarray(c.table)
-    in_row, in_col = np.flatnonzero(t[i]), np.flatnonzero(t[:, j])
-    in_col = in_col[in_col != i]
-    r = np.concatenate((np.full(len(in_row), i), in_col))
-    col = np.concatenate((in_row, np.full(len(in_col), j)))
-    v = t[r, col]
-    after = _Margins(c.row_sizes.copy(), c.col_sizes.copy())
-    after.row_sizes[i] -= 1
-    after.col_sizes[j] -= 1
-    v_after = v.copy()
-    v_after[np.flatnonzero(in_row == j)] -= 1  # cell (i, j) is in the row's part
-    kept = v_after > 0
-    return (r, col, v), after, (r[kept], col[kept], v_after[kept])
+@compiled
+def _lines_replaced(sorted_totals, kind, table, row_sizes, col_sizes, i, j):
+    """The sorted cell totals of a dense table with one object of cell (i, j) left out, from the
+    whole table's: row i's and column j's cells (the only ones whose count or sizes change) taken
+    out and put back as they become (None if one is missing)."""
+    k_a, k_b = table.shape
+    old = np.empty(k_a + k_b - 1)
+    new = np.empty(k_a + k_b - 1)
+    n_old = n_new = 0
+    for q in range(k_b):
+        x = table[i, q]
+        if x > 0:
+            old[n_old] = _cell_total(kind, x, row_sizes[i], col_sizes[q])
+            n_old += 1
+            if q != j or x > 1:
+                new[n_new] = _cell_total(kind, x - (q == j), row_sizes[i] - 1, col_sizes[q] - (q == j))
+                n_new += 1
+    for p in range(k_a):
+        x = table[p, j]
+        if x > 0 and p != i:
+            old[n_old] = _cell_total(kind, x, row_sizes[p], col_sizes[j])
+            new[n_new] = _cell_total(kind, x, row_sizes[p], col_sizes[j] - 1)
+            n_old += 1
+            n_new += 1
+    return merged_replaced(sorted_totals, np.sort(old[:n_old]), np.sort(new[:n_new]))
 
 
 def _left_out_of(which: str):
     def update(sorted_totals: np.ndarray, c, i: int, j: int) -> np.ndarray:
         """One object of cell (i, j) left out: the totals of row i's and column j's cells change
         (n_ij, r_i and c_j lose one); they are taken out and put back changed."""
-        before, margins, after = _changed_lines(c, i, j)
-        return sorted_replaced(sorted_totals, _cell_totals(c, which, before), _cell_totals(margins, which, after))
+        merged = _lines_replaced(sorted_totals, _KIND[which], np.asarray(c.table), c.row_sizes, c.col_sizes, i, j)
+        if merged is None:
+            raise ValueError(f"a {which} cell total of the whole table is missing from its sorted totals")
+        return merged
     return update
 
 
