@@ -302,15 +302,15 @@ def test_seeded_results_do_not_depend_on_label_numbering():
 
 
 class _Clock:
-    """A clock for the budget's pace: each evaluation takes `step` seconds."""
+    """A clock for the budget's pace: each evaluation takes `step` seconds (the first `first`)."""
 
-    def __init__(self, step: float):
-        self.now, self.step, self.reads = 0.0, step, 0
+    def __init__(self, step: float, first: float | None = None):
+        self.now, self.step, self.first, self.reads = 0.0, step, step if first is None else first, 0
 
     def __call__(self) -> float:
         self.reads += 1
         if self.reads > 1:  # the first read starts the work
-            self.now += self.step
+            self.now += self.first if self.reads == 2 else self.step
         return self.now
 
 
@@ -338,6 +338,12 @@ def test_work_beyond_the_budget_is_stopped_after_its_first_evaluations(monkeypat
     monkeypatch.setattr(chance_module, "_clock", _Clock(1.0))
     with pytest.raises(CluvalError, match="the bootstrap evaluates 100 tables here, about 100 s"):
         c.uncertainty(["psi"], method="bootstrap", n_samples=100)
+    # the first evaluation compiles code (5 s), the others take 10 ms: 10 s in all, not judged on the first alone
+    monkeypatch.setattr(chance_module, "_clock", _Clock(0.01, first=5.0))
+    assert len(c.chance(["psi"], n_samples=500)) == 1
+    monkeypatch.setattr(chance_module, "_clock", _Clock(0.1, first=5.0))  # 5 s, then 100 ms: about 105 s for 1 000
+    with pytest.raises(CluvalError, match=r"about 105 s \(measured on the first 2\)"):
+        c.chance(["psi"], n_samples=1000)
 
 
 def test_the_budget_changes_no_value_and_is_a_positive_number_of_seconds():

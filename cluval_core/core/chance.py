@@ -87,9 +87,11 @@ class Pace:
     that every random table shares), so the pace is read from the evaluations after it: the
     estimate is the first's time plus the others' mean time for each of the rest. It first
     judges once the evaluations after the first have taken :data:`_FIRST_LOOK` seconds and are
-    at least 2 (or on whatever is done, once four times as long has passed in all), then again
-    whenever the time spent has doubled (the machine may slow down): work beyond the budget
-    stops after a small part of it, and work within it is never refused on a guess.
+    at least 2 (or on whatever is done, once four times as long has passed in all; on the first
+    call alone only when it took longer than the budget, since compiling code on first use can
+    make it many times slower than the rest), then again whenever the time spent has doubled
+    (the machine may slow down): work beyond the budget stops after a small part of it, and work
+    within it is never refused on a guess.
     """
 
     def __init__(self, total: int, budget: float, what: str, fewer: str, things: str = "tables"):
@@ -107,11 +109,13 @@ class Pace:
         paced = elapsed - first >= _FIRST_LOOK and evaluations - counted >= 2
         if elapsed < self.next_look or evaluations >= self.total or not (paced or elapsed >= 4 * _FIRST_LOOK):
             return
-        self.next_look = 2 * elapsed
         if evaluations > counted:  # the pace of the evaluations after the first call
             estimate = first + (elapsed - first) / (evaluations - counted) * (self.total - counted)
-        else:
+        elif elapsed > self.budget:  # the first call alone took longer than all of the work may
             estimate = elapsed / evaluations * self.total
+        else:  # the first call may have paid once for what the rest share (code compiled): judged on the next
+            return
+        self.next_look = 2 * elapsed
         if estimate > self.budget:
             raise CluvalError(f"{self.what} evaluates {self.total:,} {self.things} here, about {_duration(estimate)} "
                               f"(measured on the first {evaluations:,}), more than the budget of "
