@@ -421,6 +421,37 @@ def test_exact_expectations_of_the_modern_family_equal_monte_carlo(n, k_a, k_b, 
         assert frame.loc[index_id, "sd"] == pytest.approx(samples[index_id].std(ddof=1), rel=0.03), index_id
 
 
+@pytest.mark.parametrize("scale", [3, 40])
+def test_a_left_out_wide_table_keeps_its_pairings_by_their_gaps(scale):
+    """On a 25 x 25 table a left-out object changes the weights of a row and a column by more than
+    the pairing's cells gain, yet the pairing stays optimal: each row's gap (what any pairing that
+    moves it loses, Comparison._share_pairings) covers the change. Almost every left-out table
+    keeps all three optimal pairings, each the pairs, total and tie flag it finds itself."""
+    from cluval_core.core.chance import _positive_cells, _reduced
+
+    rng = np.random.default_rng(scale)
+    table = rng.integers(0, scale, (25, 25)) + np.diag(rng.integers(1, 4 * scale, 25))
+    c = Comparison.from_table(table)
+    r, col, v = _positive_cells(c)
+    eligible = shared = 0
+    for cell in rng.choice(len(v), 150, replace=False):
+        child = c._left_out(int(cell))
+        left = v.copy()
+        left[cell] -= 1
+        fresh = _reduced(c, r, col, left)
+        for name in ("hungarian_pairing", "row_normalised_pairing", "accuracy_pairing"):
+            pairing = getattr(c, name)
+            if pairing.tie_broken or (r[cell], col[cell]) in zip(pairing.rows, pairing.cols):
+                continue
+            eligible += 1
+            if name in child.__dict__:
+                shared += 1
+                mine, theirs = getattr(child, name), getattr(fresh, name)
+                assert mine.rows.tolist() == theirs.rows.tolist() and mine.cols.tolist() == theirs.cols.tolist()
+                assert mine.total == theirs.total and mine.tie_broken == theirs.tie_broken
+    assert eligible > 200 and shared >= 0.95 * eligible, (shared, eligible)
+
+
 @pytest.mark.parametrize("seed", range(40))
 def test_a_left_out_table_shares_only_what_it_would_compute_itself(seed):
     """The jackknife's table with one object left out (Comparison._left_out) takes over the pair

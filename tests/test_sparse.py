@@ -10,6 +10,7 @@ have ties, empty pairs and large connected components.
 
 from __future__ import annotations
 
+import itertools
 import math
 import tracemalloc
 
@@ -21,6 +22,7 @@ from sklearn.metrics import adjusted_rand_score, normalized_mutual_info_score
 import cluval_core.core.matching as matching
 from cluval_core import Comparison, compare, expected_mutual_information
 from cluval_core.core.matching import (
+    assignment_gaps,
     greedy_pairing,
     greedy_pairing_cells,
     nearest_mapping,
@@ -237,3 +239,29 @@ def test_one_cell_a_row_or_a_column_is_paired_as_the_forced_pairs_pair_it(monkey
             fast = (matching._best_of_each(rr, cc, w, *t.shape) if trial % 2
                     else matching._best_of_each(cc, rr, w, t.shape[1], t.shape[0]))
             assert len(alive) == 0 and sorted(fixed.tolist()) == sorted(fast.tolist())
+
+
+def test_each_rows_gap_is_what_the_best_pairing_that_moves_it_loses():
+    """assignment_gaps: for each row, the optimum minus the best total of a pairing giving that row
+    another column, as enumerating every pairing of small square tables finds it (ties: 0); None
+    where the table is not square, a pair shares nothing, or the table is large."""
+    rng = np.random.default_rng(3)
+    for trial in range(300):
+        k = int(rng.integers(1, 7))
+        block = rng.integers(0, [3, 50][trial % 2], (k, k)).astype(np.float64) / rng.choice([1.0, 7.0])
+        block[np.arange(k), rng.permutation(k)] += 0.5  # some pairing shares something in every pair
+        totals = {p: sum(block[i, p[i]] for i in range(k)) for p in itertools.permutations(range(k))}
+        best = max(totals, key=lambda p: (round(totals[p], 9), p))
+        rows, cols = np.nonzero(block)
+        gaps = assignment_gaps(rows, cols, block[rows, cols], (k, k), np.arange(k), np.array(best))
+        if not (block[np.arange(k), best] > 0).all():
+            assert gaps is None
+            continue
+        for i in range(k):
+            moved = [totals[p] for p in totals if p[i] != best[i]]
+            want = totals[best] - max(moved) if moved else math.inf
+            assert gaps[i] == pytest.approx(want, abs=1e-9), (trial, i)
+    table = np.ones((3, 4))
+    assert assignment_gaps(*np.nonzero(table), table.ravel(), (3, 4), np.arange(3), np.arange(3)) is None
+    big = np.eye(65)
+    assert assignment_gaps(*np.nonzero(big), np.ones(65), (65, 65), np.arange(65), np.arange(65)) is None

@@ -39,6 +39,7 @@ from .matching import (
     Mappings,
     NearestMapping,
     Pairing,
+    assignment_gaps,
     greedy_pairing,
     greedy_pairing_cells,
     nearest_mapping,
@@ -416,19 +417,14 @@ class Comparison:
         if table.dtype.kind in "iu":
             self.__dict__["n"] = int(n)  # as the cached property keeps it (a real total is summed in order)
         _read_only(*((table.data, table.indices, table.indptr) if sparse else (table,)), row_labels, col_labels)
-        object.__setattr__(self, "table", table if sparse else table.view(_Table))
-        object.__setattr__(self, "row_labels", row_labels)
-        object.__setattr__(self, "col_labels", col_labels)
-        object.__setattr__(self, "_X", X)
-        object.__setattr__(self, "_codes", codes)
-        object.__setattr__(self, "_labels", labels)
-        object.__setattr__(self, "noise", noise)
-        object.__setattr__(self, "_tie_order", tie_order)
-        object.__setattr__(self, "is_weighted", weighted)  # built with sample_weight: cells are sums of weights
-        object.__setattr__(self, "_memberships", None)  # (U, V) of a soft comparison, for chance()
-        object.__setattr__(self, "_values", {})  # index id -> value, each computed once
-        object.__setattr__(self, "_memo", {})  # function -> what it derives from this comparison (memo())
-        object.__setattr__(self, "_known", None)  # see _build
+        self.__dict__.update(
+            table=table if sparse else table.view(_Table), row_labels=row_labels, col_labels=col_labels, _X=X,
+            _codes=codes, _labels=labels, noise=noise, _tie_order=tie_order,
+            is_weighted=weighted,  # built with sample_weight: cells are sums of weights
+            _memberships=None,  # (U, V) of a soft comparison, for chance()
+            _values={},  # index id -> value, each computed once
+            _memo={},  # function -> what it derives from this comparison (memo())
+            _known=None)  # see _build
 
     def __setattr__(self, name, value):
         raise AttributeError("Comparison objects are immutable")
@@ -842,7 +838,7 @@ class Comparison:
                 kept = np.arange(len(v)) != cell
                 priority = priority[kept] - (priority[kept] > priority[cell])
             child.__dict__["_tie_priority"] = priority
-        self._share_pairings(child, cell)
+        self._share_pairings(child, cell, same_order)
         if "entropies" in self.__dict__ and not (self.is_soft or self.is_identical or child.is_identical):
             child.__dict__["entropies"] = _entropies_left_out(self.entropies, n, int(v[cell]), int(self.row_sizes[i]),
                                                               int(self.col_sizes[j]))
@@ -853,10 +849,10 @@ class Comparison:
                 child._memo[derive] = update(self._memo[derive], self, i, j)
         return child
 
-    def _share_pairings(self, child: Comparison, cell: int) -> None:
+    def _share_pairings(self, child: Comparison, cell: int, same_order: bool) -> None:
         """Give `child`, this comparison with one object of the non-empty cell `cell` left out
-        (the same clusters and tie order: the exact jackknife), the pairings of this one that
-        provably stay its pairings, so that it does not solve them again.
+        (the same clusters: the exact jackknife; `same_order`: in the same tie order), the pairings
+        of this one that provably stay its pairings, so that it does not solve them again.
 
         Leaving out an object of cell (i, j) changes only the weights of row i and column j.
         An optimal pairing P that no other pairing ties stays the only optimal one when P
@@ -864,7 +860,13 @@ class Comparison:
         any cell of their row and column, and as nothing (a pairing may leave the row or column
         to a pair that shares nothing): every other pairing then gains no more than P. For the
         overlap n_ij only (i, j) changes, by -1; for n_ij / r_i row i's cells grow in proportion
-        to n_ij; for n_ij / max(r_i, c_j) the rule is checked on the cells. The greedy pairing
+        to n_ij; for n_ij / max(r_i, c_j) the rule is checked on the cells. Where the other cells
+        gain more, P still stays when what they gain beyond P's cells is less than the row's and
+        the column's gaps (:func:`~cluval_core.core.matching.assignment_gaps`: what every pairing
+        that moves the row, or the column, loses against P), each alone and the two together
+        less than the larger gap, by a margin that the child's own solution and tie test (the
+        tie tolerance per pair) cannot blur: any other pairing moves row i, column j or both, and
+        gains at most those amounts more than P. The greedy pairing
         stays the same when it does not use (i, j) and the tie order is the same: that cell only
         comes later in the order, where it was already blocked. The child's pairing is then
         built from these pairs exactly as from its own solution, so every value is the one it
@@ -880,13 +882,14 @@ class Comparison:
             if tied or in_pairing[cell]:
                 continue
             after = weight(child)
-            if not all(_gains_most(line, cell, emptied, before, after, in_pairing) for line in (row, col)):
+            excess = [_excess(line, cell, emptied, before, after, in_pairing) for line in (row, col)]
+            if max(excess) > 0 and (criterion == "overlap" or not facts.stays(name, cell, *excess, after)):
                 continue
             similarity = child.cells.values if criterion == "overlap" else after
             child.__dict__[name] = child._pairing(criterion, getattr(self, name).rows, getattr(self, name).cols,
                                                   _in_child(found, cell, emptied), similarity, False)
         found, in_pairing, _, _ = facts.pairings["greedy_pairing"]
-        if _same_order(self.tie_order, child.tie_order) and not in_pairing[cell]:  # ties go by the order
+        if same_order and not in_pairing[cell]:  # ties go by the order
             greedy = self.greedy_pairing
             child.__dict__["greedy_pairing"] = child._pairing(
                 "overlap", greedy.rows, greedy.cols, _in_child(found, cell, emptied), child.cells.values,
@@ -1223,10 +1226,31 @@ class _PairingFacts:
             in_pairing[found[found >= 0]] = True
             tied = pairing.tie_broken if weight is not None else None
             self.pairings[name] = (found, in_pairing, None if weight is None else weight(c), tied)
+        self._c = c
+        self._gaps = {}
         self.row_start = np.searchsorted(r, np.arange(c.k_true + 1))  # cells are row-major
         self.by_col = np.argsort(col, kind="stable")
         self.col_start = np.searchsorted(col[self.by_col], np.arange(c.k_pred + 1))
         self.r, self.col = r, col
+
+    def stays(self, name: str, cell: int, row_excess: float, col_excess: float, after: np.ndarray) -> bool:
+        """Whether the pairing `name`, untied and without `cell` (i, j), is still the only optimal
+        pairing, by a margin, when row i's cells gain at most `row_excess` more than its pair's
+        and column j's `col_excess` more (see :meth:`Comparison._share_pairings`)."""
+        before = self.pairings[name][2]
+        if name not in self._gaps:  # each row's gap, by the column its pair has
+            pairing = getattr(self._c, name)
+            gaps = assignment_gaps(self.r, self.col, before, self._c.table.shape, pairing.rows, pairing.cols)
+            self._gaps[name] = None if gaps is None else (gaps, gaps[pairing.rows[np.argsort(pairing.cols)]])
+        if self._gaps[name] is None:
+            return False
+        by_row, by_col = self._gaps[name]
+        gap_row, gap_col = by_row[self.r[cell]], by_col[self.col[cell]]
+        # what the child's own solution and tie test (TIE_TOLERANCE of the largest weight per pair) can tell apart
+        margin = 2 * (len(by_row) + 1) * TIE_TOLERANCE * max(float(before.max()), float(after.max()))
+        row_excess, col_excess = max(row_excess, 0.0), max(col_excess, 0.0)
+        return bool(row_excess < gap_row - margin and col_excess < gap_col - margin
+                    and row_excess + col_excess < max(gap_row, gap_col) - margin)
 
     def lines(self, cell: int) -> tuple[np.ndarray, np.ndarray]:
         """The cells of the cell's row and of its column."""
@@ -1235,18 +1259,19 @@ class _PairingFacts:
                 self.by_col[self.col_start[j]:self.col_start[j + 1]])
 
 
-def _gains_most(line: np.ndarray, cell: int, emptied: bool, before: np.ndarray, after: np.ndarray,
-                in_pairing: np.ndarray) -> bool:
-    """Whether the pairing's cell among `line` (the parent's cells of one row or column) gains at
-    least as much weight from parent (`before`) to child (`after`, by the child's cells) as every
-    cell of the line, and as nothing (a pair that shares nothing)."""
+def _excess(line: np.ndarray, cell: int, emptied: bool, before: np.ndarray, after: np.ndarray,
+            in_pairing: np.ndarray) -> float:
+    """How much more weight, from parent (`before`) to child (`after`, by the child's cells), the
+    cells of `line` (the parent's cells of one row or column) gain than the pairing's cell among
+    them, at most (a line's empty cells, and a pair that shares nothing, gain nothing): <= 0 when
+    the pairing's cell gains most."""
     if emptied:  # the emptied cell (read at a placeholder first) loses all its weight
         gained = after[np.where(line == cell, 0, _in_child(line, cell, emptied))] - before[line]
         gained[line == cell] = -before[cell]
     else:
         gained = after[line] - before[line]
     mine = gained[in_pairing[line]]
-    return bool((mine.max() if len(mine) else 0.0) >= max(float(gained.max()), 0.0))
+    return max(float(gained.max()), 0.0) - (float(mine.max()) if len(mine) else 0.0)
 
 
 def _same_order(mine, theirs) -> bool:

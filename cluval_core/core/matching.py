@@ -640,6 +640,60 @@ def optimal_pairing_cells(rows, cols, values, shape, row_order=None, col_order=N
     return pairs if return_cells else pairs[:2]
 
 
+def assignment_gaps(rows, cols, values, shape, pair_rows, pair_cols) -> np.ndarray | None:
+    """For each row of a square table whose optimal pairing (`pair_rows`, `pair_cols`) pairs every
+    row with a column, how much less than the optimum every pairing that gives that row another
+    column sums to (0: another pairing ties), from the non-empty cells; None for any other table,
+    or one of more than ``_SMALL_TABLE`` cells.
+
+    A pairing that moves row i moves rows along a cycle: i takes column q, q's row takes another
+    column, and so on back to i's column. What the cycle loses is a sum of (the moved row's
+    value in its own column - in its new one), so the least loss of any cycle through i's column
+    is a shortest cycle, found for every column at once by Floyd-Warshall on the columns (no cycle
+    is negative: the pairing is optimal).
+
+    >>> assignment_gaps(np.array([0, 0, 1, 1]), np.array([0, 1, 0, 1]), np.array([5.0, 1.0, 2.0, 3.0]), (2, 2),
+    ...                 np.array([0, 1]), np.array([0, 1])).tolist()
+    [5.0, 5.0]
+    """
+    k = shape[0]
+    if shape[1] != k or len(pair_rows) != k or k * k > _SMALL_TABLE:
+        return None
+    block = np.zeros(shape)
+    block[np.asarray(rows, np.intp), np.asarray(cols, np.intp)] = values
+    pair_col = np.empty(k, dtype=np.intp)
+    pair_col[np.asarray(pair_rows, np.intp)] = pair_cols
+    if not (block[np.arange(k), pair_col] > 0).all():  # some pair shares nothing: padded, not solved
+        return None
+    return _cycle_gaps(block, pair_col)
+
+
+@compiled
+def _cycle_gaps(block, pair_col):
+    """:func:`assignment_gaps` of a dense square block with row i paired with column pair_col[i]."""
+    k = len(pair_col)
+    row_of = np.empty(k, dtype=np.intp)
+    for i in range(k):
+        row_of[pair_col[i]] = i
+    loss = np.empty((k, k))  # loss[a, b]: column a's row moves to column b
+    for a in range(k):
+        p = row_of[a]
+        for b in range(k):
+            loss[a, b] = np.inf if a == b else block[p, a] - block[p, b]
+    for m in range(k):  # paths through columns 0..m; the diagonal becomes the shortest cycle
+        for a in range(k):
+            through = loss[a, m]
+            if through == np.inf:
+                continue
+            for b in range(k):
+                if through + loss[m, b] < loss[a, b]:
+                    loss[a, b] = through + loss[m, b]
+    gaps = np.empty(k)
+    for i in range(k):
+        gaps[i] = loss[pair_col[i], pair_col[i]]
+    return gaps
+
+
 def optimal_pairing_cells_is_tied(rows, cols, values, shape, pair_rows, pair_cols) -> bool:
     """True when another pairing is optimal too (see :func:`optimal_pairing_is_tied`), from the
     non-empty cells; `pair_rows`, `pair_cols` is the pairing found."""
