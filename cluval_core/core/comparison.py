@@ -882,7 +882,8 @@ class Comparison:
             if tied or in_pairing[cell]:
                 continue
             after = weight(child)
-            excess = [_excess(line, cell, emptied, before, after, in_pairing) for line in (row, col)]
+            excess = _excess(row, cell, emptied, before, after, in_pairing), _excess(col, cell, emptied, before,
+                                                                                     after, in_pairing)
             if max(excess) > 0 and (criterion == "overlap" or not facts.stays(name, cell, *excess, after)):
                 continue
             similarity = child.cells.values if criterion == "overlap" else after
@@ -1259,19 +1260,23 @@ class _PairingFacts:
                 self.by_col[self.col_start[j]:self.col_start[j + 1]])
 
 
-def _excess(line: np.ndarray, cell: int, emptied: bool, before: np.ndarray, after: np.ndarray,
-            in_pairing: np.ndarray) -> float:
+@compiled
+def _excess(line, cell, emptied, before, after, in_pairing):
     """How much more weight, from parent (`before`) to child (`after`, by the child's cells), the
     cells of `line` (the parent's cells of one row or column) gain than the pairing's cell among
     them, at most (a line's empty cells, and a pair that shares nothing, gain nothing): <= 0 when
-    the pairing's cell gains most."""
-    if emptied:  # the emptied cell (read at a placeholder first) loses all its weight
-        gained = after[np.where(line == cell, 0, _in_child(line, cell, emptied))] - before[line]
-        gained[line == cell] = -before[cell]
-    else:
-        gained = after[line] - before[line]
-    mine = gained[in_pairing[line]]
-    return max(float(gained.max()), 0.0) - (float(mine.max()) if len(mine) else 0.0)
+    the pairing's cell gains most. With `emptied`, `cell` is not among the child's cells: it loses
+    all its weight, and the cells after it are one place earlier in the child."""
+    most, mine = 0.0, -np.inf
+    for x in line:
+        if emptied and x == cell:
+            gained = -before[x]
+        else:
+            gained = after[x - 1 if emptied and x > cell else x] - before[x]
+        most = max(most, gained)
+        if in_pairing[x]:
+            mine = max(mine, gained)
+    return most - (mine if mine > -np.inf else 0.0)
 
 
 def _same_order(mine, theirs) -> bool:
