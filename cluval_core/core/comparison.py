@@ -300,6 +300,26 @@ def _value_counts_left_out(counted: tuple[np.ndarray, np.ndarray], x: int) -> tu
     return values, counts
 
 
+_BRAUN_BANQUET, _JACCARD, _RECALL = range(3)
+
+
+@compiled
+def _cell_ratios(kind, rows, cols, values, row_sizes, col_sizes):
+    """A similarity of each cell (rows, cols, values) from the cluster sizes, in float64, by the
+    operations numpy's elementwise form takes (the same bits): n / max(r, c) (_BRAUN_BANQUET),
+    n / (r + c - n) (_JACCARD) or n / r (_RECALL)."""
+    out = np.empty(len(values))
+    for x in range(len(values)):
+        n, r, c = values[x], row_sizes[rows[x]], col_sizes[cols[x]]
+        if kind == _BRAUN_BANQUET:
+            out[x] = n / max(r, c)
+        elif kind == _JACCARD:
+            out[x] = n / (r + c - n)
+        else:
+            out[x] = n / r
+    return out
+
+
 @compiled
 def _psi_expected_terms(row_sizes, col_sizes, n):
     """PSI's E term by term: (r c / N) / max(r, c) for the min(K_a, K_b) largest sizes of each
@@ -758,13 +778,13 @@ class Comparison:
 
     @cached_property
     def _cell_braun_banquet(self) -> np.ndarray:
-        r, c, v = self.cells
-        return v / np.maximum(self.row_sizes[r], self.col_sizes[c])
+        """n_ij / max(r_i, c_j) of each non-empty cell."""
+        return _cell_ratios(_BRAUN_BANQUET, *self.cells, self.row_sizes, self.col_sizes)
 
     @cached_property
     def _cell_jaccard(self) -> np.ndarray:
-        r, c, v = self.cells
-        return v / (self.row_sizes[r] + self.col_sizes[c] - v)
+        """n_ij / (r_i + c_j - n_ij) of each non-empty cell."""
+        return _cell_ratios(_JACCARD, *self.cells, self.row_sizes, self.col_sizes)
 
     @cached_property
     def braun_banquet(self):
@@ -804,8 +824,8 @@ class Comparison:
         return self._pairing("overlap", rows, cols, found, v, tie)
 
     def _row_normalised_weights(self) -> np.ndarray:
-        r, _, v = self.cells
-        return v / self.row_sizes[r]
+        """n_ij / r_i of each non-empty cell."""
+        return _cell_ratios(_RECALL, *self.cells, self.row_sizes, self.col_sizes)
 
     def _left_out(self, cell: int, tie_order=None, known=None) -> Comparison | None:
         """This comparison with one object of the non-empty cell `cell` left out (the exact

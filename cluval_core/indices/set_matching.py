@@ -36,6 +36,7 @@ import math
 
 import numpy as np
 
+from ..core.compiled import compiled
 from ..core.labels import score_labels
 from ..core.numeric import order_free_sum
 from ..core.registry import INF, Anatomy, IndexInfo
@@ -58,10 +59,26 @@ def _cell_sum(c, cells):
     return order_free_sum(cells) if c.is_soft else int(np.sum(cells))
 
 
-def _line_max(group: np.ndarray, values: np.ndarray, k: int) -> np.ndarray:
-    """The largest of each row's (or column's) non-empty cells."""
+@compiled
+def _line_max(group, values, k):
+    """The largest of each row's (or column's) non-empty cells (values >= 0)."""
     out = np.zeros(k, dtype=values.dtype)
-    np.maximum.at(out, group, values)
+    for x in range(len(group)):
+        if values[x] > out[group[x]]:
+            out[group[x]] = values[x]
+    return out
+
+
+@compiled
+def _line_best_dice(by_rows, rows, cols, values, row_sizes, col_sizes):
+    """Each row's (`by_rows`) or column's largest 2 n_ij / (r_i + c_j) over its non-empty cells,
+    each as numpy's elementwise form gives it (the same bits)."""
+    out = np.zeros(len(row_sizes) if by_rows else len(col_sizes))
+    for x in range(len(values)):
+        line = rows[x] if by_rows else cols[x]
+        dice = 2 * values[x] / (row_sizes[rows[x]] + col_sizes[cols[x]])
+        if dice > out[line]:
+            out[line] = dice
     return out
 
 
@@ -92,9 +109,7 @@ def _paired(shape, pairing) -> np.ndarray:
 # ---------------------------------------------------------------------- F-measure
 def _best_f(c, over: str) -> np.ndarray:
     """Each cluster's best F = 2 n_ij / (r_i + c_j) over the other side (0 where it shares nothing)."""
-    r, col, v = c.cells
-    dice = 2 * v / (c.row_sizes[r] + c.col_sizes[col])
-    return _line_max(r, dice, c.k_true) if over == "true" else _line_max(col, dice, c.k_pred)
+    return _line_best_dice(over == "true", *c.cells, c.row_sizes, c.col_sizes)
 
 
 def _f_measure(c, over: str) -> float:
