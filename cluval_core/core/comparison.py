@@ -300,6 +300,19 @@ def _value_counts_left_out(counted: tuple[np.ndarray, np.ndarray], x: int) -> tu
     return values, counts
 
 
+@compiled
+def _gathered(found, values, similarity):
+    """Each pair's count and similarity (in float64) from its cell's position `found` among the
+    non-empty cells (-1, a pair that shares nothing: 0 and 0.0)."""
+    overlap = np.zeros(len(found), dtype=values.dtype)
+    sim = np.zeros(len(found))
+    for x in range(len(found)):
+        if found[x] >= 0:
+            overlap[x] = values[found[x]]
+            sim[x] = similarity[found[x]]
+    return overlap, sim
+
+
 _BRAUN_BANQUET, _JACCARD, _RECALL = range(3)
 
 
@@ -751,12 +764,7 @@ class Comparison:
                  similarity: np.ndarray, tie) -> Pairing:
         """A Pairing of the given pairs, whose cells are at `found` in :attr:`cells` (-1: empty);
         `similarity` holds the criterion's value of each cell."""
-        values = self.cells.values
-        if (found >= 0).all():  # no pair of empty cells (the common case): plain gathers
-            overlap, sim = values[found], similarity[found].astype(np.float64)
-        else:
-            overlap = np.where(found >= 0, values[found], values.dtype.type(0))
-            sim = np.where(found >= 0, similarity[found], 0.0).astype(np.float64)
+        overlap, sim = _gathered(found, self.cells.values, similarity)
         _read_only(rows, cols, overlap, sim)
         return Pairing(criterion, rows, cols, overlap, sim, order_free_sum(sim), tie,
                        (self.row_sizes, self.col_sizes, self.row_labels, self.col_labels))
