@@ -1309,7 +1309,7 @@ def _excess(line, cell, emptied, before, after, in_pairing):
 
 def _same_order(mine, theirs) -> bool:
     """Whether two tie orders (rows, columns) are the same."""
-    return all(np.array_equal(a, b) for a, b in zip(mine, theirs))
+    return mine is theirs or all(a is b or np.array_equal(a, b) for a, b in zip(mine, theirs))
 
 
 def _in_child(found: np.ndarray, cell: int, emptied: bool) -> np.ndarray:
