@@ -24,7 +24,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 from scipy.optimize import linear_sum_assignment
-from scipy.sparse import coo_array
+from scipy.sparse import coo_array, csr_array
 from scipy.sparse.csgraph import connected_components, min_weight_full_bipartite_matching
 
 from .compiled import compiled
@@ -394,15 +394,25 @@ def _ranks(order, k: int) -> np.ndarray:
     return rank
 
 
-def _largest_other(group: np.ndarray, values: np.ndarray, k: int) -> np.ndarray:
-    """For each cell, the largest value among the other cells of its group (0 if none)."""
-    best = np.zeros(k, dtype=np.float64)
-    np.maximum.at(best, group, values)
-    top = values == best[group]
-    top[top] = _first_of_each(group[top], k)  # one largest cell per group
-    second = np.zeros(k, dtype=np.float64)
-    np.maximum.at(second, group[~top], values[~top])
-    return np.where(top, second[group], best[group])
+@compiled
+def _largest_other(group, values, k):
+    """For each cell, the largest value among the other cells of its group (0 if none; values >= 0),
+    in two passes: each group's largest and the first cell that holds it, then the largest of the rest."""
+    best = np.zeros(k)
+    for x in range(len(group)):
+        best[group[x]] = max(best[group[x]], values[x])
+    top = np.full(k, -1)
+    second = np.zeros(k)
+    for x in range(len(group)):
+        g = group[x]
+        if top[g] < 0 and values[x] == best[g]:
+            top[g] = x
+        else:
+            second[g] = max(second[g], values[x])
+    out = np.empty(len(group))
+    for x in range(len(group)):
+        out[x] = second[group[x]] if top[group[x]] == x else best[group[x]]
+    return out
 
 
 def _first_of_each(group: np.ndarray, k: int) -> np.ndarray:
@@ -447,10 +457,13 @@ def _forced_pairs(rows, cols, w, k_a, k_b, priority):
     return fixed, alive
 
 
-def _compact(ranks: np.ndarray) -> tuple[np.ndarray, int]:
-    """(each entry's position among the distinct ranks, how many are distinct)."""
-    distinct, position = np.unique(ranks, return_inverse=True)
-    return position, len(distinct)
+def _compact(ranks: np.ndarray, k: int) -> tuple[np.ndarray, int]:
+    """(each entry's position among the distinct ranks (each in 0..k-1), how many are distinct),
+    counted rather than sorted."""
+    present = np.zeros(k, dtype=bool)
+    present[ranks] = True
+    position = np.cumsum(present) - 1
+    return position[ranks], int(position[-1]) + 1 if k else 0
 
 
 def _best_of_each(group: np.ndarray, other: np.ndarray, w: np.ndarray, k: int, k_other: int) -> np.ndarray:
@@ -468,7 +481,7 @@ def _best_of_each(group: np.ndarray, other: np.ndarray, w: np.ndarray, k: int, k
 def _component_pairs(r, c, w, shape) -> np.ndarray:
     """Cell indices of a maximum-weight matching of one connected component (cells laid out
     in tie order: r and c are ranks), keeping only cells of positive weight."""
-    (row_of, n_r), (col_of, n_c) = _compact(r), _compact(c)
+    (row_of, n_r), (col_of, n_c) = _compact(r, shape[0]), _compact(c, shape[1])
     cell = np.full((n_r, n_c), -1, dtype=np.intp) if n_r * n_c <= _DENSE_BLOCK else None
     if cell is not None:
         block = np.zeros((n_r, n_c))
@@ -484,14 +497,26 @@ def _component_pairs(r, c, w, shape) -> np.ndarray:
     if transpose:
         row_of, col_of, n_r, n_c = col_of, row_of, n_c, n_r
     shift = 1.0 + float(np.max(w))
-    graph = coo_array((np.r_[w + shift, np.full(n_r, shift)],
-                       (np.r_[row_of, np.arange(n_r)], np.r_[col_of, n_c + np.arange(n_r)])),
-                      shape=(n_r, n_c + n_r)).tocsr()
+    keys = row_of.astype(np.int64) * (n_c + n_r) + col_of
+    order = np.argsort(keys)  # the cells by row, then column: their places in the graph's rows
+    graph = _row_graph(row_of[order], col_of[order], w[order] + shift, shift, n_r, n_c)
     pr, pc = min_weight_full_bipartite_matching(graph, maximize=True)
     real = pc < n_c
-    pr, pc = pr[real], pc[real]
-    lookup = pd.Series(np.arange(len(w)), index=pd.MultiIndex.from_arrays([row_of, col_of]))
-    return lookup.loc[list(zip(pr.tolist(), pc.tolist()))].to_numpy()
+    return order[np.searchsorted(keys[order], pr[real].astype(np.int64) * (n_c + n_r) + pc[real])]
+
+
+def _row_graph(rows, cols, data, own, n_r: int, n_c: int) -> csr_array:
+    """The canonical n_r x (n_c + n_r) CSR graph (columns ascending in each row, 64-bit indices) of
+    the given cells, sorted by row then column, and of one more cell per row p, (p, n_c + p) of
+    weight `own`: a column of its own, after the others."""
+    indptr = np.zeros(n_r + 1, dtype=np.int64)
+    np.cumsum(np.bincount(rows, minlength=n_r) + 1, out=indptr[1:])
+    places = np.arange(len(rows)) + rows  # each earlier row's own column comes before
+    indices = np.empty(int(indptr[-1]), dtype=np.int64)
+    values = np.empty(int(indptr[-1]))
+    indices[places], values[places] = cols, data
+    indices[indptr[1:] - 1], values[indptr[1:] - 1] = n_c + np.arange(n_r), own
+    return csr_array((values, indices, indptr), shape=(n_r, n_c + n_r))
 
 
 @compiled
