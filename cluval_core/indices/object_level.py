@@ -35,7 +35,7 @@ import numpy as np
 
 from ..core.compiled import compiled
 from ..core.labels import compare, score_labels
-from ..core.numeric import merged_replaced
+from ..core.numeric import distinct_counts, merged_replaced
 from ..core.registry import INF, Anatomy, IndexInfo, left_out_update
 from ..core.steps import SHOWN_TERMS, Step, shown, sum_of
 from ..core.validation import check_choice
@@ -62,13 +62,33 @@ def _cell_totals(c, which: str, cells=None) -> np.ndarray:
     object's score times the objects), of c's non-empty cells or of the given (rows, cols,
     values); c may be anything with the tables' ``row_sizes`` and ``col_sizes``."""
     r, col, v = c.cells if cells is None else cells
-    sizes = _SIZES[which][0](c, r, col)
-    return v * (v / sizes) if which == "ecs" else v.astype(np.float64) * v / sizes
+    return _totals(which, v, _SIZES[which][0](c, r, col))
+
+
+def _totals(which: str, counts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """The total of cells of these counts over these sizes (see :func:`_cell_totals`)."""
+    return counts * (counts / sizes) if which == "ecs" else counts.astype(np.float64) * counts / sizes
+
+
+# From this many cells, the totals of counts (whose term depends on the count and one size) are
+# sorted by their distinct (count, size) pairs, counted in one pass where they span a small range.
+_MANY_CELLS = 1 << 14
 
 
 def _sorted_of(which: str):
     def sorted_totals(c) -> np.ndarray:
-        return np.sort(np.ravel(_cell_totals(c, which)))
+        r, col, v = c.cells
+        if which == "both" or c.is_soft or len(v) < _MANY_CELLS:
+            return np.sort(np.ravel(_cell_totals(c, which)))
+        # the sorted totals are each distinct total, in order, as often as its (count, size) pair occurs
+        sizes = np.asarray(_SIZES[which][0](c, r, col), dtype=np.int64)
+        base = int(sizes.max()) + 1
+        if int(v.max()) >= (1 << 62) // base:
+            return np.sort(np.ravel(_cell_totals(c, which)))
+        keys, counts = distinct_counts(v.astype(np.int64) * base + sizes)
+        totals = _totals(which, keys // base, keys % base)
+        order = np.argsort(totals)
+        return np.repeat(totals[order], counts[order])
     return sorted_totals
 
 

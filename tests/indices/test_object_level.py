@@ -87,3 +87,25 @@ def test_bcubed_against_the_bcubed_package():
         assert c.score("bcubed_precision") == pytest.approx(precision, rel=1e-12)
         assert c.score("bcubed_recall") == pytest.approx(recall, rel=1e-12)
         assert c.score("bcubed_f") == pytest.approx(bcubed.fscore(precision, recall), rel=1e-12)
+
+
+def test_the_sorted_cell_totals_of_many_cells_are_counted_by_count_and_size():
+    """From 2**14 cells on, each kind's sorted cell totals (whose sum is the order-free sum) come
+    from the distinct (count, size) pairs, counted: the same array, to the last bit, as sorting
+    every cell's total, on independent and related labels, and on counts too large to count."""
+    from cluval_core.indices import object_level
+
+    rng = np.random.default_rng(8)
+    tables = []
+    for k, n in ((300, 200_000), (2000, 400_000)):
+        a = rng.integers(0, k, n)
+        tables.append(compare(a, rng.integers(0, k, n)).table)
+        tables.append(compare(a, np.where(rng.random(n) < 0.5, a, rng.integers(0, k, n))).table)
+    huge = rng.integers(1, 2**40, (150, 150))
+    huge[0, 0] = 2**61
+    tables.append(huge)
+    for table in tables:
+        c = Comparison.from_table(table)
+        assert len(c.cells.values) >= object_level._MANY_CELLS
+        for which, sorted_totals in object_level._SORTED.items():
+            assert sorted_totals(c).tobytes() == np.sort(object_level._cell_totals(c, which)).tobytes(), which
