@@ -265,3 +265,27 @@ def test_each_rows_gap_is_what_the_best_pairing_that_moves_it_loses():
     assert assignment_gaps(*np.nonzero(table), table.ravel(), (3, 4), np.arange(3), np.arange(3)) is None
     big = np.eye(65)
     assert assignment_gaps(*np.nonzero(big), np.ones(65), (65, 65), np.arange(65), np.arange(65)) is None
+
+
+def test_components_and_tie_positions_counted_are_scipys_and_numpys():
+    """The pairings' connected components (union-find over the cells) group the cells as scipy's
+    connected_components does, each group in the cells' order; the cells' tie positions (two
+    counting sorts) are their places in numpy's lexicographic sort by (row rank, column rank)."""
+    from scipy.sparse import coo_array
+    from scipy.sparse.csgraph import connected_components
+
+    rng = np.random.default_rng(11)
+    for _ in range(400):
+        k_a, k_b = (int(k) for k in rng.integers(1, 40, 2))
+        flat = np.sort(rng.choice(k_a * k_b, int(rng.integers(1, min(k_a * k_b, 40) + 1)), replace=False))
+        r, c = flat // k_b, flat % k_b
+        grouped, starts = matching._components(r, c, k_a, k_b)
+        _, label = connected_components(coo_array((np.ones(len(r)), (r, k_a + c)), shape=(k_a + k_b,) * 2),
+                                        directed=False)
+        groups = np.split(grouped, starts[1:])
+        assert sorted(map(list, groups)) == sorted(list(np.flatnonzero(label[r] == g)) for g in set(label[r]))
+        row_order, col_order = rng.permutation(k_a), rng.permutation(k_b)
+        rank_r, rank_c = np.argsort(row_order)[r], np.argsort(col_order)[c]
+        want = np.empty(len(r), dtype=np.intp)
+        want[np.lexsort((rank_c, rank_r))] = np.arange(len(r))
+        assert matching.tie_priority(r, c, (k_a, k_b), row_order, col_order).tolist() == want.tolist()

@@ -24,8 +24,8 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 from scipy.optimize import linear_sum_assignment
-from scipy.sparse import coo_array, csr_array
-from scipy.sparse.csgraph import connected_components, min_weight_full_bipartite_matching
+from scipy.sparse import csr_array
+from scipy.sparse.csgraph import min_weight_full_bipartite_matching
 
 from .compiled import compiled
 
@@ -457,6 +457,45 @@ def _forced_pairs(rows, cols, w, k_a, k_b, priority):
     return fixed, alive
 
 
+@compiled
+def _components(r, c, k_a, k_b):
+    """The connected components of the graph whose edges are the cells (r, c) between rows
+    0..k_a-1 and columns 0..k_b-1, by union-find: (the cells grouped by component, each group in
+    the cells' order, and where each group starts)."""
+    parent = np.arange(k_a + k_b)
+    for x in range(len(r)):
+        a, b = r[x], k_a + c[x]
+        while parent[a] != a:  # halving the paths as they are walked
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        while parent[b] != b:
+            parent[b] = parent[parent[b]]
+            b = parent[b]
+        if a != b:
+            parent[max(a, b)] = min(a, b)
+    label = np.full(k_a + k_b, -1)
+    size = np.zeros(k_a + k_b + 1, dtype=np.intp)
+    groups = 0
+    cell_group = np.empty(len(r), dtype=np.intp)
+    for x in range(len(r)):  # groups numbered as their first cell comes
+        root = r[x]
+        while parent[root] != root:
+            root = parent[root]
+        if label[root] < 0:
+            label[root] = groups
+            groups += 1
+        cell_group[x] = label[root]
+        size[cell_group[x] + 1] += 1
+    for g in range(groups):
+        size[g + 1] += size[g]
+    starts = size[:groups].copy()
+    grouped = np.empty(len(r), dtype=np.intp)
+    for x in range(len(r)):
+        grouped[size[cell_group[x]]] = x
+        size[cell_group[x]] += 1
+    return grouped, starts
+
+
 def _compact(ranks: np.ndarray, k: int) -> tuple[np.ndarray, int]:
     """(each entry's position among the distinct ranks (each in 0..k-1), how many are distinct),
     counted rather than sorted."""
@@ -603,12 +642,32 @@ def _padded(pair_cells, rows, cols, k_a, k_b, row_at, col_at):
 def tie_priority(rows, cols, shape, row_order=None, col_order=None) -> np.ndarray:
     """Each cell's position when the cells are sorted in tie order, row first, then column."""
     r, c = _ranks(row_order, shape[0])[rows], _ranks(col_order, shape[1])[cols]
-    if shape[0] * shape[1] < 2**62:  # one key per cell, all distinct: one plain sort
-        order = np.argsort(r.astype(np.int64) * shape[1] + c)
-    else:
-        order = np.lexsort((c, r))
-    priority = np.empty(len(r), dtype=np.intp)
-    priority[order] = np.arange(len(r))
+    return _tie_positions(r, c, shape[0], shape[1])
+
+
+@compiled
+def _tie_positions(r, c, k_a, k_b):
+    """Each cell's position in the order of (r, c) (distinct ranks in 0..k_a-1 and 0..k_b-1): two
+    stable counting sorts, by c and then by r."""
+    n = len(r)
+    by_col = np.empty(n, dtype=np.intp)
+    start = np.zeros(k_b + 1, dtype=np.intp)
+    for x in range(n):
+        start[c[x] + 1] += 1
+    for j in range(k_b):
+        start[j + 1] += start[j]
+    for x in range(n):
+        by_col[start[c[x]]] = x
+        start[c[x]] += 1
+    start = np.zeros(k_a + 1, dtype=np.intp)
+    for x in range(n):
+        start[r[x] + 1] += 1
+    for i in range(k_a):
+        start[i + 1] += start[i]
+    priority = np.empty(n, dtype=np.intp)
+    for x in by_col:
+        priority[x] = start[r[x]]
+        start[r[x]] += 1
     return priority
 
 
@@ -650,12 +709,7 @@ def optimal_pairing_cells(rows, cols, values, shape, row_order=None, col_order=N
         priority = _priority(priority, rows, cols, shape, row_order, col_order)
         chosen, alive = _forced_pairs(r, c, w, k_a, k_b, priority[positive])
     if len(alive):
-        n_comp, component = connected_components(
-            coo_array((np.ones(len(alive)), (r[alive], k_a + c[alive])), shape=(k_a + k_b, k_a + k_b)),
-            directed=False)
-        comp = component[r[alive]]
-        by_comp = np.argsort(comp, kind="stable")
-        starts = np.flatnonzero(np.r_[True, comp[by_comp][1:] != comp[by_comp][:-1]])
+        by_comp, starts = _components(r[alive], c[alive], k_a, k_b)
         found = [chosen]
         for part in np.split(by_comp, starts[1:]):
             cells = alive[part]
@@ -770,8 +824,12 @@ def greedy_pairing_cells(rows, cols, values, shape, row_order=None, col_order=No
     by_tie = np.empty(len(priority), dtype=np.intp)  # the cells in tie order
     by_tie[priority] = np.arange(len(priority))
     by_tie = by_tie[values[by_tie] > 0]
-    # value descending, ties in tie order: a stable sort of the cells already in tie order
-    order = by_tie[np.argsort(-values[by_tie], kind="stable")]
+    # value descending, ties in tie order: a stable sort of the cells already in tie order (by
+    # numpy's radix sort where the values are small whole numbers)
+    keys = -values[by_tie]
+    if keys.dtype.kind == "i" and len(keys) and int(keys.min()) >= -(2**15):
+        keys = keys.astype(np.int16)
+    order = by_tie[np.argsort(keys, kind="stable")]
     taken, tie = _greedy_taken(rows[order], cols[order], values[order], k_a, k_b)
     n_taken = int(taken.sum())
     if n_taken < min(k_a, k_b) and (k_a - n_taken) * (k_b - n_taken) > 1:
