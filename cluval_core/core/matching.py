@@ -521,11 +521,8 @@ def _component_pairs(r, c, w, shape) -> np.ndarray:
     """Cell indices of a maximum-weight matching of one connected component (cells laid out
     in tie order: r and c are ranks), keeping only cells of positive weight."""
     (row_of, n_r), (col_of, n_c) = _compact(r, shape[0]), _compact(c, shape[1])
-    cell = np.full((n_r, n_c), -1, dtype=np.intp) if n_r * n_c <= _DENSE_BLOCK else None
-    if cell is not None:
-        block = np.zeros((n_r, n_c))
-        block[row_of, col_of] = w
-        cell[row_of, col_of] = np.arange(len(w))
+    if n_r * n_c <= _DENSE_BLOCK:
+        block, cell = _block_of(row_of, col_of, w, n_r, n_c)
         pr, pc = linear_sum_assignment(block, maximize=True)
         chosen = cell[pr, pc]
         return chosen[chosen >= 0]
@@ -556,6 +553,18 @@ def _row_graph(rows, cols, data, own, n_r: int, n_c: int) -> csr_array:
     indices[places], values[places] = cols, data
     indices[indptr[1:] - 1], values[indptr[1:] - 1] = n_c + np.arange(n_r), own
     return csr_array((values, indices, indptr), shape=(n_r, n_c + n_r))
+
+
+@compiled
+def _block_of(rows, cols, values, n_r, n_c):
+    """(block, cell): the n_r x n_c dense block of the `values` at (rows, cols), 0 elsewhere, and
+    each entry's cell (-1: none)."""
+    block = np.zeros((n_r, n_c))
+    cell = np.full((n_r, n_c), -1, dtype=np.intp)
+    for x in range(len(rows)):
+        block[rows[x], cols[x]] = values[x]
+        cell[rows[x], cols[x]] = x
+    return block, cell
 
 
 @compiled
