@@ -861,6 +861,7 @@ class Comparison:
         c_ = counts.a + counts.c - (int(self.col_sizes[j]) - 1) - a
         child.__dict__["pair_counts"] = PairCounts(a, b, c_, (n - 1) * (n - 2) // 2 - a - b - c_)
         if same_order:
+            child.__dict__["tie_order"] = self.tie_order  # the same read-only arrays
             priority = self._tie_priority
             if v[cell] == 1:  # the emptied cell leaves the order; the cells after it move up
                 kept = np.arange(len(v)) != cell
