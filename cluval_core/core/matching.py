@@ -834,9 +834,9 @@ def greedy_pairing_cells(rows, cols, values, shape, row_order=None, col_order=No
     by_tie[priority] = np.arange(len(priority))
     by_tie = by_tie[values[by_tie] > 0]
     # value descending, ties in tie order: a stable sort of the cells already in tie order (by
-    # numpy's radix sort where the values are small whole numbers)
+    # numpy's radix sort where many values are small whole numbers)
     keys = -values[by_tie]
-    if keys.dtype.kind == "i" and len(keys) and int(keys.min()) >= -(2**15):
+    if keys.dtype.kind == "i" and len(keys) > _SMALL_TABLE and int(keys.min()) >= -(2**15):
         keys = keys.astype(np.int16)
     order = by_tie[np.argsort(keys, kind="stable")]
     taken, tie = _greedy_taken(rows[order], cols[order], values[order], k_a, k_b)
