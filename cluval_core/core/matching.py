@@ -615,6 +615,19 @@ def _pad(pair_cells, rows, cols, k_a, k_b, row_order, col_order):
 
 
 @compiled
+def _solved_padded(cell, pair_rows, pair_cols, rows, cols, k_a, k_b, row_at, col_at):
+    """:func:`_pad` of the cells of a small block's solution (`cell` at each solved pair; -1, a
+    pair that shares nothing, is left to the padding), in one call."""
+    chosen = np.empty(len(pair_rows), dtype=np.intp)
+    found = 0
+    for x in range(len(pair_rows)):
+        if cell[pair_rows[x], pair_cols[x]] >= 0:
+            chosen[found] = cell[pair_rows[x], pair_cols[x]]
+            found += 1
+    return _padded(chosen[:found], rows, cols, k_a, k_b, row_at, col_at)
+
+
+@compiled
 def _padded(pair_cells, rows, cols, k_a, k_b, row_at, col_at):
     """:func:`_pad` in one pass over the clusters (`row_at`, `col_at`: each side in tie order)."""
     col_of_row = np.full(k_a, -1, dtype=np.intp)
@@ -704,8 +717,8 @@ def optimal_pairing_cells(rows, cols, values, shape, row_order=None, col_order=N
     row_at, col_at = _identity(k_a, row_order), _identity(k_b, col_order)
     if k_a * k_b <= _SMALL_TABLE:  # one dense assignment costs less than finding the structure
         block, cell = _small_block(rows, cols, values.astype(np.float64), row_at, col_at)
-        chosen = cell[linear_sum_assignment(block, maximize=True)]
-        pairs = _pad(chosen[chosen >= 0], rows, cols, k_a, k_b, row_at, col_at)
+        pairs = _solved_padded(cell, *linear_sum_assignment(block, maximize=True), rows, cols, k_a, k_b, row_at,
+                               col_at)
         return pairs if return_cells else pairs[:2]
     row_rank, col_rank = _ranks(row_order, k_a), _ranks(col_order, k_b)
     positive = np.flatnonzero(values > 0)
