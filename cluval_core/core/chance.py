@@ -270,8 +270,7 @@ def chance(c, ids=None, *, n_samples: int = 1000, seed=None, progress=None,
         every = max(1, n_samples // 100)  # at most about a hundred progress reports
         for batch in _random_comparisons(c, n_samples, rng, ids):
             for comparison in batch:
-                scores = comparison.scores(ids)
-                null[done] = [scores[i] for i in ids]
+                null[done] = comparison._scores_in_order(ids)
                 done += 1
                 pace.done(done)
                 if progress is not None and (done % every == 0 or done == n_samples):
@@ -334,8 +333,7 @@ def _chance_under(c, ids, model, n_samples, rng, progress, budget) -> pd.DataFra
         shape = (int(a.max()) + 1, int(b.max()) + 1)
         drawn = type(c)._build(table_from_codes(a, b, *shape), np.arange(shape[0]), np.arange(shape[1]), X=X,
                                   codes=(a, b), copy=False)
-        scores = drawn.scores(ids)
-        null[done - 1] = [scores[i] for i in ids]
+        null[done - 1] = drawn._scores_in_order(ids)
         pace.done(done)
         if progress is not None and (done % every == 0 or done == n_samples):
             progress(done, n_samples)
@@ -475,8 +473,7 @@ def uncertainty(c, ids=None, *, method: str = "jackknife", level: float = 0.95, 
         pace = Pace(n_samples, budget, "the bootstrap", _FEWER["bootstrap"])
         null = np.empty((n_samples, len(ids)))
         for k, drawn in enumerate(_resampled_cells(c, r, col, v, n_samples, rng)):
-            scores = _reduced(c, r, col, drawn).scores(ids)
-            null[k] = [scores[i] for i in ids]
+            null[k] = _reduced(c, r, col, drawn)._scores_in_order(ids)
             pace.done(k + 1)
     return _summary(ids, values, null, weights if method == "jackknife" else None, method, level)
 
@@ -510,8 +507,7 @@ def jackknife_values(c, ids, *, budget: float = BUDGET_SECONDS, progress=None, w
         every = max(1, n // 100)  # at most about a hundred progress reports
         for k in range(n):
             keep[k] = False
-            scores = c.with_objects(keep).scores(ids)
-            null[k] = [scores[i] for i in ids]
+            null[k] = c.with_objects(keep)._scores_in_order(ids)
             keep[k] = True
             pace.done(k + 1)
             if progress is not None and ((k + 1) % every == 0 or k + 1 == n):
@@ -529,8 +525,7 @@ def jackknife_values(c, ids, *, budget: float = BUDGET_SECONDS, progress=None, w
         left[cell] -= 1
         known = partial(sums, cell)
         child = c._left_out(cell, tie_order, known) or _reduced(c, r, col, left, tie_order, known)
-        scores = child.scores(ids)
-        null[k] = [scores[i] for i in ids]
+        null[k] = child._scores_in_order(ids)
         weights[k] = weight
         pace.done(k + 1)
     return null, weights, classes
@@ -572,8 +567,7 @@ def _object_uncertainty(c, ids, method, level, n_samples, rng, progress, budget)
     null = np.empty((n_samples, len(ids)))
     every = max(1, n_samples // 100)  # at most about a hundred progress reports
     for k in range(n_samples):
-        scores = c.with_objects(np.sort(rng.integers(0, n, n))).scores(ids)
-        null[k] = [scores[i] for i in ids]
+        null[k] = c.with_objects(np.sort(rng.integers(0, n, n)))._scores_in_order(ids)
         pace.done(k + 1)
         if progress is not None and ((k + 1) % every == 0 or k + 1 == n_samples):
             progress(k + 1, n_samples)
@@ -595,8 +589,7 @@ def _soft_uncertainty(c, ids, method, level, n_samples, rng, budget) -> pd.DataF
         else:
             drawn = rng.integers(0, n, n)
             table = U[drawn].T @ V[drawn]
-        scores = c.with_table(table).scores(ids)
-        null[k] = [scores[i] for i in ids]
+        null[k] = c.with_table(table)._scores_in_order(ids)
         pace.done(k + 1)
     return _summary(ids, values, null, np.ones(evaluations) if method == "jackknife" else None, method, level)
 

@@ -1208,6 +1208,11 @@ class Comparison:
         """
         return {i: self.score(i) for i in index_ids(ids, has_data=self.has_data)}
 
+    def _scores_in_order(self, ids) -> list[float]:
+        """The values of `ids`, ids already checked (:func:`~cluval_core.core.registry.index_ids`), in
+        their order: what the loops over many tables (chance, the jackknife, the bootstrap) read."""
+        return [self.score(i) for i in ids]
+
     def steps(self, index_id: str) -> Steps:
         """One index's computation in steps, with this table's numbers.
 
