@@ -1249,7 +1249,8 @@ class Comparison:
 class _PairingFacts:
     """What :meth:`Comparison._share_pairings` reads of the whole table, once: each pairing's
     cells (positions in ``cells``, -1 for pairs that share nothing), a mask of them, the
-    weights and whether another pairing ties; the cells of each row and of each column."""
+    weights and whether another pairing ties, and its pairs; the cells of each row and of each
+    column; each optimal pairing's gaps, when first asked (:meth:`stays`)."""
 
     def __init__(self, c: Comparison):
         r, col, _ = c.cells
@@ -1261,7 +1262,8 @@ class _PairingFacts:
             in_pairing[found[found >= 0]] = True
             tied = pairing.tie_broken if weight is not None else None
             self.pairings[name] = (found, in_pairing, None if weight is None else weight(c), tied)
-        self._c = c
+        self.shape = c.table.shape
+        self.pairs = {name: (getattr(c, name).rows, getattr(c, name).cols) for name, _, _ in _OPTIMAL_PAIRINGS}
         self._gaps = {}
         self.row_start = np.searchsorted(r, np.arange(c.k_true + 1))  # cells are row-major
         self.by_col = np.argsort(col, kind="stable")
@@ -1274,9 +1276,9 @@ class _PairingFacts:
         and column j's `col_excess` more (see :meth:`Comparison._share_pairings`)."""
         before = self.pairings[name][2]
         if name not in self._gaps:  # each row's gap, by the column its pair has
-            pairing = getattr(self._c, name)
-            gaps = assignment_gaps(self.r, self.col, before, self._c.table.shape, pairing.rows, pairing.cols)
-            self._gaps[name] = None if gaps is None else (gaps, gaps[pairing.rows[np.argsort(pairing.cols)]])
+            rows, cols = self.pairs[name]
+            gaps = assignment_gaps(self.r, self.col, before, self.shape, rows, cols)
+            self._gaps[name] = None if gaps is None else (gaps, gaps[rows[np.argsort(cols)]])
         if self._gaps[name] is None:
             return False
         by_row, by_col = self._gaps[name]
