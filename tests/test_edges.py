@@ -822,3 +822,19 @@ def test_tie_heavy_grids_scaled_by_powers_of_two(power):
                     or _structure(plain, identity, identity) != _structure(scaled, identity, identity)):
                 failures.append((a, b))
     assert not failures, f"{len(failures)} grids changed when scaled by 2**{power}, e.g. {failures[:3]}"
+
+
+def test_tables_with_huge_clusters_score_without_work_or_warnings_that_grow_with_a_size():
+    """Two tables the fuzzer found: a cluster of 2**40 objects (SMI's variance kept one entry per
+    count up to the largest size: 8 TiB) and 2.3e18 objects (ATMI's windows, beyond exact floats,
+    overflowed exp). Both give every index, each a value or NaN, and no warning but cluval's own."""
+    from cluval_core import Comparison
+
+    for table in ([[0, 0, 0], [0, 0, 0], [0, 0, 1], [0, 2**40, 0]],
+                  np.array([[3, 100000], [9007199254740993, 2305843009213693952]], dtype=np.uint64)):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            scores = Comparison.from_table(table).scores()
+        assert all(issubclass(w.category, cluval_core.CluvalWarning) for w in caught), caught[0].message
+        assert len(scores) == 63 and all(isinstance(v, float) for v in scores.values())
+    assert math.isnan(scores["atmi"])

@@ -558,7 +558,6 @@ def _mutual_information_variance(a_bytes: bytes, b_bytes: bytes) -> float:
         float(n)
     lo, hi = _span(fa[:, None], fb[None, :], N)  # the window of each cell, (A, B)
     width = int((hi - lo).max()) + 1
-    top = int(fb.max())
     if variance_terms(fa, fb, N, width) > MAX_VARIANCE_TERMS:
         return math.nan
     mu = fa[:, None] * fb[None, :] / N
@@ -568,9 +567,6 @@ def _mutual_information_variance(a_bytes: bytes, b_bytes: bytes) -> float:
     total = float(ca @ np.einsum("abx,abx->ab", px, fx * fx) @ cb)  # E[S^2]: each cell with itself, then the rest
     weight_a = ca[None, :] - np.eye(len(fa))  # (A, A'): the other rows of each size
     weight_b = cb[None, :] - np.eye(len(fb))
-    m = np.arange(top + 1, dtype=np.float64)
-    z_logs = np.arange(int(fa.max()) + 1, dtype=np.float64)
-    z_logs *= np.log(np.maximum(z_logs, 1.0))  # z log z by z
     for i, A in enumerate(fa):
         rest = N - A  # the objects outside row i
         # the other rows' expected deviances in a column with m of its objects outside row i, each
@@ -580,20 +576,21 @@ def _mutual_information_variance(a_bytes: bytes, b_bytes: bytes) -> float:
         cut = np.unique((fb[:, None] - (ylo[:, None] + np.arange(int((yhi - ylo).max()) + 1)))
                         [np.arange(int((yhi - ylo).max()) + 1) <= (yhi - ylo)[:, None]]).astype(np.float64)
         # (E[dev(Z, nu)] = E[Z log Z] - nu log nu, as E[Z] = nu: a few digits of nu log nu cancel)
-        others = np.zeros(len(m))
+        others_at, others = cut, np.zeros(len(cut))  # at each count in cut, not at every count up to a size
         block = max(1, (1 << 22) // (len(fa) * width))  # a few million terms at a time
         for start in range(0, len(cut), block):
             part = cut[start:start + block]
             nu = fa[:, None] * part / rest
             z, pz = _window_probabilities(*_span(fa[:, None], part, rest), fa[:, None], part, rest)
-            others[part.astype(np.intp)] = weight_a[i] @ (np.einsum("amz,amz->am", pz, z_logs[z.astype(np.intp)])
-                                                           - nu * np.log(np.where(nu > 0, nu, 1.0)))
+            z_logs = z * np.log(np.maximum(z, 1.0))  # z log z
+            others[start:start + block] = weight_a[i] @ (np.einsum("amz,amz->am", pz, z_logs)
+                                                         - nu * np.log(np.where(nu > 0, nu, 1.0)))
         # cells of the same row (j'), and of neither (i', j'): every pair of columns j != j' at once
         ylo, yhi = _span(A, fb, N)  # the window of row i's count in each column j'
         y = ylo[:, None] + np.arange(int((yhi - ylo).max()) + 1)  # (j', y)
         y = np.minimum(y, yhi[:, None]).astype(np.float64)
         cut = fb[:, None] - y  # column j''s objects outside row i
-        F = (others[cut.astype(np.intp)] + _deviance(y, np.broadcast_to(mu[i][:, None], y.shape))
+        F = (others[np.searchsorted(others_at, cut)] + _deviance(y, np.broadcast_to(mu[i][:, None], y.shape))
              + np.einsum("a,akz->kz", weight_a[i], _deviance(fa[:, None, None] * cut / rest, np.broadcast_to(
                  mu[:, :, None], (len(fa), len(fb), y.shape[1])))))
         j, k = np.nonzero(weight_b)  # sizes of j and j' that occur together

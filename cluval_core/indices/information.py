@@ -56,6 +56,7 @@ from scipy.special import digamma, gammaln
 from ..core import random_models
 from ..core.comparison import Comparison
 from ..core.emi import (
+    _MAX_N,
     MAX_VARIANCE_TERMS,
     _window,
     _window_probabilities,
@@ -939,6 +940,8 @@ def _expected_power_grid(a: np.ndarray, b: np.ndarray, n: int, q: float) -> np.n
             for j, y in enumerate(b.tolist()):
                 grid[i, j] = _second_moment(x, y, n)
         return grid
+    if n > _MAX_N:  # counts beyond exact floats: the window's probabilities lose their meaning
+        return np.full((len(a), len(b)), math.nan)
     lo, hi = _window(a[:, None], b[None, :], n)
     if float(np.maximum(hi - lo + 1, 0).sum()) > _MAX_TSALLIS_TERMS:
         return np.full((len(a), len(b)), math.nan)  # beyond the work cluval does: the index is NaN
@@ -1049,7 +1052,7 @@ def _tsallis_steps(c, q: float):
              Step("norm", "(Hq_a + Hq_b) / 2", f"({shown(parts.true)} + {shown(parts.pred)}) / 2", parts.bound)]
     if math.isnan(parts.expected) and not c.is_identical:
         return steps + [_convention(symbol, math.nan, f"the expectation needs more than the {_MAX_TSALLIS_TERMS:.0e} "
-                                                      "terms cluval sums")]
+                                                      "terms cluval sums, or more than 2**53 objects")]
     if _tsallis_undefined(c, parts):
         value = _adjusted_tsallis(c, q)
         return steps + [_convention(symbol, value, "norm = E: identical partitions, 1" if value == 1 else
