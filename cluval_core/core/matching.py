@@ -474,7 +474,6 @@ def _components(r, c, k_a, k_b):
         if a != b:
             parent[max(a, b)] = min(a, b)
     label = np.full(k_a + k_b, -1)
-    size = np.zeros(k_a + k_b + 1, dtype=np.intp)
     groups = 0
     cell_group = np.empty(len(r), dtype=np.intp)
     for x in range(len(r)):  # groups numbered as their first cell comes
@@ -485,15 +484,26 @@ def _components(r, c, k_a, k_b):
             label[root] = groups
             groups += 1
         cell_group[x] = label[root]
-        size[cell_group[x] + 1] += 1
-    for g in range(groups):
-        size[g + 1] += size[g]
-    starts = size[:groups].copy()
-    grouped = np.empty(len(r), dtype=np.intp)
-    for x in range(len(r)):
-        grouped[size[cell_group[x]]] = x
-        size[cell_group[x]] += 1
+    grouped, starts = _counting_order(cell_group, groups)
+    starts = starts[:groups]
     return grouped, starts
+
+
+@compiled
+def _counting_order(keys, k):
+    """The positions of `keys` (each in 0..k-1) in a stable sort of them, by counting, and where
+    each key's run starts in that order (k + 1 entries)."""
+    start = np.zeros(k + 1, dtype=np.intp)
+    for x in range(len(keys)):
+        start[keys[x] + 1] += 1
+    for g in range(k):
+        start[g + 1] += start[g]
+    starts = start.copy()
+    order = np.empty(len(keys), dtype=np.intp)
+    for x in range(len(keys)):
+        order[start[keys[x]]] = x
+        start[keys[x]] += 1
+    return order, starts
 
 
 def _compact(ranks: np.ndarray, k: int) -> tuple[np.ndarray, int]:
@@ -671,25 +681,10 @@ def tie_priority(rows, cols, shape, row_order=None, col_order=None) -> np.ndarra
 def _tie_positions(r, c, k_a, k_b):
     """Each cell's position in the order of (r, c) (distinct ranks in 0..k_a-1 and 0..k_b-1): two
     stable counting sorts, by c and then by r."""
-    n = len(r)
-    by_col = np.empty(n, dtype=np.intp)
-    start = np.zeros(k_b + 1, dtype=np.intp)
-    for x in range(n):
-        start[c[x] + 1] += 1
-    for j in range(k_b):
-        start[j + 1] += start[j]
-    for x in range(n):
-        by_col[start[c[x]]] = x
-        start[c[x]] += 1
-    start = np.zeros(k_a + 1, dtype=np.intp)
-    for x in range(n):
-        start[r[x] + 1] += 1
-    for i in range(k_a):
-        start[i + 1] += start[i]
-    priority = np.empty(n, dtype=np.intp)
-    for x in by_col:
-        priority[x] = start[r[x]]
-        start[r[x]] += 1
+    by_col, _ = _counting_order(c, k_b)
+    by_both, _ = _counting_order(r[by_col], k_a)
+    priority = np.empty(len(r), dtype=np.intp)
+    priority[by_col[by_both]] = np.arange(len(r))
     return priority
 
 
