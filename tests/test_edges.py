@@ -539,6 +539,19 @@ def test_underflowed_cells_never_give_nan_entropies(case):
     assert scores["nvi"] == pytest.approx(0, abs=1e-12)
 
 
+def test_a_soft_side_of_one_cluster_has_no_entropy_below_zero():
+    # the reference is one cluster up to 1e-300 per object; N, the sum of the cells, is 3 - 4e-16
+    # while the first row's size is 3.0, so its p log p came out as +2e-16 and H_a as -2e-16: the
+    # geometric-mean NMI took the square root of a negative number (a fuzz find)
+    U = np.array([[1.0, 1e-300]] * 3)
+    V = np.array([[0, 0, 1 / 9, 8 / 9], [0.25] * 4, [0, 1 / 3, 0, 2 / 3]])
+    c = Comparison.from_memberships(U, V)
+    assert c.row_sizes[0] > c.n  # the case: a size above N in its last bit
+    assert c.entropies.true == 0.0
+    scores = _assert_soft_scores_in_range(c)
+    assert scores["mi"] == 0.0
+
+
 def test_registry_says_which_indices_are_meaningful_on_soft_tables():
     flags = {i: info.soft for i, info in INDICES.items()}
     assert all(isinstance(v, bool) for v in flags.values())

@@ -374,7 +374,8 @@ _FEW_CELLS = 256
 def _entropy(counts: np.ndarray, n: float) -> float:
     p = counts[counts > 0] / n
     p = p[p > 0]  # soft cells may underflow to 0 once divided
-    return -order_free_sum(p * np.log(p))
+    # a soft size may exceed N, the sum of the cells, in its last bit: no entropy below 0
+    return max(-order_free_sum(p * np.log(p)), 0.0)
 
 
 class Comparison:
