@@ -851,3 +851,22 @@ def test_tables_with_huge_clusters_score_without_work_or_warnings_that_grow_with
         assert all(issubclass(w.category, cluval_core.CluvalWarning) for w in caught), caught[0].message
         assert len(scores) == 63 and all(isinstance(v, float) for v in scores.values())
     assert math.isnan(scores["atmi"])
+
+
+@pytest.mark.parametrize("table", [[[2**62]], [[2**61, 2**61]], [[2**61], [2**61]], [[2**61 - 1, 1], [1, 2**61 - 1]]],
+                             ids=["one cell", "one row", "one column", "diagonal"])
+def test_tables_of_the_most_objects_cluval_counts_stay_in_range(table):
+    """N = 2**62, the most objects cluval counts exactly: every index in its range or NaN. The
+    centroid similarity index added its two mapped sums in int64, which 2N = 2**63 wrapped to
+    -2**63 (CSI = -1 on the one-cell table: a fuzz find); two partitions of one cluster are equal."""
+    from cluval_core import Comparison
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cluval_core.CluvalWarning)  # AMI and ATMI are not computed this far
+        c = Comparison.from_table(table)
+        scores = c.scores()
+    for index_id, value in scores.items():
+        lo, hi = INDICES[index_id].range
+        assert math.isnan(value) or lo <= value <= hi, (index_id, value)
+    if c.k_true == c.k_pred == 1:
+        assert scores["csi_partition"] == scores["purity"] == scores["ri"] == 1.0

@@ -80,8 +80,10 @@ def _mapped_sums(c, basis: str):
 
 
 def _centroid_similarity_index(c, basis: str) -> float:
-    cells = np.concatenate(c.mapped_overlaps(basis))
-    shared = order_free_sum(cells) if c.is_soft else int(cells.sum())
+    if c.is_soft:
+        shared = order_free_sum(np.concatenate(c.mapped_overlaps(basis)))
+    else:  # each side's sum is at most N, exact; their total can pass 2^63 (one sum of both wrapped)
+        shared = sum(_mapped_sums(c, basis))
     return float(shared / (2 * c.n))
 
 
