@@ -218,6 +218,7 @@ def test_the_kept_atlas_is_what_its_search_finds(prop):
                                                  else json.loads(json.dumps(finding.counterexample.to_dict()))), index
 
 
+@pytest.mark.slow
 def test_a_fresh_search_contradicts_no_claim():
     fresh = P.build_atlas(tries=8, seed=2026)
     found = fresh["properties"]

@@ -404,6 +404,7 @@ def test_datasets_verify_reports_a_corrupt_copy_and_exits_non_zero(tmp_path, cap
 
 
 # ============================================================== the command line behaves like a Unix tool
+@pytest.mark.slow
 def test_a_reader_that_goes_away_ends_the_command_quietly(tmp_path):
     import subprocess
 
@@ -435,6 +436,7 @@ def test_version_usage_and_aligned_columns(tmp_path, capsys):
     assert len(value_column) == 1 and len(id_column) == 1  # every value and every id starts in one column
 
 
+@pytest.mark.slow
 def test_one_exit_convention_and_no_empty_folder_after_an_offline_fetch(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("CLUVAL_DATA_DIR", str(tmp_path / "nothing"))
     monkeypatch.setenv("CLUVAL_CACHE_DIR", str(tmp_path / "cache"))

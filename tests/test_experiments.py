@@ -31,6 +31,8 @@ from cluval_core.outputs.cli import main
 from cluval_core.outputs.plots import index_label
 
 NEED_DATA = {name for name, e in EXPERIMENTS.items() if e.datasets}
+# The reduced runs that take more than a few seconds (left to the full suite)
+SLOW = {"stability_fig25", "lei_soft", "centroid_index_paper"}
 # Claims that differ from the paper on this data, each with its reason shown in the app and CLI.
 KNOWN_DIFFERENCES = {
     "rand_table1": {"(kn - 3n - k + 3)/(kn^2 - n)"},  # the misprint in Rand's Table 1
@@ -92,7 +94,8 @@ def _assert_checks_for_people(checks: pd.DataFrame):
 
 
 # ---------------------------------------------------------------------- every experiment
-@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.data) if n in NEED_DATA else n
+@pytest.mark.parametrize("name", [pytest.param(n, marks=[m for m, kept in ((pytest.mark.data, n in NEED_DATA),
+                                                                              (pytest.mark.slow, n in SLOW)) if kept])
                                   for n in EXPERIMENTS])
 def test_reduced_run_matches_the_paper_except_known_differences(name, results):
     result = _result(results, name)
