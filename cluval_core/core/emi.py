@@ -430,27 +430,44 @@ def variance_terms(row_sizes, col_sizes, n, width=None) -> int:
     return len(fa) * len(fb) * (len(fa) + len(fb)) * width * width + len(fa) ** 2 * len(fb) * width * width
 
 
+# Windows are computed about this many terms at a time, so that the temporaries stay in the cache
+_WINDOW_TERMS = 1 << 17
+
+
 def _window_probabilities(lo, hi, A, B, n):
     """(x, P): the counts lo..hi of each window, padded to the widest (x stays at hi there, with
     P = 0), and their hypergeometric probabilities P(x | A, B, n), all broadcast. log P is anchored
     at each window's start in Loader's form and carried by the logarithms of the exact ratios of
     successive terms, so that a window reaching deep into a tail (where P(lo) underflows and the
-    ratios' product would overflow) keeps every probability; a ratio of 0 past the support gives 0."""
-    lo, hi, A, B, n = (np.asarray(v, dtype=np.float64) for v in np.broadcast_arrays(lo, hi, A, B, n))
+    ratios' product would overflow) keeps every probability; a ratio of 0 past the support gives 0.
+    Each window's terms depend on that window alone: they are computed a few windows at a time."""
+    lo, hi, A, B, n = np.broadcast_arrays(*(np.asarray(v, dtype=np.float64) for v in (lo, hi, A, B, n)))
     steps = np.arange(int((hi - lo).max(initial=0)) + 1, dtype=np.float64)
-    x = lo[..., None] + steps
+    flat = [v.reshape(-1) for v in (lo, hi, A, B, n)]
+    x, p = np.empty((lo.size, len(steps))), np.empty((lo.size, len(steps)))
+    per = max(1, _WINDOW_TERMS // len(steps))
+    for start in range(0, lo.size, per):
+        part = slice(start, start + per)
+        _windows_into(*(v[part] for v in flat), steps, x[part], p[part])
+    return x.reshape(lo.shape + (len(steps),)), p.reshape(lo.shape + (len(steps),))
+
+
+def _windows_into(lo, hi, A, B, n, steps, x_out, p_out):
+    """:func:`_window_probabilities` of windows given as 1-D arrays, written into x_out and p_out."""
+    x = lo[:, None] + steps
     anchor = np.zeros(lo.shape)  # log P(lo)
     single = (A == 0) | (B == 0) | (A == n) | (B == n)  # one table only: the window is its one point
     if (~single).any():
         anchor[~single] = _log_hypergeometric(lo[~single], A[~single], B[~single], n[~single])
-    step = x[..., :-1]
-    inside = (x[..., 1:] <= hi[..., None]) & (step < np.minimum(A, B)[..., None])
+    step = x[:, :-1]
+    inside = (x[:, 1:] <= hi[:, None]) & (step < np.minimum(A, B)[:, None])
     with np.errstate(divide="ignore", invalid="ignore"):
-        log_ratio = np.log(np.maximum(A[..., None] - step, 0.0) * np.maximum(B[..., None] - step, 0.0)
-                           / ((step + 1) * ((n - A - B)[..., None] + step + 1)))
+        log_ratio = np.log(np.maximum(A[:, None] - step, 0.0) * np.maximum(B[:, None] - step, 0.0)
+                           / ((step + 1) * ((n - A - B)[:, None] + step + 1)))
     log_p = np.concatenate((np.zeros(lo.shape + (1,)), np.cumsum(np.where(inside, log_ratio, -np.inf), axis=-1)),
-                           axis=-1) + anchor[..., None]
-    return np.minimum(x, hi[..., None]), np.exp(log_p)
+                           axis=-1) + anchor[:, None]
+    np.minimum(x, hi[:, None], out=x_out)
+    np.exp(log_p, out=p_out)
 
 
 def _span(A, B, n) -> tuple[np.ndarray, np.ndarray]:
