@@ -460,14 +460,25 @@ def _windows_into(lo, hi, A, B, n, steps, x_out, p_out):
     if (~single).any():
         anchor[~single] = _log_hypergeometric(lo[~single], A[~single], B[~single], n[~single])
     step = x[:, :-1]
-    inside = (x[:, 1:] <= hi[:, None]) & (step < np.minimum(A, B)[:, None])
+    outside = (x[:, 1:] > hi[:, None]) | (step >= np.minimum(A, B)[:, None])
+    # log((A - step)+ (B - step)+ / ((step + 1)(N - A - B + step + 1))), in place
+    ratio, factor = np.subtract(A[:, None], step), np.subtract(B[:, None], step)
+    np.maximum(ratio, 0.0, out=ratio)
+    np.maximum(factor, 0.0, out=factor)
+    ratio *= factor
+    np.add((n - A - B)[:, None], step, out=factor)
+    factor += 1
+    factor *= step + 1
     with np.errstate(divide="ignore", invalid="ignore"):
-        log_ratio = np.log(np.maximum(A[:, None] - step, 0.0) * np.maximum(B[:, None] - step, 0.0)
-                           / ((step + 1) * ((n - A - B)[:, None] + step + 1)))
-    log_p = np.concatenate((np.zeros(lo.shape + (1,)), np.cumsum(np.where(inside, log_ratio, -np.inf), axis=-1)),
-                           axis=-1) + anchor[:, None]
-    np.minimum(x, hi[:, None], out=x_out)
+        ratio /= factor
+        np.log(ratio, out=ratio)
+    ratio[outside] = -np.inf
+    log_p = p_out  # log P, then P
+    log_p[:, 0] = 0.0
+    np.cumsum(ratio, axis=-1, out=log_p[:, 1:])
+    log_p += anchor[:, None]
     np.exp(log_p, out=p_out)
+    np.minimum(x, hi[:, None], out=x_out)
 
 
 def _span(A, B, n) -> tuple[np.ndarray, np.ndarray]:
