@@ -326,10 +326,10 @@ def test_a_clone_without_data_passes_the_tests_skipping_those_that_need_it(tmp_p
     env = {key: value for key, value in os.environ.items() if key not in {"CI", "CLUVAL_DATA_DIR"}}
     env["CLUVAL_CACHE_DIR"] = str(tmp_path / "empty cache")
     # the whole suite but the browser tests (Chromium is another matter), the fuzz tests (they need
-    # no data, and outside CI they draw new examples: the run around this one has them) and this
-    # test itself; other property tests draw the same examples each time: this run is about what is skipped
+    # no data: the run around this one has them) and this test itself; the property tests draw
+    # CI's examples (its derandomised profile), the same each time: this run is about what is skipped
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rfEs", "-m", "not browser",
-                          "-k", "not test_a_clone_without_data", "--ignore=tests/test_fuzz.py", "--hypothesis-seed=0"],
+                          "-k", "not test_a_clone_without_data", "--ignore=tests/test_fuzz.py", "--hypothesis-profile=ci"],
                          cwd=clone, env=env, capture_output=True, text=True, timeout=1800)
     summary = run.stdout.strip().splitlines()[-1]
     failed = [line for line in run.stdout.splitlines() if line.startswith(("FAILED", "ERROR"))]
