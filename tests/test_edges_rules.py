@@ -329,8 +329,8 @@ def test_a_clone_without_data_passes_the_tests_skipping_those_that_need_it(tmp_p
     # no data: the run around this one has them) and this test itself; the property tests draw
     # CI's examples (its derandomised profile), the same each time: this run is about what is skipped
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rfEs", "-m", "not browser",
-                          "-k", "not test_a_clone_without_data", "--ignore=tests/test_fuzz.py", "--hypothesis-profile=ci"],
-                         cwd=clone, env=env, capture_output=True, text=True, timeout=1800)
+                          "-k", "not test_a_clone_without_data", "--ignore=tests/test_fuzz.py",
+                          "--hypothesis-profile=ci"], cwd=clone, env=env, capture_output=True, text=True, timeout=1800)
     summary = run.stdout.strip().splitlines()[-1]
     failed = [line for line in run.stdout.splitlines() if line.startswith(("FAILED", "ERROR"))]
     failures = run.stdout.partition("= FAILURES =")[2][:6000]  # what went wrong, before the summary's end
