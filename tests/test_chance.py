@@ -531,3 +531,17 @@ def test_left_out_tables_share_rmis_conditional_term_by_its_inputs_and_each_is_i
         _conditional_entropy.cache_clear()
         fresh = compare(np.delete(a, k), np.delete(b, k))
         assert null[classes[k]].tolist() == [fresh.score("rmi"), fresh.score("nrmi")], k
+
+
+def test_an_index_infinite_on_some_tables_has_no_spread_and_no_warning():
+    """Southwood's index is infinite on identical partitions: the random tables that come out
+    identical and every left-out table of an identical pair give infinity, whose mean and SD
+    are not numbers. chance() and the jackknife say NaN for them (the suite turns warnings into
+    errors: numpy's "invalid value" warning failed both), and the other indices keep theirs."""
+    c = Comparison.from_table([[3, 0], [0, 4]])
+    assert c.score("southwood") == math.inf
+    frame = c.chance(["southwood", "ari"], n_samples=60, seed=0, budget=math.inf)
+    assert math.isnan(frame.loc["southwood", "sd"]) and math.isnan(frame.loc["southwood", "z"])
+    assert frame.loc["ari", "sd"] > 0 and math.isfinite(frame.loc["ari", "z"])
+    spread = c.uncertainty(["southwood", "ari"], budget=math.inf)
+    assert math.isnan(spread.loc["southwood", "se"]) and math.isfinite(spread.loc["ari", "se"])

@@ -284,26 +284,27 @@ def _chance_frame(ids, values, null, exact, model: str) -> pd.DataFrame:
     """The chance frame from the observed `values`, the random tables' values (`null`, one row per
     table) and the exact (expected, sd or None) of the ids that have them."""
     rows = []
-    for k, i in enumerate(ids):
-        sample = null[:, k][~np.isnan(null[:, k])]
-        value = values[i]
-        sd = math.nan if len(sample) < 2 else 0.0 if np.ptp(sample) == 0 else float(np.std(sample, ddof=1))
-        if i in exact:
-            expected, exact_sd = exact[i]
-            method, error = "exact", 0.0
-            sd = sd if exact_sd is None else exact_sd
-        else:
-            expected = math.nan if not len(sample) else float(sample[0]) if sd == 0 else float(np.mean(sample))
-            method, error = "Monte Carlo", (sd / math.sqrt(len(sample)) if len(sample) > 1 else math.nan)
-        z = (value - expected) / sd if sd > 0 else math.nan
-        tolerance = 1e-12 * max(1.0, abs(value)) if np.isfinite(value) else 0.0
-        better = sample >= value - tolerance if INDICES[i].higher_is_better else sample <= value + tolerance
-        p = (1 + int(better.sum())) / (1 + len(sample)) if len(sample) and np.isfinite(value) else math.nan
-        best = INDICES[i].best
-        adjusted = ((value - expected) / (best - expected) if math.isfinite(best) and math.isfinite(expected)
-                    and best != expected else math.nan)
-        rows.append({"value": value, "expected": expected, "sd": sd, "z": z, "p": p, "method": method,
-                     "mc_error": error, "adjusted": adjusted, "model": model})
+    with np.errstate(invalid="ignore"):  # an index infinite on some tables has no mean or SD: NaN
+        for k, i in enumerate(ids):
+            sample = null[:, k][~np.isnan(null[:, k])]
+            value = values[i]
+            sd = math.nan if len(sample) < 2 else 0.0 if np.ptp(sample) == 0 else float(np.std(sample, ddof=1))
+            if i in exact:
+                expected, exact_sd = exact[i]
+                method, error = "exact", 0.0
+                sd = sd if exact_sd is None else exact_sd
+            else:
+                expected = math.nan if not len(sample) else float(sample[0]) if sd == 0 else float(np.mean(sample))
+                method, error = "Monte Carlo", (sd / math.sqrt(len(sample)) if len(sample) > 1 else math.nan)
+            z = (value - expected) / sd if sd > 0 else math.nan
+            tolerance = 1e-12 * max(1.0, abs(value)) if np.isfinite(value) else 0.0
+            better = sample >= value - tolerance if INDICES[i].higher_is_better else sample <= value + tolerance
+            p = (1 + int(better.sum())) / (1 + len(sample)) if len(sample) and np.isfinite(value) else math.nan
+            best = INDICES[i].best
+            adjusted = ((value - expected) / (best - expected) if math.isfinite(best) and math.isfinite(expected)
+                        and best != expected else math.nan)
+            rows.append({"value": value, "expected": expected, "sd": sd, "z": z, "p": p, "method": method,
+                         "mc_error": error, "adjusted": adjusted, "model": model})
     return pd.DataFrame(rows, index=pd.Index(ids, name="index"))
 
 
@@ -536,21 +537,22 @@ def _summary(ids, values, null, weights, method, level) -> pd.DataFrame:
     kind with its `weights` for the jackknife; one row per resample for the bootstrap)."""
     z = stats.norm.ppf((1 + level) / 2)
     rows = []
-    for k, i in enumerate(ids):
-        theta = null[:, k]
-        value = values[i]
-        if method == "jackknife":
-            n = weights.sum()
-            mean = float(np.sum(weights * theta) / n)
-            se = math.sqrt((n - 1) / n * float(np.sum(weights * (theta - mean) ** 2)))
-            # a normal interval, cut to the values the index can take
-            low, high = np.clip([value - z * se, value + z * se], *INDICES[i].range)
-        else:
-            finite = theta[~np.isnan(theta)]
-            se = float(np.std(finite, ddof=1)) if len(finite) > 1 else math.nan
-            low, high = (np.quantile(finite, [(1 - level) / 2, (1 + level) / 2]) if len(finite)
-                         else (math.nan, math.nan))
-        rows.append({"value": value, "se": se, "low": float(low), "high": float(high), "method": method})
+    with np.errstate(invalid="ignore"):  # an index infinite on some evaluations has no SE: NaN
+        for k, i in enumerate(ids):
+            theta = null[:, k]
+            value = values[i]
+            if method == "jackknife":
+                n = weights.sum()
+                mean = float(np.sum(weights * theta) / n)
+                se = math.sqrt((n - 1) / n * float(np.sum(weights * (theta - mean) ** 2)))
+                # a normal interval, cut to the values the index can take
+                low, high = np.clip([value - z * se, value + z * se], *INDICES[i].range)
+            else:
+                finite = theta[~np.isnan(theta)]
+                se = float(np.std(finite, ddof=1)) if len(finite) > 1 else math.nan
+                low, high = (np.quantile(finite, [(1 - level) / 2, (1 + level) / 2]) if len(finite)
+                             else (math.nan, math.nan))
+            rows.append({"value": value, "se": se, "low": float(low), "high": float(high), "method": method})
     return pd.DataFrame(rows, index=pd.Index(ids, name="index"))
 
 
