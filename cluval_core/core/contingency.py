@@ -75,15 +75,15 @@ def first_occurrence_order(labels: np.ndarray, uniques) -> np.ndarray:
     >>> first_occurrence_order(np.array(["b", "a", "b"]), np.array(["a", "b"])).tolist()
     [1, 0]
     """
-    k = uniques if isinstance(uniques, int) else len(uniques)
+    if isinstance(uniques, int):
+        return _first_seen(np.asarray(labels), uniques)
+    k = len(uniques)
     length = min(len(labels), max(1024, 8 * k))
     while True:
         found = pd.unique(labels[:length])
         if len(found) == k or length == len(labels):
             break
         length = min(len(labels), 4 * length)
-    if isinstance(uniques, int):
-        return found.astype(np.intp)
     if labels.dtype.kind == "i" and uniques.dtype.kind == "i" and k:  # sorted integers
         lo, width = int(uniques[0]), int(uniques[-1]) - int(uniques[0]) + 1
         if width <= max(_MAX_LOOKUP, 2 * k):  # a look-up table, not k binary searches
@@ -94,6 +94,26 @@ def first_occurrence_order(labels: np.ndarray, uniques) -> np.ndarray:
         return np.searchsorted(uniques, found).astype(np.intp)
     return pd.Index(uniques, dtype=object, tupleize_cols=False).get_indexer(
         pd.Index(found, dtype=object, tupleize_cols=False)).astype(np.intp)
+
+
+@compiled
+def _first_seen(codes, k):
+    """The cluster indices 0..k-1 that `codes` holds, in the order their first object occurs: one
+    pass that stops once all k have come."""
+    seen = np.zeros(k, dtype=np.bool_)
+    order = np.empty(k, dtype=np.intp)
+    found = 0
+    for x in range(len(codes)):
+        code = codes[x]
+        if code < 0 or code >= k:
+            raise ValueError("a cluster index outside 0..k-1")
+        if not seen[code]:
+            seen[code] = True
+            order[found] = code
+            found += 1
+            if found == k:
+                break
+    return order[:found]
 
 
 def _int_range(labels: np.ndarray):

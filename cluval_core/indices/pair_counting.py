@@ -556,7 +556,7 @@ def _row_weighted_sum(c) -> int | float:
     n = c.n
     if n < 2**31:
         # per row s_i = sum_j n_ij c_j <= N^2 < 2^62; then sum r_i s_i split at 2^31 so no product overflows
-        starts = np.flatnonzero(np.r_[True, r[1:] != r[:-1]])
+        starts = np.flatnonzero(np.concatenate(([True], r[1:] != r[:-1])))
         s = np.add.reduceat(v * c.col_sizes[col], starts)
         sizes = c.row_sizes[r[starts]]
         high, low = np.divmod(s, 2**31)
