@@ -874,7 +874,7 @@ class Comparison:
                                                               int(self.col_sizes[j]))
         if "cell_value_counts" in self.__dict__:
             child.__dict__["cell_value_counts"] = _value_counts_left_out(self.cell_value_counts, int(v[cell]))
-        for derive, update in LEFT_OUT_UPDATES.items():  # what the families update instead of deriving again
+        for derive, update in list(LEFT_OUT_UPDATES.items()):  # what the families update instead of deriving again
             if derive in self._memo:
                 child._memo[derive] = update(self._memo[derive], self, i, j)
         return child

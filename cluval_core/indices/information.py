@@ -552,19 +552,15 @@ def _minimum(terms) -> float:
     """
     weights = np.concatenate([w for w, _, _ in terms])
     sizes = np.concatenate([v for _, v, _ in terms])
-    scales = np.concatenate([np.full(len(v), q) for _, v, q in terms])
+    scales = np.repeat(np.array([q for _, _, q in terms], dtype=np.float64), [len(v) for _, v, _ in terms])
     constant = float(np.dot(weights, gammaln(sizes + 1)))
-    # digamma(a) of each term's one scale, spread over its sizes
-    term_scales = np.array([q for _, _, q in terms])
-    scale_of = np.repeat(np.arange(len(terms)), [len(v) for _, v, _ in terms])
 
     def cost(t):
         return float(np.dot(weights, _log_rising(sizes, scales * math.exp(t)))) - constant
 
     def slope(t):
-        e = math.exp(t)
-        a = scales * e
-        return float(np.dot(weights, a * (digamma(sizes + a) - digamma(term_scales * e)[scale_of])))
+        a = scales * math.exp(t)
+        return float(np.dot(weights, a * (digamma(sizes + a) - digamma(a))))
 
     low, high = _ALPHA_RANGE
     if slope(low) >= 0:
@@ -914,13 +910,36 @@ _NEAR_ONE = 1e-6  # q closer to 1 than this (but not 1) is refused: the entropie
 _MAX_TSALLIS_TERMS = 10**8
 
 
-def _tsallis(proportions: np.ndarray, q: float) -> float:
-    """Tsallis entropy (1 - sum p^q) / (q - 1) of proportions summing to 1."""
-    return _tsallis_of_power_sum(order_free_sum(proportions ** q), q)
-
-
 def _tsallis_of_power_sum(power_sum: float, q: float) -> float:
+    """Tsallis entropy (1 - sum p^q) / (q - 1) of proportions summing to 1, from sum p^q."""
     return (1.0 - power_sum) / (q - 1.0)
+
+
+def _power_sums(c, q: float) -> tuple[float, float, float]:
+    """sum (r_i / N)^q, sum (c_j / N)^q and sum (n_ij / N)^q of a table of counts (order-free sums)."""
+    n = int(c.n)
+    rows, cols = (np.asarray(x, dtype=np.int64) for x in (c.row_sizes, c.col_sizes))
+    return (order_free_sum((rows / n) ** q), order_free_sum((cols / n) ** q),
+            c.cell_sum(lambda v: (np.asarray(v, dtype=np.int64) / n) ** q))
+
+
+def _power_sums_left_out(sums, c, i: int, j: int, *, q: float) -> tuple[float, float, float]:
+    """One object of cell (i, j) left out: each sum trades the term of r_i (c_j, n_ij) for that of
+    one less, and every proportion's denominator N becomes N - 1, a factor (N / (N - 1))^q on the
+    whole sum; each sum is at most 1, and moves by a few units in the last place of 1."""
+    n, r, k, x = int(c.n), int(c.row_sizes[i]), int(c.col_sizes[j]), int(c.table[i, j])
+    scale = (n / (n - 1)) ** q
+    return tuple(scale * (total - (size / n) ** q + ((size - 1) / n) ** q) for total, size in zip(sums, (r, k, x)))
+
+
+@cache
+def _power_sums_of(q: float) -> Callable:
+    """The derivation of a table's three power sums at q (:func:`_power_sums`), one function per q (so
+    that a comparison keeps them), its left-out update registered with it."""
+    def derive(c):
+        return _power_sums(c, q)
+    left_out_update(derive, within=lambda c: 16 * 2.0**-52)(partial(_power_sums_left_out, q=q))
+    return derive
 
 
 def _second_moment(x: int, y: int, n: int) -> Fraction:
@@ -995,12 +1014,10 @@ class TsallisParts:
 
 def _tsallis_parts(c, q: float) -> TsallisParts:
     n = int(c.n)
-    rows, cols = (np.asarray(x, dtype=np.int64) for x in (c.row_sizes, c.col_sizes))
-    h_u, h_v = _tsallis(rows / n, q), _tsallis(cols / n, q)
-    h_uv = _tsallis_of_power_sum(c.cell_sum(lambda v: (np.asarray(v, dtype=np.int64) / n) ** q), q)
+    h_u, h_v, h_uv = (_tsallis_of_power_sum(total, q) for total in c.memo(_power_sums_of(q)))
     power_sum = c.known_sum(_power_grid(q))
     if power_sum is None:
-        power_sum = _expected_power_sum(rows, cols, n, q)
+        power_sum = _expected_power_sum(*(np.asarray(x, dtype=np.int64) for x in (c.row_sizes, c.col_sizes)), n, q)
     expected = h_u + h_v - (1.0 - power_sum / float(n) ** q) / (q - 1.0)
     return TsallisParts(h_u, h_v, h_uv, h_u + h_v - h_uv, expected, (h_u + h_v) / 2)
 
