@@ -8,7 +8,13 @@ import scipy.sparse as sp
 from sklearn.metrics.cluster import contingency_matrix
 
 from cluval_core import compare
-from cluval_core.core.contingency import _sparse_table, contingency_table, factorize, table_from_codes
+from cluval_core.core.contingency import (
+    _sparse_table,
+    contingency_table,
+    factorize,
+    first_occurrence_order,
+    table_from_codes,
+)
 from cluval_core.core.validation import DENSE_CELLS
 
 
@@ -121,3 +127,19 @@ def test_a_sparse_table_is_counted_cell_by_cell_as_sorting_would(seed):
     for got, want in zip((table.indptr, table.indices, table.data),
                          (reference.indptr, reference.indices, reference.data)):
         np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int16, np.int64, np.intp])
+def test_the_tie_order_of_codes_is_the_order_in_which_each_cluster_first_occurs(dtype):
+    """Codes 0..k-1 (some clusters absent, some first seen late): the clusters present, in the
+    order of their first object, as np.unique's first positions give them."""
+    rng = np.random.default_rng(int(np.dtype(dtype).itemsize))
+    for _ in range(50):
+        k = int(rng.integers(1, 40))
+        codes = rng.integers(0, k, int(rng.integers(1, 3000))).astype(dtype)
+        codes[: int(rng.integers(0, len(codes)))] = codes[0]  # a long run before the next cluster comes
+        present, first = np.unique(codes, return_index=True)
+        expected = present[np.argsort(first)]
+        assert first_occurrence_order(codes, k).tolist() == expected.tolist()
+    with pytest.raises(ValueError, match="outside"):
+        first_occurrence_order(np.array([0, 5, 1]), 3)
