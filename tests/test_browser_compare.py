@@ -113,6 +113,10 @@ def test_a_link_opens_the_colouring_and_basis_it_names(server, browser):
     context, page = _open(browser, f"{server}/?colour=ari&mapping=partition", 1600, 1000)
     try:
         def shown():
+            # a chart drawn anew briefly holds its old plot beside the new one (about half a second
+            # under load, after the run has ended): wait for at most one (a lasting second one fails)
+            page.wait_for_function("() => document.querySelectorAll("
+                                   "'.st-key-compare_mapping_partition .js-plotly-plot').length <= 1", timeout=15_000)
             chart = page.locator(PARTS["table"]).first
             colour_bar = chart.evaluate("gd => gd._fullData[0].colorbar.title.text")
             return (page.get_by_role("combobox", name="Colour the cells by", exact=True).input_value(), colour_bar,
