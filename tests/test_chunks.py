@@ -342,6 +342,7 @@ print("no dask")
 """
 
 
+@pytest.mark.slow  # a Python process of its own
 def test_the_library_and_the_cli_never_import_dask(tmp_path):
     labels = tmp_path / "labels.csv"
     labels.write_text("t,p\na,1\na,1\nb,2\n")

@@ -36,6 +36,7 @@ def _labels(tmp_path, content: bytes) -> str:
 
 
 # ---------------------------------------------------------------------- compare: the files it refuses
+@pytest.mark.slow  # a Python process of its own
 def test_compare_refuses_dev_zero_at_once():
     # in a child process with a time limit: the old reader grew without bound instead of failing
     result = subprocess.run([sys.executable, "-m", "cluval_core.outputs.cli", "compare", "/dev/zero", "--true", "a",
@@ -412,6 +413,7 @@ def test_datasets_errors_are_one_line(capsys, monkeypatch, tmp_path):
     assert "cannot be stored in the download cache" in err and "Set CLUVAL_CACHE_DIR to a writable folder" in err
 
 
+@pytest.mark.slow  # a Python process of its own
 @pytest.mark.parametrize("argv", [["datasets", "verify", "nope"], ["experiments", "run"]])
 def test_no_traceback_in_a_real_process(argv, tmp_path):
     result = subprocess.run([sys.executable, "-m", "cluval_core.outputs.cli", *argv], capture_output=True, text=True,

@@ -340,6 +340,7 @@ def _read_only_home(tmp_path) -> dict:
     return env
 
 
+@pytest.mark.slow  # a Python process of its own
 @pytest.mark.data
 def test_read_only_home_works_from_the_data_dir(tmp_path):
     script = """
