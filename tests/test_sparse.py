@@ -112,11 +112,40 @@ def test_pairings_and_mappings_on_cells_equal_the_dense_algorithms(kind):
 
 
 def test_the_sparse_solver_of_large_components_finds_the_dense_optimum(monkeypatch):
-    # every component goes to scipy's min_weight_full_bipartite_matching
+    # every component goes to the sparse solver (shortest augmenting paths on the cells)
     monkeypatch.setattr(matching, "_DENSE_BLOCK", 0)
     rng = np.random.default_rng(3)
     for kind in KINDS * 40:
         _check_cells_against_dense(_random_table(rng, kind), rng)
+
+
+def test_the_sparse_solver_pairs_a_row_only_where_that_gains():
+    # row 0: column 0 (1.0) or column 1 (0.9); row 1: column 0 (0.9). Both rows paired gain 1.8 > 1.0
+    starts = np.array([0, 2, 3])
+    assert matching._augmenting_paths(starts, np.array([0, 1, 0]), np.array([1.0, 0.9, 0.9]), 2).tolist() == [1, 2]
+    # row 1 can only take column 0, which row 0 uses better (5 > 1): row 1 stays unpaired
+    starts = np.array([0, 1, 2])
+    assert matching._augmenting_paths(starts, np.array([0, 0]), np.array([5.0, 1.0]), 1).tolist() == [0, -1]
+
+
+@pytest.mark.parametrize("moved", [1.0, 0.5])
+def test_the_sparse_solver_on_many_tied_weights_finds_the_dense_optimum(monkeypatch, moved):
+    # labels drawn independently (moved = 1) or half of them (0.5): most cells hold one object, so
+    # n_ij / max(r_i, c_j) is tied across most of each row, the case that makes the searches long
+    monkeypatch.setattr(matching, "_DENSE_BLOCK", 0)
+    rng = np.random.default_rng(6)
+    for k in (150, 400):
+        a = rng.integers(0, k, 20 * k)
+        b = np.where(rng.random(len(a)) < moved, rng.integers(0, k, len(a)), a)
+        c = compare(a, b)
+        r, col, t = c.cells
+        for weights in (t.astype(float), c._cell_braun_banquet, c._row_normalised_weights()):
+            rows, cols, cells = optimal_pairing_cells(r, col, weights, c.table.shape, return_cells=True)
+            assert len(set(cols.tolist())) == len(cols) == min(c.table.shape)
+            dense = np.zeros(c.table.shape)
+            dense[r, col] = weights
+            best = math.fsum(dense[optimal_pairing(dense)])
+            assert math.fsum(weights[cells[cells >= 0]]) == pytest.approx(best, rel=1e-13)
 
 
 def test_adversarial_tables_for_the_forced_pairs():

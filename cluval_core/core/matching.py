@@ -24,8 +24,6 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 from scipy.optimize import linear_sum_assignment
-from scipy.sparse import csr_array
-from scipy.sparse.csgraph import min_weight_full_bipartite_matching
 
 from .compiled import compiled
 
@@ -536,33 +534,171 @@ def _component_pairs(r, c, w, shape) -> np.ndarray:
         pr, pc = linear_sum_assignment(block, maximize=True)
         chosen = cell[pr, pc]
         return chosen[chosen >= 0]
-    # the sparse solver needs a full matching and non-zero weights: every row also gets a
-    # column of its own (weight 0, "unpaired"), and every weight is shifted by the same
-    # constant, which adds the same amount to every full matching (every row is matched)
-    transpose = n_r > n_c
-    if transpose:
+    if n_r > n_c:  # fewer rows, fewer paths to search
         row_of, col_of, n_r, n_c = col_of, row_of, n_c, n_r
-    shift = 1.0 + float(np.max(w))
-    keys = row_of.astype(np.int64) * (n_c + n_r) + col_of
-    order = np.argsort(keys)  # the cells by row, then column: their places in the graph's rows
-    graph = _row_graph(row_of[order], col_of[order], w[order] + shift, shift, n_r, n_c)
-    pr, pc = min_weight_full_bipartite_matching(graph, maximize=True)
-    real = pc < n_c
-    return order[np.searchsorted(keys[order], pr[real].astype(np.int64) * (n_c + n_r) + pc[real])]
+    by_row, starts = _counting_order(row_of, n_r)
+    edge = _augmenting_paths(starts, col_of[by_row], w[by_row], n_c)
+    return by_row[edge[edge >= 0]]
 
 
-def _row_graph(rows, cols, data, own, n_r: int, n_c: int) -> csr_array:
-    """The canonical n_r x (n_c + n_r) CSR graph (columns ascending in each row, 64-bit indices) of
-    the given cells, sorted by row then column, and of one more cell per row p, (p, n_c + p) of
-    weight `own`: a column of its own, after the others."""
-    indptr = np.zeros(n_r + 1, dtype=np.int64)
-    np.cumsum(np.bincount(rows, minlength=n_r) + 1, out=indptr[1:])
-    places = np.arange(len(rows)) + rows  # each earlier row's own column comes before
-    indices = np.empty(int(indptr[-1]), dtype=np.int64)
-    values = np.empty(int(indptr[-1]))
-    indices[places], values[places] = cols, data
-    indices[indptr[1:] - 1], values[indptr[1:] - 1] = n_c + np.arange(n_r), own
-    return csr_array((values, indices, indptr), shape=(n_r, n_c + n_r))
+@compiled
+def _heap_push(keys, items, size, key, item):
+    """Put (key, item) on the binary min-heap held in keys[:size], items[:size]; the new size."""
+    x = size
+    while x > 0:
+        parent = (x - 1) >> 1
+        if keys[parent] <= key:
+            break
+        keys[x], items[x] = keys[parent], items[parent]
+        x = parent
+    keys[x], items[x] = key, item
+    return size + 1
+
+
+@compiled
+def _heap_pop(keys, items, size):
+    """(key, item, new size): the least key of the heap in keys[:size], items[:size], taken off."""
+    key, item = keys[0], items[0]
+    size -= 1
+    last_key, last_item = keys[size], items[size]
+    x = 0
+    while 2 * x + 1 < size:
+        child = 2 * x + 1
+        if child + 1 < size and keys[child + 1] < keys[child]:
+            child += 1
+        if keys[child] >= last_key:
+            break
+        keys[x], items[x] = keys[child], items[child]
+        x = child
+    keys[x], items[x] = last_key, last_item
+    return key, item, size
+
+
+@compiled
+def _augmenting_paths(starts, cols, w, n_c):
+    """A maximum-weight matching of a bipartite graph in which a row may stay unmatched: for each
+    row, the position of its matched edge (-1: unmatched). Row p's edges are starts[p] ..
+    starts[p + 1] - 1, to columns cols[...] (0..n_c-1) with weights w[...] > 0.
+
+    The shortest augmenting path method of Jonker and Volgenant, on costs -w with a column of its
+    own for each row (column n_c + p, cost 0: "unmatched"), so that every row is matched. Duals u
+    (rows) and v (columns) keep every reduced cost, cost - u - v, at least 0, and 0 on the matched
+    edges; a free column's v stays 0 (v moves only on matched columns), which with every row
+    matched makes the matching optimal. First each row bids for its cheapest column, taking it
+    from its holder and lowering the column's v so that its two cheapest columns tie
+    (augmenting row reduction, two rounds); then each row still free grows a shortest path tree
+    (Dijkstra on the reduced costs, with a heap) until it reaches a free column, moves the duals
+    of the columns it settled and flips the path. The work follows the edges each search
+    reaches, not the number of columns.
+    """
+    n_r = len(starts) - 1
+    m = n_c + n_r
+    v = np.zeros(m)
+    u = np.zeros(n_r)
+    row_col = np.full(n_r, -1)
+    row_edge = np.full(n_r, -1)
+    col_row = np.full(m, -1)
+    free = np.arange(n_r)
+    n_free = n_r
+    budget = 4 * (len(cols) + n_r)  # bids at most: a long run of ever smaller bids is left to the paths
+    for _ in range(2):
+        h, queued, n_free = 0, n_free, 0
+        while h < queued and budget > 0:
+            budget -= 1
+            i = free[h]
+            h += 1
+            u1, j1, e1 = -v[n_c + i], n_c + i, -1  # the cheapest column and the next, own column included
+            u2, j2, e2 = np.inf, -1, -1
+            for t in range(starts[i], starts[i + 1]):
+                reduced = -w[t] - v[cols[t]]
+                if reduced < u2:
+                    if reduced >= u1:
+                        u2, j2, e2 = reduced, cols[t], t
+                    else:
+                        u2, j2, e2 = u1, j1, e1
+                        u1, j1, e1 = reduced, cols[t], t
+            holder = col_row[j1]
+            if u1 < u2 < np.inf:
+                v[j1] -= u2 - u1
+            elif u1 == u2 and holder >= 0:  # a tie: take the second column instead
+                j1, e1 = j2, e2
+                holder = col_row[j1]
+            row_col[i], row_edge[i], col_row[j1] = j1, e1, i
+            if holder >= 0:
+                row_col[holder] = row_edge[holder] = -1
+                if u1 < u2:  # the displaced row bids next
+                    h -= 1
+                    free[h] = holder
+                else:
+                    free[n_free] = holder
+                    n_free += 1
+    n_free = 0
+    for i in range(n_r):
+        least = -v[n_c + i]
+        for t in range(starts[i], starts[i + 1]):
+            least = min(least, -w[t] - v[cols[t]])
+        u[i] = least
+        if row_col[i] < 0:
+            free[n_free] = i
+            n_free += 1
+    distance = np.full(m, np.inf)
+    settled = np.zeros(m, dtype=np.bool_)
+    via_row = np.empty(m, dtype=np.intp)
+    via_edge = np.empty(m, dtype=np.intp)
+    reached = np.empty(m, dtype=np.intp)
+    order = np.empty(m + 1, dtype=np.intp)
+    heap_keys = np.empty(len(cols) + n_r + 1)
+    heap_items = np.empty(len(cols) + n_r + 1, dtype=np.intp)
+    for f in range(n_free):
+        start = free[f]
+        n_reached = n_settled = size = 0
+        i, base, sink = start, 0.0, -1
+        while sink < 0:
+            end = starts[i + 1]
+            for t in range(starts[i], end + 1):  # the row's edges, then its own column
+                j, cost = (cols[t], -w[t]) if t < end else (n_c + i, 0.0)
+                if settled[j]:
+                    continue
+                through = base + max(cost - u[i] - v[j], 0.0)
+                if through < distance[j]:
+                    if distance[j] == np.inf:
+                        reached[n_reached] = j
+                        n_reached += 1
+                    distance[j], via_row[j], via_edge[j] = through, i, t if t < end else -1
+                    if through <= base and col_row[j] < 0:  # a free column as near as any can be
+                        sink = j
+                        break
+                    size = _heap_push(heap_keys, heap_items, size, through, j)
+            if sink < 0:
+                key, j, size = _heap_pop(heap_keys, heap_items, size)
+                while settled[j] or key != distance[j]:  # an entry since bettered
+                    key, j, size = _heap_pop(heap_keys, heap_items, size)
+                if col_row[j] < 0:
+                    sink = j
+                else:
+                    settled[j] = True
+                    order[n_settled] = j
+                    n_settled += 1
+                    i, base = col_row[j], key
+        nearest = distance[sink]
+        for x in range(n_settled):
+            v[order[x]] += distance[order[x]] - nearest
+        j = sink
+        while True:  # flip the path
+            i = via_row[j]
+            col_row[j] = i
+            j, row_col[i], row_edge[i] = row_col[i], j, via_edge[j]
+            if i == start:
+                break
+        order[n_settled] = sink
+        for x in range(n_settled + 1):  # the matched edges of the rows searched are tight again
+            j = order[x]
+            i = col_row[j]
+            u[i] = (-w[row_edge[i]] if row_edge[i] >= 0 else 0.0) - v[j]
+        for x in range(n_reached):
+            distance[reached[x]] = np.inf
+            settled[reached[x]] = False
+    return row_edge
 
 
 @compiled
@@ -696,8 +832,8 @@ def optimal_pairing_cells(rows, cols, values, shape, row_order=None, col_order=N
     order. On a larger one, pairs forced by a dominance test are fixed first (see
     :func:`_forced_pairs`); the rest is solved one connected component of the cells' graph at
     a time: densely
-    (``linear_sum_assignment``) when the component's block is small, else with
-    ``scipy.sparse.csgraph.min_weight_full_bipartite_matching``. The clusters left over are
+    (``linear_sum_assignment``) when the component's block is small, else on its cells by
+    shortest augmenting paths (:func:`_augmenting_paths`). The clusters left over are
     paired in tie order, so that min(K_a, K_b) pairs result. Returns (rows, cols) by row.
     `priority` (optional, to share the work between calls) ranks the cells in tie order, row
     first: ``tie_priority(rows, cols, shape, row_order, col_order)``, or is a function giving
