@@ -148,6 +148,24 @@ def test_the_sparse_solver_on_many_tied_weights_finds_the_dense_optimum(monkeypa
             assert math.fsum(weights[cells[cells >= 0]]) == pytest.approx(best, rel=1e-13)
 
 
+def test_the_sparse_solver_pairs_the_same_clusters_whatever_their_labels(monkeypatch):
+    monkeypatch.setattr(matching, "_DENSE_BLOCK", 0)
+    rng = np.random.default_rng(7)
+    k = 300
+    a, b = rng.integers(0, k, 20 * k), rng.integers(0, k, 20 * k)  # ties everywhere
+    rename_a, rename_b = rng.permutation(k) + 1000, rng.permutation(k) + 5000
+
+    def pairs(x, y, back_x, back_y):
+        c = compare(x, y)
+        return {name: {(back_x[p], back_y[q]) for p, q in zip(pairing.row_labels, pairing.col_labels)}
+                for name, pairing in (("bb", c.hungarian_pairing), ("overlap", c.accuracy_pairing),
+                                      ("recall", c.row_normalised_pairing))}
+
+    same = dict(zip(range(k), range(k)))
+    renamed = pairs(rename_a[a], rename_b[b], dict(zip(rename_a, range(k))), dict(zip(rename_b, range(k))))
+    assert renamed == pairs(a, b, same, same)
+
+
 def test_adversarial_tables_for_the_forced_pairs():
     rng = np.random.default_rng(4)
     tables = [

@@ -378,8 +378,8 @@ def nearest_mapping(scores: np.ndarray, col_order=None, *, lower_is_nearer: bool
 # non-empty cell they give the results of the dense functions above.
 
 # Largest block (cells) of a connected component solved densely by linear_sum_assignment;
-# larger components go to the sparse solver.
-_DENSE_BLOCK = 1 << 22
+# larger components go to the sparse solver (as fast at 1 000 x 1 000 a block, twice as fast at 2 000 x 2 000).
+_DENSE_BLOCK = 1 << 20
 # Tables up to this many cells are paired by one dense assignment, without the forced pairs
 # and the connected components.
 _SMALL_TABLE = 4096
@@ -536,7 +536,9 @@ def _component_pairs(r, c, w, shape) -> np.ndarray:
         return chosen[chosen >= 0]
     if n_r > n_c:  # fewer rows, fewer paths to search
         row_of, col_of, n_r, n_c = col_of, row_of, n_c, n_r
-    by_row, starts = _counting_order(row_of, n_r)
+    by_col, _ = _counting_order(col_of, n_c)
+    by_row, starts = _counting_order(row_of[by_col], n_r)  # the cells by row, then column: in tie order
+    by_row = by_col[by_row]
     edge = _augmenting_paths(starts, col_of[by_row], w[by_row], n_c)
     return by_row[edge[edge >= 0]]
 
