@@ -128,6 +128,16 @@ def test_the_sparse_solver_pairs_a_row_only_where_that_gains():
     assert matching._augmenting_paths(starts, np.array([0, 0]), np.array([5.0, 1.0]), 1).tolist() == [0, -1]
 
 
+def test_the_sparse_solver_takes_any_finite_scale_and_refuses_the_rest(monkeypatch):
+    monkeypatch.setattr(matching, "_DENSE_BLOCK", 0)
+    r, c = np.array([0, 0, 1]), np.array([0, 1, 0])
+    for scale in (1e-300, 1.0, 1e308):
+        assert matching._component_pairs(r, c, np.array([1.0, 0.9, 0.9]) * scale, (2, 2)).tolist() == [1, 2]
+    for bad in (np.inf, np.nan):
+        with pytest.raises(ValueError, match="finite"):
+            matching._component_pairs(r, c, np.array([bad, 0.9, 0.9]), (2, 2))
+
+
 @pytest.mark.parametrize("moved", [1.0, 0.5])
 def test_the_sparse_solver_on_many_tied_weights_finds_the_dense_optimum(monkeypatch, moved):
     # labels drawn independently (moved = 1) or half of them (0.5): most cells hold one object, so

@@ -536,6 +536,8 @@ def _component_pairs(r, c, w, shape) -> np.ndarray:
         return chosen[chosen >= 0]
     if n_r > n_c:  # fewer rows, fewer paths to search
         row_of, col_of, n_r, n_c = col_of, row_of, n_c, n_r
+    if not np.isfinite(w).all():  # as linear_sum_assignment: an infinite cost leaves a search nowhere to go
+        raise ValueError("the similarities to pair on must be finite")
     by_col, _ = _counting_order(col_of, n_c)
     by_row, starts = _counting_order(row_of[by_col], n_r)  # the cells by row, then column: in tie order
     by_row = by_col[by_row]
