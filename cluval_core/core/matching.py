@@ -378,7 +378,7 @@ def nearest_mapping(scores: np.ndarray, col_order=None, *, lower_is_nearer: bool
 # non-empty cell they give the results of the dense functions above.
 
 # Largest block (cells) of a connected component solved densely by linear_sum_assignment;
-# larger components go to the sparse solver (as fast at 1 000 x 1 000 a block, twice as fast at 2 000 x 2 000).
+# larger components go to the sparse solver (as fast on a 1 000 x 1 000 block, twice as fast on 2 000 x 2 000).
 _DENSE_BLOCK = 1 << 20
 # Tables up to this many cells are paired by one dense assignment, without the forced pairs
 # and the connected components.
