@@ -111,9 +111,17 @@ def test_pairings_and_mappings_on_cells_equal_the_dense_algorithms(kind):
         _check_cells_against_dense(_random_table(rng, kind), rng)
 
 
-def test_the_sparse_solver_of_large_components_finds_the_dense_optimum(monkeypatch):
+# how the sparse solver gets there: searching to the end; from an auction's prices; the auction giving up
+ROUTES = {"searches": {}, "prices": {"_SEARCH_ROWS": 0, "_SEARCH_BUDGET": 0},
+          "auction given up": {"_SEARCH_ROWS": 0, "_SEARCH_BUDGET": 0, "_AUCTION_BIDS": 0}}
+
+
+@pytest.mark.parametrize("route", ROUTES)
+def test_the_sparse_solver_of_large_components_finds_the_dense_optimum(monkeypatch, route):
     # every component goes to the sparse solver (shortest augmenting paths on the cells)
     monkeypatch.setattr(matching, "_DENSE_BLOCK", 0)
+    for name, value in ROUTES[route].items():
+        monkeypatch.setattr(matching, name, value)
     rng = np.random.default_rng(3)
     for kind in KINDS * 40:
         _check_cells_against_dense(_random_table(rng, kind), rng)
@@ -122,10 +130,29 @@ def test_the_sparse_solver_of_large_components_finds_the_dense_optimum(monkeypat
 def test_the_sparse_solver_pairs_a_row_only_where_that_gains():
     # row 0: column 0 (1.0) or column 1 (0.9); row 1: column 0 (0.9). Both rows paired gain 1.8 > 1.0
     starts = np.array([0, 2, 3])
-    assert matching._augmenting_paths(starts, np.array([0, 1, 0]), np.array([1.0, 0.9, 0.9]), 2).tolist() == [1, 2]
+    edges, solved = matching._augmenting_paths(starts, np.array([0, 1, 0]), np.array([1.0, 0.9, 0.9]), 2, 100)
+    assert edges.tolist() == [1, 2] and solved
     # row 1 can only take column 0, which row 0 uses better (5 > 1): row 1 stays unpaired
     starts = np.array([0, 1, 2])
-    assert matching._augmenting_paths(starts, np.array([0, 0]), np.array([5.0, 1.0]), 1).tolist() == [0, -1]
+    assert matching._augmenting_paths(starts, np.array([0, 0]), np.array([5.0, 1.0]), 1, 100)[0].tolist() == [0, -1]
+
+
+def test_the_exact_finish_is_optimal_from_any_prices_and_any_start():
+    # the auction's prices and columns only start the searches: wrong ones must not change the optimum
+    rng = np.random.default_rng(8)
+    for _ in range(200):
+        n_r, n_c = (int(x) for x in rng.integers(1, 12, 2))
+        ratios = rng.integers(1, 4, (n_r, n_c)) / rng.integers(1, 4, (n_r, n_c))  # many ties
+        table = np.where(rng.random((n_r, n_c)) < 0.5, ratios, 0)
+        r, c = np.nonzero(table)
+        starts = np.searchsorted(r, np.arange(n_r + 1))
+        s_starts, s_cols, s_w, s_edge = matching._squared(starts, c, table[r, c], n_c)
+        n = n_r + n_c
+        edge = matching._square_paths(s_starts, s_cols, s_w, rng.random(n) * 3, rng.permutation(n))
+        assert sorted(s_cols[edge].tolist()) == list(range(n))  # a perfect matching of the square problem
+        chosen = s_edge[edge[:n_r]]
+        total = math.fsum(table[r[chosen[chosen >= 0]], c[chosen[chosen >= 0]]])
+        assert total == pytest.approx(math.fsum(table[optimal_pairing(table)]), rel=1e-13)
 
 
 def test_the_sparse_solver_takes_any_finite_scale_and_refuses_the_rest(monkeypatch):
@@ -138,11 +165,14 @@ def test_the_sparse_solver_takes_any_finite_scale_and_refuses_the_rest(monkeypat
             matching._component_pairs(r, c, np.array([bad, 0.9, 0.9]), (2, 2))
 
 
+@pytest.mark.parametrize("route", ROUTES)
 @pytest.mark.parametrize("moved", [1.0, 0.5])
-def test_the_sparse_solver_on_many_tied_weights_finds_the_dense_optimum(monkeypatch, moved):
+def test_the_sparse_solver_on_many_tied_weights_finds_the_dense_optimum(monkeypatch, moved, route):
     # labels drawn independently (moved = 1) or half of them (0.5): most cells hold one object, so
     # n_ij / max(r_i, c_j) is tied across most of each row, the case that makes the searches long
     monkeypatch.setattr(matching, "_DENSE_BLOCK", 0)
+    for name, value in ROUTES[route].items():
+        monkeypatch.setattr(matching, name, value)
     rng = np.random.default_rng(6)
     for k in (150, 400):
         a = rng.integers(0, k, 20 * k)

@@ -380,6 +380,13 @@ def nearest_mapping(scores: np.ndarray, col_order=None, *, lower_is_nearer: bool
 # Largest block (cells) of a connected component solved densely by linear_sum_assignment;
 # larger components go to the sparse solver (as fast on a 1 000 x 1 000 block, twice as fast on 2 000 x 2 000).
 _DENSE_BLOCK = 1 << 20
+# On a component of more than _SEARCH_ROWS rows (on its shorter side), the sparse solver's searches
+# may look at _SEARCH_BUDGET times its cells and rows before it starts again from an auction's
+# prices (_priced_paths); smaller components are always searched to the end.
+_SEARCH_ROWS = 4096
+_SEARCH_BUDGET = 32
+# The auction gives way to the plain searches after this many bids per edge of the square problem.
+_AUCTION_BIDS = 100
 # Tables up to this many cells are paired by one dense assignment, without the forced pairs
 # and the connected components.
 _SMALL_TABLE = 4096
@@ -541,7 +548,11 @@ def _component_pairs(r, c, w, shape) -> np.ndarray:
     by_col, _ = _counting_order(col_of, n_c)
     by_row, starts = _counting_order(row_of[by_col], n_r)  # the cells by row, then column: in tie order
     by_row = by_col[by_row]
-    edge = _augmenting_paths(starts, col_of[by_row], w[by_row], n_c)
+    cols, w = col_of[by_row], w[by_row]
+    budget = _SEARCH_BUDGET * (len(w) + n_r) if n_r > _SEARCH_ROWS else 1 << 62
+    edge, solved = _augmenting_paths(starts, cols, w, n_c, budget)
+    if not solved:  # long searches over plateaus of tied weights: start again from prices
+        edge = _priced_paths(starts, cols, w, n_c, _AUCTION_BIDS)
     return by_row[edge[edge >= 0]]
 
 
@@ -579,9 +590,10 @@ def _heap_pop(keys, items, size):
 
 
 @compiled
-def _augmenting_paths(starts, cols, w, n_c):
-    """A maximum-weight matching of a bipartite graph in which a row may stay unmatched: for each
-    row, the position of its matched edge (-1: unmatched). Row p's edges are starts[p] ..
+def _augmenting_paths(starts, cols, w, n_c, budget):
+    """A maximum-weight matching of a bipartite graph in which a row may stay unmatched: (for each
+    row, the position of its matched edge (-1: unmatched), True), or (..., False) once the searches
+    have looked at more than `budget` edges, unfinished. Row p's edges are starts[p] ..
     starts[p + 1] - 1, to columns cols[...] (0..n_c-1) with weights w[...] > 0.
 
     The shortest augmenting path method of Jonker and Volgenant, on costs -w with a column of its
@@ -604,11 +616,11 @@ def _augmenting_paths(starts, cols, w, n_c):
     col_row = np.full(m, -1)
     free = np.arange(n_r)
     n_free = n_r
-    budget = 4 * (len(cols) + n_r)  # bids at most: a long run of ever smaller bids is left to the paths
+    bids = 4 * (len(cols) + n_r)  # at most: a long run of ever smaller bids is left to the paths
     for _ in range(2):
         h, queued, n_free = 0, n_free, 0
-        while h < queued and budget > 0:
-            budget -= 1
+        while h < queued and bids > 0:
+            bids -= 1
             i = free[h]
             h += 1
             u1, j1, e1 = -v[n_c + i], n_c + i, -1  # the cheapest column and the next, own column included
@@ -659,6 +671,9 @@ def _augmenting_paths(starts, cols, w, n_c):
         i, base, sink = start, 0.0, -1
         while sink < 0:
             end = starts[i + 1]
+            budget -= end + 1 - starts[i]
+            if budget < 0:
+                return row_edge, False
             for t in range(starts[i], end + 1):  # the row's edges, then its own column
                 j, cost = (cols[t], -w[t]) if t < end else (n_c + i, 0.0)
                 if settled[j]:
@@ -699,6 +714,197 @@ def _augmenting_paths(starts, cols, w, n_c):
             j = order[x]
             i = col_row[j]
             u[i] = (-w[row_edge[i]] if row_edge[i] >= 0 else 0.0) - v[j]
+        for x in range(n_reached):
+            distance[reached[x]] = np.inf
+            settled[reached[x]] = False
+    return row_edge, True
+
+
+@compiled
+def _priced_paths(starts, cols, w, n_c, bids_per_edge):
+    """:func:`_augmenting_paths` (the matched edge of each row) for graphs whose searches run long:
+    weights tied across much of each row make every late search cross a plateau of the reduced
+    costs, most of the graph. The problem is made square (:func:`_squared`) and an auction with
+    epsilon-scaling (Bertsekas) prices it: each row bids for its best column, raising the price by
+    the margin over its second best plus epsilon, so that ties are broken by epsilon and
+    settled by local bids; epsilon falls fourfold down to 1e-4 of the largest weight. Its prices are
+    only a start: each row keeps its column if that is exactly its cheapest at those prices, and the
+    rows left are matched by shortest augmenting paths (:func:`_square_paths`), exact as before. An
+    auction that bids more than `bids_per_edge` times the square problem's edges gives way to the
+    plain searches.
+    """
+    n_r = len(starts) - 1
+    s_starts, s_cols, s_w, s_edge = _squared(starts, cols, w, n_c)
+    top = np.max(w)
+    prices, bid_col, priced = _auction(s_starts, s_cols, s_w, top / 4, top * 1e-4, bids_per_edge * len(s_cols))
+    if not priced:
+        return _augmenting_paths(starts, cols, w, n_c, 1 << 62)[0]
+    square_edge = _square_paths(s_starts, s_cols, s_w, prices, bid_col)
+    edge = np.full(n_r, -1)
+    for i in range(n_r):
+        edge[i] = s_edge[square_edge[i]]
+    return edge
+
+
+@compiled
+def _squared(starts, cols, w, n_c):
+    """The square problem whose perfect matchings are the matchings of the rows (starts, cols, w):
+    rows 0..n_r-1 and one row n_r + j per column j, columns 0..n_c-1 and one column n_c + i per row
+    i. Row i has its edges and (i, n_c + i) ("unpaired"); row n_r + j has (n_r + j, j) ("unpaired")
+    and (n_r + j, n_c + i) for each edge (i, j), so that when i takes j, j's row takes i's column.
+    Only row i's own edges weigh anything. Returns (starts, cols, weights, the original edge or -1)."""
+    n_r = len(starts) - 1
+    n = n_r + n_c
+    sizes = np.zeros(n + 1, dtype=np.intp)
+    for i in range(n_r):
+        sizes[i + 1] = starts[i + 1] - starts[i] + 1
+    for t in range(len(cols)):
+        sizes[n_r + cols[t] + 1] += 1
+    for j in range(n_c):
+        sizes[n_r + j + 1] += 1
+    for x in range(n):
+        sizes[x + 1] += sizes[x]
+    s_cols = np.empty(sizes[n], dtype=np.intp)
+    s_w = np.zeros(sizes[n])
+    s_edge = np.full(sizes[n], -1, dtype=np.intp)
+    at = sizes[:n].copy()
+    for j in range(n_c):
+        s_cols[at[n_r + j]] = j
+        at[n_r + j] += 1
+    for i in range(n_r):
+        for t in range(starts[i], starts[i + 1]):
+            s_cols[at[i]], s_w[at[i]], s_edge[at[i]] = cols[t], w[t], t
+            at[i] += 1
+            s_cols[at[n_r + cols[t]]] = n_c + i
+            at[n_r + cols[t]] += 1
+        s_cols[at[i]] = n_c + i
+        at[i] += 1
+    return sizes, s_cols, s_w, s_edge
+
+
+@compiled
+def _auction(starts, cols, w, epsilon, final, most_bids):
+    """Forward auction with epsilon-scaling on a square problem whose every row has two edges or
+    more and which has a perfect matching: (prices, each row's column, True), or False third once
+    more than `most_bids` bids were made. Each phase frees every row and keeps the prices."""
+    n = len(starts) - 1
+    prices = np.zeros(n)
+    col_row = np.full(n, -1)
+    row_col = np.full(n, -1)
+    queue = np.empty(n, dtype=np.intp)
+    while True:
+        col_row[:] = -1
+        for i in range(n):
+            queue[i] = i
+        head, tail, waiting = 0, 0, n  # a ring, full
+        while waiting > 0:
+            most_bids -= 1
+            if most_bids < 0:
+                return prices, row_col, False
+            i = queue[head]
+            head = head + 1 if head + 1 < n else 0
+            waiting -= 1
+            best, second, j = -np.inf, -np.inf, -1
+            for t in range(starts[i], starts[i + 1]):
+                value = w[t] - prices[cols[t]]
+                if value > second:
+                    if value > best:
+                        best, second, j = value, best, cols[t]
+                    else:
+                        second = value
+            prices[j] += (best - second if second > -np.inf else 0.0) + epsilon  # one edge: no margin
+            held = col_row[j]
+            col_row[j], row_col[i] = i, j
+            if held >= 0:
+                queue[tail] = held
+                tail = tail + 1 if tail + 1 < n else 0
+                waiting += 1
+        if epsilon <= final:
+            return prices, row_col, True
+        epsilon = max(epsilon / 4, final)
+
+
+@compiled
+def _square_paths(starts, cols, w, prices, start_col):
+    """An optimal perfect matching of a square problem (each row's matched edge) by shortest
+    augmenting paths, started from prices: the column duals are minus the prices, each row's dual
+    its least reduced cost, and a row keeps its column `start_col` where that is exactly its
+    least; every other row is matched by a search as in :func:`_augmenting_paths` (no column of its
+    own here: the square problem has a perfect matching, so a free column is always reached)."""
+    n = len(starts) - 1
+    v = -prices
+    u = np.empty(n)
+    row_edge = np.full(n, -1)
+    col_row = np.full(n, -1)
+    free = np.empty(n, dtype=np.intp)
+    n_free = 0
+    for i in range(n):
+        least, kept = np.inf, -1
+        for t in range(starts[i], starts[i + 1]):
+            reduced = -w[t] - v[cols[t]]
+            if reduced < least or (reduced == least and cols[t] == start_col[i]):
+                least, kept = reduced, t if cols[t] == start_col[i] else -1
+        u[i] = least
+        if kept >= 0 and col_row[cols[kept]] < 0:
+            row_edge[i], col_row[cols[kept]] = kept, i
+        else:
+            free[n_free] = i
+            n_free += 1
+    distance = np.full(n, np.inf)
+    settled = np.zeros(n, dtype=np.bool_)
+    via_edge = np.empty(n, dtype=np.intp)
+    via_row = np.empty(n, dtype=np.intp)
+    reached = np.empty(n, dtype=np.intp)
+    order = np.empty(n + 1, dtype=np.intp)
+    heap_keys = np.empty(len(cols) + 1)
+    heap_items = np.empty(len(cols) + 1, dtype=np.intp)
+    for f in range(n_free):
+        start = free[f]
+        n_reached = n_settled = size = 0
+        i, base, sink = start, 0.0, -1
+        while sink < 0:
+            for t in range(starts[i], starts[i + 1]):
+                j = cols[t]
+                if settled[j]:
+                    continue
+                through = base + max(-w[t] - u[i] - v[j], 0.0)
+                if through < distance[j]:
+                    if distance[j] == np.inf:
+                        reached[n_reached] = j
+                        n_reached += 1
+                    distance[j], via_row[j], via_edge[j] = through, i, t
+                    if through <= base and col_row[j] < 0:
+                        sink = j
+                        break
+                    size = _heap_push(heap_keys, heap_items, size, through, j)
+            if sink < 0:
+                key, j, size = _heap_pop(heap_keys, heap_items, size)
+                while settled[j] or key != distance[j]:
+                    key, j, size = _heap_pop(heap_keys, heap_items, size)
+                if col_row[j] < 0:
+                    sink = j
+                else:
+                    settled[j] = True
+                    order[n_settled] = j
+                    n_settled += 1
+                    i, base = col_row[j], key
+        nearest = distance[sink]
+        for x in range(n_settled):
+            v[order[x]] += distance[order[x]] - nearest
+        j = sink
+        while True:  # flip the path
+            i = via_row[j]
+            col_row[j] = i
+            previous = cols[row_edge[i]] if row_edge[i] >= 0 else -1
+            row_edge[i] = via_edge[j]
+            if i == start:
+                break
+            j = previous
+        order[n_settled] = sink
+        for x in range(n_settled + 1):
+            j = order[x]
+            i = col_row[j]
+            u[i] = -w[row_edge[i]] - v[j]
         for x in range(n_reached):
             distance[reached[x]] = np.inf
             settled[reached[x]] = False
