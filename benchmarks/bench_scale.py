@@ -170,7 +170,7 @@ def scaling(quick: bool):
     print("|---|---|---|---|---|---|---|")
     n_grid = [(n, 100) for n in (10**4, 10**5, 10**6, 10**7) + (() if quick else (10**8,))]
     # independent labels stop at K = 1e4: at 1e5 (a million cells, about ten a row, weights nearly
-    # tied) the Braun-Banquet pairing alone takes about a minute (README, Benchmarks)
+    # tied) the Braun-Banquet pairing alone takes about 15 s (README, Benchmarks)
     k_grid = {"structured": [(10**6, k) for k in (10, 100, 10**3, 10**4, 10**5)],
               "independent": [(10**6, k) for k in (10, 100, 10**3, 10**4)]}
     exponents = []
