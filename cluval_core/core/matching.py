@@ -590,6 +590,70 @@ def _heap_pop(keys, items, size):
 
 
 @compiled
+def _search(start, starts, cols, w, n_c, own, budget, u, v, row_col, row_edge, col_row, distance, settled, via_row,
+            via_edge, reached, order, heap_keys, heap_items):
+    """One shortest augmenting path from the free row `start` (Dijkstra on the reduced costs -w - u - v,
+    with a heap), until it reaches a free column; then the settled columns' duals move, the path flips
+    and the searched rows' matched edges are tight again. With `own`, each row i also has column
+    n_c + i of cost 0 (edge -1). The scratch arrays (distance at inf, settled False) are left as
+    found. Returns the budget left once the rows scanned have used their edges from it; below 0,
+    the search stopped there and nothing changed."""
+    n_reached = n_settled = size = 0
+    i, base, sink = start, 0.0, -1
+    while sink < 0:
+        end = starts[i + 1]
+        last = end + 1 if own else end
+        budget -= last - starts[i]
+        if budget < 0:
+            break
+        for t in range(starts[i], last):  # the row's edges, then its own column
+            j, cost = (cols[t], -w[t]) if t < end else (n_c + i, 0.0)
+            if settled[j]:
+                continue
+            through = base + max(cost - u[i] - v[j], 0.0)
+            if through < distance[j]:
+                if distance[j] == np.inf:
+                    reached[n_reached] = j
+                    n_reached += 1
+                distance[j], via_row[j], via_edge[j] = through, i, t if t < end else -1
+                if through <= base and col_row[j] < 0:  # a free column as near as any can be
+                    sink = j
+                    break
+                size = _heap_push(heap_keys, heap_items, size, through, j)
+        if sink < 0:
+            key, j, size = _heap_pop(heap_keys, heap_items, size)
+            while settled[j] or key != distance[j]:  # an entry since bettered
+                key, j, size = _heap_pop(heap_keys, heap_items, size)
+            if col_row[j] < 0:
+                sink = j
+            else:
+                settled[j] = True
+                order[n_settled] = j
+                n_settled += 1
+                i, base = col_row[j], key
+    if sink >= 0:
+        nearest = distance[sink]
+        for x in range(n_settled):
+            v[order[x]] += distance[order[x]] - nearest
+        j = sink
+        while True:  # flip the path
+            i = via_row[j]
+            col_row[j] = i
+            j, row_col[i], row_edge[i] = row_col[i], j, via_edge[j]
+            if i == start:
+                break
+        order[n_settled] = sink
+        for x in range(n_settled + 1):  # the matched edges of the rows searched are tight again
+            j = order[x]
+            i = col_row[j]
+            u[i] = (-w[row_edge[i]] if row_edge[i] >= 0 else 0.0) - v[j]
+    for x in range(n_reached):
+        distance[reached[x]] = np.inf
+        settled[reached[x]] = False
+    return budget
+
+
+@compiled
 def _augmenting_paths(starts, cols, w, n_c, budget):
     """A maximum-weight matching of a bipartite graph in which a row may stay unmatched: (for each
     row, the position of its matched edge (-1: unmatched), True), or (..., False) once the searches
@@ -666,57 +730,10 @@ def _augmenting_paths(starts, cols, w, n_c, budget):
     heap_keys = np.empty(len(cols) + n_r + 1)
     heap_items = np.empty(len(cols) + n_r + 1, dtype=np.intp)
     for f in range(n_free):
-        start = free[f]
-        n_reached = n_settled = size = 0
-        i, base, sink = start, 0.0, -1
-        while sink < 0:
-            end = starts[i + 1]
-            budget -= end + 1 - starts[i]
-            if budget < 0:
-                return row_edge, False
-            for t in range(starts[i], end + 1):  # the row's edges, then its own column
-                j, cost = (cols[t], -w[t]) if t < end else (n_c + i, 0.0)
-                if settled[j]:
-                    continue
-                through = base + max(cost - u[i] - v[j], 0.0)
-                if through < distance[j]:
-                    if distance[j] == np.inf:
-                        reached[n_reached] = j
-                        n_reached += 1
-                    distance[j], via_row[j], via_edge[j] = through, i, t if t < end else -1
-                    if through <= base and col_row[j] < 0:  # a free column as near as any can be
-                        sink = j
-                        break
-                    size = _heap_push(heap_keys, heap_items, size, through, j)
-            if sink < 0:
-                key, j, size = _heap_pop(heap_keys, heap_items, size)
-                while settled[j] or key != distance[j]:  # an entry since bettered
-                    key, j, size = _heap_pop(heap_keys, heap_items, size)
-                if col_row[j] < 0:
-                    sink = j
-                else:
-                    settled[j] = True
-                    order[n_settled] = j
-                    n_settled += 1
-                    i, base = col_row[j], key
-        nearest = distance[sink]
-        for x in range(n_settled):
-            v[order[x]] += distance[order[x]] - nearest
-        j = sink
-        while True:  # flip the path
-            i = via_row[j]
-            col_row[j] = i
-            j, row_col[i], row_edge[i] = row_col[i], j, via_edge[j]
-            if i == start:
-                break
-        order[n_settled] = sink
-        for x in range(n_settled + 1):  # the matched edges of the rows searched are tight again
-            j = order[x]
-            i = col_row[j]
-            u[i] = (-w[row_edge[i]] if row_edge[i] >= 0 else 0.0) - v[j]
-        for x in range(n_reached):
-            distance[reached[x]] = np.inf
-            settled[reached[x]] = False
+        budget = _search(free[f], starts, cols, w, n_c, True, budget, u, v, row_col, row_edge, col_row, distance,
+                         settled, via_row, via_edge, reached, order, heap_keys, heap_items)
+        if budget < 0:
+            return row_edge, False
     return row_edge, True
 
 
@@ -829,11 +846,12 @@ def _square_paths(starts, cols, w, prices, start_col):
     """An optimal perfect matching of a square problem (each row's matched edge) by shortest
     augmenting paths, started from prices: the column duals are minus the prices, each row's dual
     its least reduced cost, and a row keeps its column `start_col` where that is exactly its
-    least; every other row is matched by a search as in :func:`_augmenting_paths` (no column of its
+    least; every other row is matched by a search (:func:`_search`, with no column of its
     own here: the square problem has a perfect matching, so a free column is always reached)."""
     n = len(starts) - 1
     v = -prices
     u = np.empty(n)
+    row_col = np.full(n, -1)
     row_edge = np.full(n, -1)
     col_row = np.full(n, -1)
     free = np.empty(n, dtype=np.intp)
@@ -846,7 +864,7 @@ def _square_paths(starts, cols, w, prices, start_col):
                 least, kept = reduced, t if cols[t] == start_col[i] else -1
         u[i] = least
         if kept >= 0 and col_row[cols[kept]] < 0:
-            row_edge[i], col_row[cols[kept]] = kept, i
+            row_col[i], row_edge[i], col_row[cols[kept]] = cols[kept], kept, i
         else:
             free[n_free] = i
             n_free += 1
@@ -859,55 +877,8 @@ def _square_paths(starts, cols, w, prices, start_col):
     heap_keys = np.empty(len(cols) + 1)
     heap_items = np.empty(len(cols) + 1, dtype=np.intp)
     for f in range(n_free):
-        start = free[f]
-        n_reached = n_settled = size = 0
-        i, base, sink = start, 0.0, -1
-        while sink < 0:
-            for t in range(starts[i], starts[i + 1]):
-                j = cols[t]
-                if settled[j]:
-                    continue
-                through = base + max(-w[t] - u[i] - v[j], 0.0)
-                if through < distance[j]:
-                    if distance[j] == np.inf:
-                        reached[n_reached] = j
-                        n_reached += 1
-                    distance[j], via_row[j], via_edge[j] = through, i, t
-                    if through <= base and col_row[j] < 0:
-                        sink = j
-                        break
-                    size = _heap_push(heap_keys, heap_items, size, through, j)
-            if sink < 0:
-                key, j, size = _heap_pop(heap_keys, heap_items, size)
-                while settled[j] or key != distance[j]:
-                    key, j, size = _heap_pop(heap_keys, heap_items, size)
-                if col_row[j] < 0:
-                    sink = j
-                else:
-                    settled[j] = True
-                    order[n_settled] = j
-                    n_settled += 1
-                    i, base = col_row[j], key
-        nearest = distance[sink]
-        for x in range(n_settled):
-            v[order[x]] += distance[order[x]] - nearest
-        j = sink
-        while True:  # flip the path
-            i = via_row[j]
-            col_row[j] = i
-            previous = cols[row_edge[i]] if row_edge[i] >= 0 else -1
-            row_edge[i] = via_edge[j]
-            if i == start:
-                break
-            j = previous
-        order[n_settled] = sink
-        for x in range(n_settled + 1):
-            j = order[x]
-            i = col_row[j]
-            u[i] = -w[row_edge[i]] - v[j]
-        for x in range(n_reached):
-            distance[reached[x]] = np.inf
-            settled[reached[x]] = False
+        _search(free[f], starts, cols, w, n, False, 1 << 62, u, v, row_col, row_edge, col_row, distance, settled,
+                via_row, via_edge, reached, order, heap_keys, heap_items)
     return row_edge
 
 
