@@ -5,6 +5,7 @@ import itertools
 import math
 from fractions import Fraction
 
+import mpmath
 import numpy as np
 import pytest
 
@@ -77,3 +78,35 @@ def test_the_expected_power_sum_at_q_2_is_the_sum_of_every_pair_of_sizes_second_
                                                 replace=False)), n]) if n > 1 else np.array([n])
         pairwise = sum((Fraction(_second_moment(int(x), int(y), n)) for x in a for y in b), Fraction(0))
         assert _expected_power_sum(a.astype(np.int64), b.astype(np.int64), n, 2.0) == float(pairwise)
+
+
+def _exact_power_sum(rows, cols, q):
+    """E[sum_ij n_ij^q] summed over every count of every pair of clusters, each probability and
+    m^q at 30 digits (mpmath)."""
+    n = sum(rows)
+    mpmath.mp.dps = 30
+
+    def log_factorial(x):
+        return mpmath.loggamma(x + 1)
+
+    total = mpmath.mpf(0)
+    for a in rows:
+        for b in cols:
+            ways = log_factorial(b) + log_factorial(n - b) - log_factorial(n) + log_factorial(a) + log_factorial(n - a)
+            for m in range(max(1, a + b - n), min(a, b) + 1):
+                log_p = ways - log_factorial(m) - log_factorial(b - m) - log_factorial(a - m) - log_factorial(
+                    n - a - b + m)
+                total += mpmath.exp(log_p) * mpmath.mpf(m) ** q
+    return total
+
+
+@pytest.mark.parametrize(("rows", "cols"), [([1200, 800], [1000, 1000]), ([1500, 300, 17], [700, 700, 417]),
+                                            ([50, 50, 50], [75, 75])])
+@pytest.mark.parametrize("q", [1.5, 3.0, 7.25])
+def test_the_expected_power_sum_keeps_thirteen_digits(rows, cols, q):
+    """The probabilities anchored in Loader's form and carried by their exact ratios (as the expected
+    mutual information's) give E[sum n^q] to within 5e-14 of itself; a running sum of the ratios'
+    logarithms lost 2e-13 of it on two clusters of 1 200 and 800 objects."""
+    exact = _exact_power_sum(rows, cols, q)
+    found = _expected_power_sum(np.array(rows, dtype=np.int64), np.array(cols, dtype=np.int64), sum(rows), q)
+    assert abs(float((found - exact) / exact)) < 1e-13

@@ -42,12 +42,13 @@ import math
 import numpy as np
 from scipy.special import gammaln
 
+from .compiled import compiled
 from .numeric import distinct
 from .validation import CluvalError
 
 __all__ = ["expected_mutual_information", "expected_mutual_information_terms", "expected_mutual_information_left_out",
            "expected_cell_sums_left_out", "mutual_information_grid",
-           "mutual_information_variance", "variance_terms", "MAX_TERMS", "MAX_VARIANCE_TERMS"]
+           "mutual_information_variance", "variance_terms", "hypergeometric_sums", "MAX_TERMS", "MAX_VARIANCE_TERMS"]
 
 _LOG_INV_EPS = math.log(1e17)
 _CELLS_PER_BLOCK = 1 << 18    # terms evaluated at once: a few arrays that stay in the cache
@@ -270,8 +271,26 @@ def _distinct_pair_sums(a_bytes: bytes, b_bytes: bytes, n: int) -> np.ndarray:
     b = distinct(np.frombuffer(b_bytes, dtype=np.int64))
     ai, bj = np.meshgrid(a, b, indexing="ij")
     ai, bj = ai.ravel(), bj.ravel()
+    sums = hypergeometric_sums(ai, bj, n, np.log, np.log(ai) + np.log(bj) - math.log(n)) / n
+    sums.flags.writeable = False
+    return sums
+
+
+def hypergeometric_sums(ai: np.ndarray, bj: np.ndarray, n: int, values, shift=None, window=None) -> np.ndarray:
+    """sum_m (values(m) - shift) m P(m | ai, bj, n) for each pair of cluster sizes (ai[k], bj[k])
+    among n objects (1-D int64 arrays), over the window of m that carries the hypergeometric mass
+    (0 for an empty window); `values` maps an array of counts (floats) to an array, `shift` is one
+    number per pair, or None for sum_m values(m) P(m). With values = log and shift = log(mu) the
+    sums are the expected mutual information's; with values = m^q and no shift, E[m^q]. The windows
+    are the expected mutual information's (from m = 1) unless `window(ai, bj, n)` gives others (lo,
+    hi); values is read at max(m, 1), so a window from m = 0 suits the sums weighted by m alone.
+
+    >>> E = hypergeometric_sums(np.array([2]), np.array([2]), 4, lambda m: m * m)  # P(1) = 4/6, P(2) = 1/6
+    >>> bool(np.isclose(E[0], 4 / 6 + 4 / 6, rtol=1e-14))
+    True
+    """
     sums = np.zeros(len(ai))
-    lo, hi = _window(ai, bj, n)
+    lo, hi = (window or _window)(ai, bj, n)
     keep = np.flatnonzero(hi >= lo)
     ai, bj, lo = ai[keep], bj[keep], lo[keep]
     width = hi[keep] - lo + 1
@@ -281,18 +300,17 @@ def _distinct_pair_sums(a_bytes: bytes, b_bytes: bytes, n: int) -> np.ndarray:
                           f"{total_terms:.3g} terms, more than the {MAX_TERMS:.0e} cluval sums")
     if not len(keep):
         return sums
+    by_count = shift is not None
+    shift = shift[keep] if by_count else np.zeros(len(keep))
     # each window is cut into segments of _ANCHOR_EVERY terms (the last one shorter), each
     # with P anchored at its start; segments are summed a block at a time
     segments = (width + _ANCHOR_EVERY - 1) // _ANCHOR_EVERY
     ends = np.cumsum(segments)
-    log_mu = np.log(ai) + np.log(bj) - math.log(n)
     top = int((lo + width).max())
-    # a table of log(m) pays when the windows hold more terms than it has entries
-    log_table = None
+    # a table of values(m) pays when the windows hold more terms than it has entries
+    table = np.empty(0)
     if top <= min(_TABLE_LIMIT, 2 * total_terms):
-        log_table = np.log(np.maximum(np.arange(top + _ANCHOR_EVERY, dtype=np.float64), 1.0))
-    cells = min(_CELLS_PER_BLOCK, int(ends[-1]) * _ANCHOR_EVERY)  # small sums, small buffers
-    buffers = (*np.empty((4, cells)), np.empty(cells, dtype=np.intp))
+        table = values(np.maximum(np.arange(top + _ANCHOR_EVERY, dtype=np.float64), 1.0))
     pair_sums = np.zeros(len(width))
     for first in range(0, int(ends[-1]), _SEGMENTS_PER_GROUP):
         seg = np.arange(first, min(first + _SEGMENTS_PER_GROUP, int(ends[-1])))
@@ -301,51 +319,43 @@ def _distinct_pair_sums(a_bytes: bytes, b_bytes: bytes, n: int) -> np.ndarray:
         length = np.minimum(_ANCHOR_EVERY, lo[pair] + width[pair] - at)
         A, B = ai[pair], bj[pair]
         anchor_p = np.exp(_log_hypergeometric(at, A, B, n))
-        per_block = _CELLS_PER_BLOCK // int(length.max())
-        for s in range(0, len(seg), per_block):
+        span = int(length.max())
+        per_block = _CELLS_PER_BLOCK // span
+        for s in range(0, len(seg), per_block):  # (the blocks group each pair's sum as they always have)
             block = slice(s, s + per_block)
-            segment_sums = _block_sum(at[block], length[block], A[block], B[block], anchor_p[block],
-                                      log_mu[pair[block]], n, log_table, buffers)
+            at_values = (table[:0].reshape(0, 0) if len(table)  # values(at + j) at once where there is no table
+                         else values(np.maximum(at[block] + _STEPS[:span], 1).astype(np.float64)))
+            segment_sums = _segment_sums(at[block], length[block], A[block], B[block], anchor_p[block],
+                                         shift[pair[block]], by_count, n, table, at_values)
             pair_sums += np.bincount(pair[block], weights=segment_sums, minlength=len(width))
-    sums[keep] = pair_sums / n
-    sums.flags.writeable = False
+    sums[keep] = pair_sums
     return sums
 
 
-def _block_sum(at, length, A, B, anchor_p, log_mu, n, log_table, buffers) -> np.ndarray:
-    """For each segment,  sum_{at <= m < at + length}  m log(m / mu) P(m).
+@compiled
+def _segment_sums(at, length, A, B, anchor_p, shift, by_count, n, table, at_values):
+    """For each segment,  sum_{at <= m < at + length}  (values(m) - shift) m P(m)  (from m = at up),
+    or sum values(m) P(m) where not `by_count`.
 
     P is carried from each anchor P(at) by the exact ratio
     P(m+1)/P(m) = (A-m)(B-m) / ((m+1)(N-A-B+m+1)), at most _ANCHOR_EVERY - 1 times (a relative
-    error of at most ~3e-14). Segments are columns, so that each step of the product is one
-    contiguous row; the work arrays are `buffers`, reused from block to block.
+    error of at most ~3e-14). values(m) is read from `table` (at m) or, where that is empty, from
+    `at_values` (values(at + j) in row j, a column per segment).
     """
-    segments, span = len(at), int(length.max())
-    mf, p, work, scratch = (x[:segments * span].reshape(span, segments) for x in buffers[:4])
-    m = buffers[4][:segments * span].reshape(span, segments)
-    np.add(at, _STEPS[:span], out=m)  # m[j, i] = at_i + j: the shared counts
-    np.copyto(mf, m)
-    p[0] = anchor_p
-    step, ratio, part = mf[:-1], p[1:], scratch[1:]
-    np.subtract(A.astype(np.float64), step, out=ratio)
-    np.subtract(B.astype(np.float64), step, out=part)
-    ratio *= part
-    np.add((n + 1 - A - B).astype(np.float64), step, out=part)
-    part *= mf[1:]
-    ratio /= part
-    # a segment shorter than span ends early: a zero ratio there zeroes the rest of its column
-    short = np.flatnonzero(length < span)
-    p[length[short], short] = 0.0
-    for j in range(1, span):
-        p[j] *= p[j - 1]
-    if log_table is not None:
-        np.take(log_table, m, out=work)
-    else:
-        np.log(mf, out=work)
-    work -= log_mu
-    work *= mf
-    work *= p
-    return work.sum(axis=0)
+    out = np.empty(len(at))
+    tabled = len(table) > 0
+    for s in range(len(at)):
+        a, b, rest = float(A[s]), float(B[s]), float(n + 1 - A[s] - B[s])
+        p, total = anchor_p[s], 0.0
+        for j in range(length[s]):
+            m = float(at[s] + j)
+            if j:
+                step = m - 1.0
+                p = (a - step) * (b - step) / ((rest + step) * m) * p
+            value = table[at[s] + j] if tabled else at_values[j, s]
+            total += ((value - shift[s]) * m if by_count else value) * p
+        out[s] = total
+    return out
 
 
 # ---------------------------------------------------------------------- hypergeometric probabilities
@@ -569,10 +579,37 @@ def _pair_expectations(A, B1, B2, N, lo1, hi1, lo2, hi2, u, v):
     with np.errstate(divide="ignore", invalid="ignore"):
         log_ratio = np.log(np.maximum(k[..., :-1], 0.0)) - np.log(rest[..., None] - k[..., :-1] + 1) + tilt[..., None]
     K = _peaked(np.where(valid[..., :-1] & valid[..., 1:], log_ratio, 0.0), valid)
-    H = np.lib.stride_tricks.sliding_window_view(K, V.shape[-1], axis=-1)  # H[b, x, y] = K[b, x + y]
-    total = np.einsum("bx,bxy,by->b", U * u[..., :U.shape[-1]], H, V * v[..., :V.shape[-1]])
-    norm = np.einsum("bx,bxy,by->b", U, H, V)
+    rows = (len(K),)
+    total, norm = _hankel_forms(U * u[..., :U.shape[-1]], U, V * v[..., :V.shape[-1]], V, K,
+                                *(np.array(np.broadcast_to(hi - lo + 1, rows), dtype=np.int64)
+                                  for lo, hi in ((lo1, hi1), (lo2, hi2))))
     return total / norm
+
+
+@compiled
+def _hankel_forms(weighted_u, u, weighted_v, v, k, length_u, length_v):
+    """(sum_xy weighted_u[b, x] k[b, x + y] weighted_v[b, y], the same of u and v) for each row b,
+    over the first length_u[b] entries of the u's and length_v[b] of the v's: the Hankel forms
+    of :func:`_pair_expectations`, summed over x for each y (elementwise, which vectorises), then
+    over y."""
+    rows, width = v.shape
+    total, norm = np.empty(rows), np.empty(rows)
+    by_y, weighted_by_y = np.empty(width), np.empty(width)
+    for b in range(rows):
+        m = length_v[b]
+        by_y[:m] = 0.0
+        weighted_by_y[:m] = 0.0
+        for x in range(length_u[b]):
+            wu, uu = weighted_u[b, x], u[b, x]
+            for y in range(m):
+                weighted_by_y[y] += wu * k[b, x + y]
+                by_y[y] += uu * k[b, x + y]
+        t = s = 0.0
+        for y in range(m):
+            t += weighted_by_y[y] * weighted_v[b, y]
+            s += by_y[y] * v[b, y]
+        total[b], norm[b] = t, s
+    return total, norm
 
 
 @functools.lru_cache(maxsize=64)  # random tables with fixed margins share it
@@ -604,15 +641,12 @@ def _mutual_information_variance(a_bytes: bytes, b_bytes: bytes) -> float:
         cut = np.unique((fb[:, None] - (ylo[:, None] + np.arange(int((yhi - ylo).max()) + 1)))
                         [np.arange(int((yhi - ylo).max()) + 1) <= (yhi - ylo)[:, None]]).astype(np.float64)
         # (E[dev(Z, nu)] = E[Z log Z] - nu log nu, as E[Z] = nu: a few digits of nu log nu cancel)
-        others_at, others = cut, np.zeros(len(cut))  # at each count in cut, not at every count up to a size
-        block = max(1, (1 << 22) // (len(fa) * width))  # a few million terms at a time
-        for start in range(0, len(cut), block):
-            part = cut[start:start + block]
-            nu = fa[:, None] * part / rest
-            z, pz = _window_probabilities(*_span(fa[:, None], part, rest), fa[:, None], part, rest)
-            z_logs = z * np.log(np.maximum(z, 1.0))  # z log z
-            others[start:start + block] = weight_a[i] @ (np.einsum("amz,amz->am", pz, z_logs)
-                                                         - nu * np.log(np.where(nu > 0, nu, 1.0)))
+        others_at = cut  # at each count in cut, not at every count up to a size
+        sizes, counts = (x.ravel().astype(np.int64) for x in np.meshgrid(fa, cut, indexing="ij"))
+        nu = fa[:, None] * cut / rest
+        z_log_z = hypergeometric_sums(sizes, counts, int(rest), np.log, np.zeros(len(sizes)),
+                                      window=_span).reshape(len(fa), len(cut))
+        others = weight_a[i] @ (z_log_z - nu * np.log(np.where(nu > 0, nu, 1.0)))
         # cells of the same row (j'), and of neither (i', j'): every pair of columns j != j' at once
         ylo, yhi = _span(A, fb, N)  # the window of row i's count in each column j'
         y = ylo[:, None] + np.arange(int((yhi - ylo).max()) + 1)  # (j', y)

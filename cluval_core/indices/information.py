@@ -59,8 +59,8 @@ from ..core.emi import (
     _MAX_N,
     MAX_VARIANCE_TERMS,
     _window,
-    _window_probabilities,
     expected_mutual_information_terms,
+    hypergeometric_sums,
     mutual_information_variance,
 )
 from ..core.labels import compare, score_labels
@@ -961,15 +961,11 @@ def _expected_power_grid(a: np.ndarray, b: np.ndarray, n: int, q: float) -> np.n
         return grid
     if n > _MAX_N:  # counts beyond exact floats: the window's probabilities lose their meaning
         return np.full((len(a), len(b)), math.nan)
-    lo, hi = _window(a[:, None], b[None, :], n)
+    ai, bj = (x.ravel() for x in np.meshgrid(a, b, indexing="ij"))
+    lo, hi = _window(ai, bj, n)
     if float(np.maximum(hi - lo + 1, 0).sum()) > _MAX_TSALLIS_TERMS:
         return np.full((len(a), len(b)), math.nan)  # beyond the work cluval does: the index is NaN
-    rows = max(1, (1 << 22) // (len(b) * int((hi - lo).max() + 1)))  # a few million terms at a time
-    for start in range(0, len(a), rows):
-        part = slice(start, start + rows)
-        m, p = _window_probabilities(lo[part], np.maximum(hi[part], lo[part]), a[part, None], b[None, :], n)
-        grid[part] = np.einsum("abm,abm->ab", p, m ** q) * (hi[part] >= lo[part])
-    return grid
+    return hypergeometric_sums(ai, bj, n, lambda m: m ** q).reshape(len(a), len(b))
 
 
 @cache
