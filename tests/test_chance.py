@@ -183,6 +183,25 @@ def test_jackknife_values_are_each_table_recomputed_where_the_expected_sums_are_
             assert got[i] == pytest.approx(want[i], rel=1e-11, abs=1e-13, nan_ok=True), (k, i)
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_random_tables_share_only_what_their_margins_fix(seed):
+    """chance()'s random tables share with the observed one what depends on the cluster sizes alone
+    (Comparison.margin_memo: the variance of the mutual information, the pair counts' moments, the
+    Tsallis expectations, RMI's reference terms): every value is that of a fresh comparison of the
+    same table, bit for bit, and the shared work is done once."""
+    rng = np.random.default_rng(seed)
+    a = rng.choice(6, 300, p=[0.3, 0.25, 0.2, 0.1, 0.1, 0.05])
+    c = Comparison.from_table(compare(a, np.where(rng.random(300) < 0.5, a, rng.integers(0, 5, 300))).table)
+    c.scores(TABLE_IDS)  # (a table's own order breaks ties, as it does for each random table's comparison)
+    shared = dict(c._margin_memo)
+    assert len(shared) >= 4
+    for table in stats.random_table(c.row_sizes, c.col_sizes).rvs(5, random_state=rng):
+        drawn = c.with_table(table, same_margins=True)
+        got, want = drawn.scores(TABLE_IDS), Comparison.from_table(table).scores(TABLE_IDS)
+        assert got == want or all(got[i] == want[i] or math.isnan(got[i]) and math.isnan(want[i]) for i in want)
+        assert drawn._margin_memo is c._margin_memo and c._margin_memo == shared  # nothing computed anew
+
+
 def test_jackknife_of_the_centroid_indices_leaves_out_each_object_with_its_coordinates():
     rng = np.random.default_rng(3)
     a, b = rng.integers(0, 3, 14), rng.integers(0, 3, 14)

@@ -125,6 +125,8 @@ class PairsOnly:
             self._memo[derive] = derive(self)
         return self._memo[derive]
 
+    margin_memo = memo  # what the sizes alone give: these sizes are this object's own
+
     @property
     def is_identical(self) -> bool:
         """The same partitions up to label names: no pair together on one side only."""
@@ -378,6 +380,11 @@ def _entropy(counts: np.ndarray, n: float) -> float:
     return max(-order_free_sum(p * np.log(p)), 0.0)
 
 
+def _margin_entropies(c) -> tuple[float, float]:
+    """(H(rows), H(columns)) in nats."""
+    return _entropy(c.row_sizes, c.n), _entropy(c.col_sizes, c.n)
+
+
 class Comparison:
     """Two partitions of the same objects, compared through one contingency table.
 
@@ -458,6 +465,7 @@ class Comparison:
             _memberships=None,  # (U, V) of a soft comparison, for chance()
             _values={},  # index id -> value, each computed once
             _memo={},  # function -> what it derives from this comparison (memo())
+            _margin_memo={},  # function -> what it derives from the cluster sizes alone (margin_memo())
             _known=None)  # see _build
 
     def __setattr__(self, name, value):
@@ -534,7 +542,9 @@ class Comparison:
         col_labels = self.col_labels if cols is None else self.col_labels[cols]
         if tie_order is None and codes is None and rows is None and cols is None:
             tie_order = self.tie_order
-        shared = {name: self.__dict__[name] for name in _MARGIN_FACTS if same_margins and name in self.__dict__}
+        # (real-valued margins of another table are the same only to their last bits: nothing is shared)
+        shared = {name: self.__dict__[name] for name in _MARGIN_FACTS
+                  if same_margins and not self.is_soft and name in self.__dict__}
         return type(self)._build(table, row_labels, col_labels, X=X, codes=codes, tie_order=tie_order,
                                  margin_facts=shared, known=known)
 
@@ -556,6 +566,17 @@ class Comparison:
             return self._memo[derive]
         except KeyError:
             value = self._memo[derive] = derive(self)
+            return value
+
+    def margin_memo(self, derive):
+        """``derive(self)`` for a derivation that reads the cluster sizes alone (an expectation or
+        variance under the permutation model, say): computed once and kept for every table with
+        the same margins (:meth:`with_table` with ``same_margins=True``), such as chance()'s
+        random tables."""
+        try:
+            return self._margin_memo[derive]
+        except KeyError:
+            value = self._margin_memo[derive] = derive(self)
             return value
 
     def known_sum(self, grid) -> float | None:
@@ -708,10 +729,9 @@ class Comparison:
     @cached_property
     def entropies(self) -> Entropies:
         n = self.n
-        h_true = _entropy(self.row_sizes, n)
+        h_true, h_pred = self.margin_memo(_margin_entropies)
         if self.is_identical:  # the same multiset of probabilities: make the equalities exact
             return Entropies(h_true, h_true, h_true, h_true)
-        h_pred = _entropy(self.col_sizes, n)
         r_idx, c_idx, nz = self.cells
         # counts are positive: each distinct count's term once (the same sum as _entropy's)
         h_joint = _entropy(nz, n) if self.is_soft else -self.cell_sum(lambda v: (v / n) * np.log(v / n))
@@ -1339,7 +1359,7 @@ def _greedy_tie(child) -> bool:
 
 
 # Cached properties that depend on the cluster sizes alone: a table with the same margins shares them.
-_MARGIN_FACTS = ("expected_mutual_information", "psi_expected")
+_MARGIN_FACTS = ("expected_mutual_information", "psi_expected", "_margin_memo")
 
 
 def _within_range(value: float, bounds: tuple[float, float]) -> float:

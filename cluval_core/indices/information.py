@@ -376,7 +376,7 @@ def _smi_undefined(c) -> str | None:
         return "a real-valued table: the permutation model needs counts"
     if math.isnan(c.expected_mutual_information):
         return "the expected mutual information is beyond the work cluval does"
-    sd = c.memo(_mi_sd)
+    sd = c.margin_memo(_mi_sd)
     if math.isnan(sd):
         return (f"the variance of the mutual information needs more than the {MAX_VARIANCE_TERMS:.0e} terms "
                 "cluval sums")
@@ -389,7 +389,7 @@ def _smi_undefined(c) -> str | None:
 def _smi(c) -> float:
     if _smi_undefined(c) is not None:
         return math.nan
-    return (c.entropies.mutual_information - c.expected_mutual_information) / c.memo(_mi_sd)
+    return (c.entropies.mutual_information - c.expected_mutual_information) / c.margin_memo(_mi_sd)
 
 
 def _smi_steps(c):
@@ -400,11 +400,11 @@ def _smi_steps(c):
                           c.expected_mutual_information, "the expected MI when objects are assigned at random "
                           "with these cluster sizes"))
     if why is None or "0/0" in why:
-        steps.append(Step("SD", "√(E[MI²] − EMI²)", "", c.memo(_mi_sd),
+        steps.append(Step("SD", "√(E[MI²] − EMI²)", "", c.margin_memo(_mi_sd),
                           "the standard deviation of MI over those random assignments, exactly"))
     if why is not None:
         return steps + [_convention("SMI", math.nan, why)]
-    mi, emi, sd = c.entropies.mutual_information, c.expected_mutual_information, c.memo(_mi_sd)
+    mi, emi, sd = c.entropies.mutual_information, c.expected_mutual_information, c.margin_memo(_mi_sd)
     return steps + [Step("SMI", "(MI − EMI) / SD", f"({shown(mi)} − {shown(emi)}) / {shown(sd)}", _smi(c))]
 
 
@@ -416,7 +416,7 @@ def _smi_cells(c, dense):
     if _smi_undefined(c) is not None:
         return None
     emi_cells = expected_mutual_information_terms(c.row_sizes, c.col_sizes)
-    return Anatomy((_mi_cells_of(dense) - emi_cells) / c.memo(_mi_sd), 0.0,
+    return Anatomy((_mi_cells_of(dense) - emi_cells) / c.margin_memo(_mi_sd), 0.0,
                    "(the cell's mutual information − its expectation) / SD[MI]")
 
 
@@ -601,6 +601,11 @@ def _key(sizes: np.ndarray) -> bytes:
     return np.sort(np.asarray(sizes, dtype=np.int64)).tobytes()
 
 
+def _reference_of(c) -> tuple[float, float]:
+    """(H(g), H(g | g)) of c's reference (:func:`_reference_terms`)."""
+    return _reference_terms(_key(c.row_sizes))
+
+
 def _reduced_parts(c) -> tuple[float, float]:
     """(H(g), H(g | c)) of the whole table in nats, the reference being the rows (Jerdee et al. 2024).
 
@@ -614,7 +619,7 @@ def _reduced_parts(c) -> tuple[float, float]:
     """
     if c.k_true == 1:
         return 0.0, 0.0
-    h_g, _ = _reference_terms(_key(c.row_sizes))
+    h_g, _ = c.margin_memo(_reference_of)
     cols, cells = _distinct(c.col_sizes), tuple(x.astype(np.float64) for x in c.cell_value_counts)
     terms = tuple(x.tobytes() for x in (*cols, *cells))
     kept = sum(map(len, terms)) <= _KEPT_TERMS_BYTES
@@ -663,7 +668,7 @@ def _normalized_reduced_mutual_information(c) -> float:
     """
     if c.is_soft:
         return math.nan
-    h_g, h_g_given_g = _reference_terms(_key(c.row_sizes))
+    h_g, h_g_given_g = c.margin_memo(_reference_of)
     own = h_g - h_g_given_g
     if own <= 0:
         return 0.0
@@ -673,7 +678,7 @@ def _normalized_reduced_mutual_information(c) -> float:
 
 
 def _nrmi_steps(c):
-    h_g, h_g_given_g = _reference_terms(_key(c.row_sizes))
+    h_g, h_g_given_g = c.margin_memo(_reference_of)
     own = h_g - h_g_given_g
     steps = _rmi_steps(c) + [
         Step("H(g|g)", "H(g|c) with the candidate equal to the reference", "", h_g_given_g),
@@ -703,12 +708,17 @@ def _log_tables_count(row_sums: np.ndarray, col_sums: np.ndarray) -> float:
             + order_free_sum(_log_binom(cs + m - 1, m - 1)))
 
 
+def _log_omega(c) -> float:
+    """log Omega of c's margins, the columns as the rows of :func:`_log_tables_count`."""
+    return _log_tables_count(c.col_sizes, c.row_sizes)
+
+
 def _flat_parts(c) -> tuple[float, float]:
     """(log of the traditional count, log Omega) of the flat reduction, in nats."""
     n = float(c.n)
     traditional = (float(gammaln(n + 1)) - order_free_sum(gammaln(c.row_sizes + 1.0))
                    - order_free_sum(gammaln(c.col_sizes + 1.0)) + c.cell_sum(lambda v: gammaln(v + 1.0)))
-    return traditional, _log_tables_count(c.col_sizes, c.row_sizes)
+    return traditional, c.margin_memo(_log_omega)
 
 
 @left_out_update(_flat_parts, within=lambda c: 16 * float(np.spacing(gammaln(c.n + 2.0))))
@@ -752,7 +762,7 @@ def _rmi_flat_cells(c, dense):
     with np.errstate(invalid="ignore"):
         cells = gammaln(t + 1) / n
     constant = (gammaln(n + 1) - gammaln(rows + 1).sum() - gammaln(cols + 1).sum()
-                - _log_tables_count(c.col_sizes, c.row_sizes)) / n
+                - c.margin_memo(_log_omega)) / n
     return Anatomy(cells, constant, "log(n_ij!) / N nats; the constant is the margins' part and the count of tables")
 
 
@@ -975,6 +985,14 @@ def _power_grid(q: float) -> Callable:
     return partial(_expected_power_grid, q=q)
 
 
+@cache
+def _expected_power_sum_for(q: float) -> Callable:
+    """The derivation of E[sum_ij n_ij^q] from a comparison's margins, one function per q (so that
+    tables with the same margins share it)."""
+    return lambda c: _expected_power_sum(*(np.asarray(x, dtype=np.int64) for x in (c.row_sizes, c.col_sizes)),
+                                         int(c.n), q)
+
+
 def _expected_power_sum(rows: np.ndarray, cols: np.ndarray, n: int, q: float) -> float:
     """E[sum_ij n_ij^q] under the permutation model: over the distinct pairs of cluster sizes, each
     weighted by how often it occurs (in exact fractions at q = 2); kept for tables with the same margins."""
@@ -1013,7 +1031,7 @@ def _tsallis_parts(c, q: float) -> TsallisParts:
     h_u, h_v, h_uv = (_tsallis_of_power_sum(total, q) for total in c.memo(_power_sums_of(q)))
     power_sum = c.known_sum(_power_grid(q))
     if power_sum is None:
-        power_sum = _expected_power_sum(*(np.asarray(x, dtype=np.int64) for x in (c.row_sizes, c.col_sizes)), n, q)
+        power_sum = c.margin_memo(_expected_power_sum_for(q))
     expected = h_u + h_v - (1.0 - power_sum / float(n) ** q) / (q - 1.0)
     return TsallisParts(h_u, h_v, h_uv, h_u + h_v - h_uv, expected, (h_u + h_v) / 2)
 

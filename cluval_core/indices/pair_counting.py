@@ -155,12 +155,12 @@ def _null(c):
 
 def _linear_in_a(c, weight, constant):
     """(E, SD) of weight * a + constant."""
-    m, m_a, m_b, expected_a, sd_a = c.memo(_null)
+    m, m_a, m_b, expected_a, sd_a = c.margin_memo(_null)
     return expected_a * weight + constant, sd_a * abs(weight)
 
 
 def _rand_expectation(c):
-    m, m_a, m_b, _, sd_a = c.memo(_null)
+    m, m_a, m_b, _, sd_a = c.margin_memo(_null)
     return float(Fraction(m * m - m * (m_a + m_b) + 2 * m_a * m_b, m * m)), 2 * sd_a / m  # exact, then rounded once
 
 
@@ -171,14 +171,14 @@ def _rand_under(c, model):
 
 
 def _ari_expectation(c):
-    m, m_a, m_b, expected_a, sd_a = c.memo(_null)
+    m, m_a, m_b, expected_a, sd_a = c.margin_memo(_null)
     if (m_a + m_b) / 2 == expected_a:
         return None
     return 0.0, sd_a / abs((m_a + m_b) / 2 - expected_a)
 
 
 def _fm_expectation(c):
-    m, m_a, m_b, expected_a, sd_a = c.memo(_null)
+    m, m_a, m_b, expected_a, sd_a = c.margin_memo(_null)
     if not (m_a and m_b):
         return None
     root = math.sqrt(m_a * m_b)
@@ -186,7 +186,7 @@ def _fm_expectation(c):
 
 
 def _afm_expectation(c):
-    m, m_a, m_b, expected_a, sd_a = c.memo(_null)
+    m, m_a, m_b, expected_a, sd_a = c.margin_memo(_null)
     root = math.sqrt(m_a * m_b)
     if not (m_a and m_b) or root >= m:
         return None
@@ -198,14 +198,14 @@ def _within_margins(m, m_a, m_b) -> bool:
 
 
 def _correlation_expectation(c):
-    m, m_a, m_b, _, sd_a = c.memo(_null)
+    m, m_a, m_b, _, sd_a = c.margin_memo(_null)
     if not _within_margins(m, m_a, m_b):
         return None
     return 0.0, m * sd_a / (math.sqrt(m_a * m_b) * math.sqrt((m - m_a) * (m - m_b)))
 
 
 def _sokal_sneath_expectation(c):
-    m, m_a, m_b, _, _ = c.memo(_null)
+    m, m_a, m_b, _, _ = c.margin_memo(_null)
     if not _within_margins(m, m_a, m_b):
         return None
     return _linear_in_a(c, *sokal_sneath_in_a(m, m_a, m_b))
@@ -425,7 +425,7 @@ def _ari_steps(c):
 # ---------------------------------------------------------------------- standardized Rand index and PMI_2
 def _sri_parts(c):
     """(a - E[a], SD[a]) under the permutation model, the difference exact for counts; None where SD is 0."""
-    m, m_a, m_b, _, sd_a = c.memo(_null)
+    m, m_a, m_b, _, sd_a = c.margin_memo(_null)
     if sd_a <= 0:
         return None
     return Fraction(c.pair_counts.a * m - m_a * m_b, m), sd_a
@@ -446,7 +446,7 @@ def _sri_steps(c, symbol: str = "SRI"):
     if c.is_soft:
         return [_convention(symbol, math.nan, "a real-valued table: the permutation model needs counts")]
     p = c.pair_counts
-    m, m_a, m_b, _, sd_a = c.memo(_null)
+    m, m_a, m_b, _, sd_a = c.margin_memo(_null)
     steps = _pair_count_steps(c) + [
         Step("E", "(a + b)(a + c) / M", f"{shown(m_a)} × {shown(m_b)} / {shown(m)}", Fraction(m_a * m_b, m),
              "the expected a when objects are assigned at random with these cluster sizes"),
@@ -819,7 +819,7 @@ class PairRatio:
 
     def expectation(self, c):
         """(E, SD) under the permutation model, from a's exact mean and standard deviation."""
-        m, m_a, m_b, _, sd_a = c.memo(_null)
+        m, m_a, m_b, _, sd_a = c.margin_memo(_null)
         found = self._in_a(m, m_a, m_b)
         if found is None:
             return None
