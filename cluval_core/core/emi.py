@@ -538,27 +538,6 @@ def _distinct_sorted(sizes: np.ndarray) -> int:
     return int(np.count_nonzero(sizes[1:] != sizes[:-1])) + (len(sizes) > 0)
 
 
-def _peaked(log_ratio: np.ndarray, valid: np.ndarray) -> np.ndarray:
-    """exp of the running sums of `log_ratio` along the last axis (from 0 at the first entry), over
-    the `valid` entries (0 elsewhere), scaled so that each row's largest is 1: the factors below are
-    log-concave, so they stay within float range however far their windows reach into the tails."""
-    logs = np.concatenate((np.zeros(log_ratio.shape[:-1] + (1,)), np.cumsum(log_ratio, axis=-1)), axis=-1)
-    logs = np.where(valid, logs, -np.inf)
-    top = logs.max(axis=-1, keepdims=True)
-    return np.exp(logs - np.where(np.isfinite(top), top, 0.0))
-
-
-def _tilted(lo, hi, size, tilt):
-    """C(size, x) e^(-tilt x) for x = lo..hi of each row, up to a factor per row (the exact ratio
-    (size - x) / (x + 1) e^-tilt carries it), 0 on the padding past hi."""
-    lo, hi, size, tilt = np.broadcast_arrays(*(np.asarray(v, dtype=np.float64) for v in (lo, hi, size, tilt)))
-    x = lo[..., None] + np.arange(int((hi - lo).max(initial=0)) + 1)
-    step = x[..., :-1]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        log_ratio = np.log(np.maximum(size[..., None] - step, 0.0)) - np.log(step + 1) - tilt[..., None]
-    return _peaked(np.where(x[..., 1:] <= hi[..., None], log_ratio, 0.0), x <= hi[..., None])
-
-
 def _pair_expectations(A, B1, B2, N, lo1, hi1, lo2, hi2, u, v):
     """E[u(x) v(y)] for the counts (x, y) that A objects drawn from N share with two disjoint
     groups of sizes B1 and B2, whose law is C(B1, x) C(B2, y) C(N - B1 - B2, A - x - y) / C(N, A):
@@ -568,48 +547,70 @@ def _pair_expectations(A, B1, B2, N, lo1, hi1, lo2, hi2, u, v):
     is divided by the same form with u = v = 1, which is 1 up to the mass outside the windows
     (lo1..hi1 and lo2..hi2 carry the mass of x and y). All arguments broadcast over a leading
     axis; u and v are arrays over the windows (padding ignored)."""
-    tilt = np.log((N - A) / A)
-    U = _tilted(lo1, hi1, B1, tilt)
-    V = _tilted(lo2, hi2, B2, tilt)
-    rest = N - B1 - B2
-    s0 = lo1 + lo2  # the Hankel factor C(rest, A - s) e^(t s), from s = lo1 + lo2 upwards
-    width = U.shape[-1] + V.shape[-1] - 1
-    k = (A - s0)[..., None] - np.arange(width)  # the draw's objects in neither group
-    valid = (k >= 0) & (k <= rest[..., None])
-    with np.errstate(divide="ignore", invalid="ignore"):
-        log_ratio = np.log(np.maximum(k[..., :-1], 0.0)) - np.log(rest[..., None] - k[..., :-1] + 1) + tilt[..., None]
-    K = _peaked(np.where(valid[..., :-1] & valid[..., 1:], log_ratio, 0.0), valid)
-    rows = (len(K),)
-    total, norm = _hankel_forms(U * u[..., :U.shape[-1]], U, V * v[..., :V.shape[-1]], V, K,
-                                *(np.array(np.broadcast_to(hi - lo + 1, rows), dtype=np.int64)
-                                  for lo, hi in ((lo1, hi1), (lo2, hi2))))
-    return total / norm
+    A, B1, B2, lo1, hi1, lo2, hi2 = (np.array(np.broadcast_to(x, (len(u),)), dtype=np.float64)
+                                     for x in (A, B1, B2, lo1, hi1, lo2, hi2))
+    return _pair_forms(A, B1, B2, float(N), lo1, hi1, lo2, hi2, np.ascontiguousarray(u, dtype=np.float64),
+                       np.ascontiguousarray(v, dtype=np.float64))
 
 
 @compiled
-def _hankel_forms(weighted_u, u, weighted_v, v, k, length_u, length_v):
-    """(sum_xy weighted_u[b, x] k[b, x + y] weighted_v[b, y], the same of u and v) for each row b,
-    over the first length_u[b] entries of the u's and length_v[b] of the v's: the Hankel forms
-    of :func:`_pair_expectations`, summed over x for each y (elementwise, which vectorises), then
-    over y."""
-    rows, width = v.shape
-    total, norm = np.empty(rows), np.empty(rows)
-    by_y, weighted_by_y = np.empty(width), np.empty(width)
+def _carried(out, count, lo, size, factor):
+    """out[:count] = C(size, lo + x) factor^x for x = 0..count-1 up to a common factor, carried
+    from 1 by the exact ratio (size - x) / (x + 1) factor: the largest is made 1 at the end, and
+    the product is scaled down by 1e-200 whenever it passes 1e200 (the factors are log-concave,
+    so what falls below the smallest double then is negligible beside their peak)."""
+    out[0] = 1.0
+    for x in range(1, count):
+        step = lo + x - 1
+        out[x] = out[x - 1] * (max(size - step, 0.0) / (step + 1) * factor)
+        if out[x] > 1e200:
+            out[:x + 1] *= 1e-200
+    top = out[:count].max()
+    if top > 0:
+        out[:count] /= top
+
+
+@compiled
+def _pair_forms(A, B1, B2, N, lo1, hi1, lo2, hi2, u, v):
+    """:func:`_pair_expectations`, a row b at a time: the factors U (the first group's count,
+    lo1..hi1, tilted by e^(-t x)), V (the second's) and K (the rest's, C(N - B1 - B2, A - s)
+    e^(t s) for s = x + y from lo1 + lo2) carried by their exact ratios (:func:`_carried`), then
+    the two Hankel forms, summed over x for each y (elementwise, which vectorises) and over y."""
+    rows = len(A)
+    out = np.empty(rows)
+    wide1 = int((hi1 - lo1).max()) + 1 if rows else 1
+    wide2 = int((hi2 - lo2).max()) + 1 if rows else 1
+    U, V, K = np.empty(wide1), np.empty(wide2), np.empty(wide1 + wide2 - 1)
+    by_y, weighted_by_y = np.empty(wide2), np.empty(wide2)
     for b in range(rows):
-        m = length_v[b]
-        by_y[:m] = 0.0
-        weighted_by_y[:m] = 0.0
-        for x in range(length_u[b]):
-            wu, uu = weighted_u[b, x], u[b, x]
-            for y in range(m):
-                weighted_by_y[y] += wu * k[b, x + y]
-                by_y[y] += uu * k[b, x + y]
-        t = s = 0.0
-        for y in range(m):
-            t += weighted_by_y[y] * weighted_v[b, y]
-            s += by_y[y] * v[b, y]
-        total[b], norm[b] = t, s
-    return total, norm
+        shrink = A[b] / (N - A[b])  # e^-t
+        n1, n2 = int(hi1[b] - lo1[b]) + 1, int(hi2[b] - lo2[b]) + 1
+        if b == 0 or lo1[b] != lo1[b - 1] or hi1[b] != hi1[b - 1] or B1[b] != B1[b - 1] or A[b] != A[b - 1]:
+            _carried(U, n1, lo1[b], B1[b], shrink)  # (rows of the same first group come together)
+        _carried(V, n2, lo2[b], B2[b], shrink)
+        # K(s) = C(rest, k) e^(t s) with k = first - s the draw's objects in neither group: the
+        # ratio C(rest, k - 1) / C(rest, k) = k / (rest - k + 1), from k = min(first, rest) down
+        rest = N - B1[b] - B2[b]
+        first = A[b] - lo1[b] - lo2[b]
+        K[:n1 + n2 - 1] = 0.0
+        start = max(first - rest, 0.0)  # the first s with k <= rest
+        stop = min(first, n1 + n2 - 2.0)  # the last s with k >= 0
+        if start <= stop:
+            begin, end = int(start), int(stop)
+            _carried(K[begin:], end - begin + 1, rest - (first - begin), rest, 1.0 / shrink)
+        by_y[:n2] = 0.0
+        weighted_by_y[:n2] = 0.0
+        for x in range(n1):
+            wu, uu = U[x] * u[b, x], U[x]
+            for y in range(n2):
+                weighted_by_y[y] += wu * K[x + y]
+                by_y[y] += uu * K[x + y]
+        total = norm = 0.0
+        for y in range(n2):
+            total += weighted_by_y[y] * (V[y] * v[b, y])
+            norm += by_y[y] * V[y]
+        out[b] = total / norm
+    return out
 
 
 @functools.lru_cache(maxsize=64)  # random tables with fixed margins share it
