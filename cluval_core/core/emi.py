@@ -559,15 +559,17 @@ def _carried(out, count, lo, size, factor):
     from 1 by the exact ratio (size - x) / (x + 1) factor: the largest is made 1 at the end, and
     the product is scaled down by 1e-200 whenever it passes 1e200 (the factors are log-concave,
     so what falls below the smallest double then is negligible beside their peak)."""
-    out[0] = 1.0
+    out[0] = top = 1.0
     for x in range(1, count):
         step = lo + x - 1
         out[x] = out[x - 1] * (max(size - step, 0.0) / (step + 1) * factor)
         if out[x] > 1e200:
-            out[:x + 1] *= 1e-200
-    top = out[:count].max()
-    if top > 0:
-        out[:count] /= top
+            for y in range(x + 1):
+                out[y] *= 1e-200
+            top *= 1e-200
+        top = max(top, out[x])
+    for x in range(count):
+        out[x] /= top
 
 
 @compiled
@@ -578,8 +580,9 @@ def _pair_forms(A, B1, B2, N, lo1, hi1, lo2, hi2, u, v):
     the two Hankel forms, summed over x for each y (elementwise, which vectorises) and over y."""
     rows = len(A)
     out = np.empty(rows)
-    wide1 = int((hi1 - lo1).max()) + 1 if rows else 1
-    wide2 = int((hi2 - lo2).max()) + 1 if rows else 1
+    wide1 = wide2 = 1
+    for b in range(rows):
+        wide1, wide2 = max(wide1, int(hi1[b] - lo1[b]) + 1), max(wide2, int(hi2[b] - lo2[b]) + 1)
     U, V, K = np.empty(wide1), np.empty(wide2), np.empty(wide1 + wide2 - 1)
     by_y, weighted_by_y = np.empty(wide2), np.empty(wide2)
     for b in range(rows):
@@ -592,14 +595,15 @@ def _pair_forms(A, B1, B2, N, lo1, hi1, lo2, hi2, u, v):
         # ratio C(rest, k - 1) / C(rest, k) = k / (rest - k + 1), from k = min(first, rest) down
         rest = N - B1[b] - B2[b]
         first = A[b] - lo1[b] - lo2[b]
-        K[:n1 + n2 - 1] = 0.0
+        for s in range(n1 + n2 - 1):
+            K[s] = 0.0
         start = max(first - rest, 0.0)  # the first s with k <= rest
         stop = min(first, n1 + n2 - 2.0)  # the last s with k >= 0
         if start <= stop:
             begin, end = int(start), int(stop)
             _carried(K[begin:], end - begin + 1, rest - (first - begin), rest, 1.0 / shrink)
-        by_y[:n2] = 0.0
-        weighted_by_y[:n2] = 0.0
+        for y in range(n2):
+            by_y[y] = weighted_by_y[y] = 0.0
         for x in range(n1):
             wu, uu = U[x] * u[b, x], U[x]
             for y in range(n2):
