@@ -613,7 +613,7 @@ def _pair_forms(A, B1, B2, N, lo1, hi1, lo2, hi2, u, v):
         for y in range(n2):
             total += weighted_by_y[y] * (V[y] * v[b, y])
             norm += by_y[y] * V[y]
-        out[b] = total / norm
+        out[b] = total / norm if norm > 0 else math.nan  # (no mass within the windows: never a guess)
     return out
 
 
