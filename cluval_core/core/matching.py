@@ -590,6 +590,15 @@ def _heap_pop(keys, items, size):
 
 
 @compiled
+def _search_space(columns, entries):
+    """The work arrays of :func:`_search` over `columns` columns with a heap of `entries`: (distance,
+    settled, via_row, via_edge, reached, order, heap_keys, heap_items)."""
+    return (np.full(columns, np.inf), np.zeros(columns, dtype=np.bool_), np.empty(columns, dtype=np.intp),
+            np.empty(columns, dtype=np.intp), np.empty(columns, dtype=np.intp), np.empty(columns + 1, dtype=np.intp),
+            np.empty(entries), np.empty(entries, dtype=np.intp))
+
+
+@compiled
 def _search(start, starts, cols, w, n_c, own, budget, u, v, row_col, row_edge, col_row, distance, settled, via_row,
             via_edge, reached, order, heap_keys, heap_items):
     """One shortest augmenting path from the free row `start` (Dijkstra on the reduced costs -w - u - v,
@@ -721,14 +730,7 @@ def _augmenting_paths(starts, cols, w, n_c, budget):
         if row_col[i] < 0:
             free[n_free] = i
             n_free += 1
-    distance = np.full(m, np.inf)
-    settled = np.zeros(m, dtype=np.bool_)
-    via_row = np.empty(m, dtype=np.intp)
-    via_edge = np.empty(m, dtype=np.intp)
-    reached = np.empty(m, dtype=np.intp)
-    order = np.empty(m + 1, dtype=np.intp)
-    heap_keys = np.empty(len(cols) + n_r + 1)
-    heap_items = np.empty(len(cols) + n_r + 1, dtype=np.intp)
+    distance, settled, via_row, via_edge, reached, order, heap_keys, heap_items = _search_space(m, len(cols) + n_r + 1)
     for f in range(n_free):
         budget = _search(free[f], starts, cols, w, n_c, True, budget, u, v, row_col, row_edge, col_row, distance,
                          settled, via_row, via_edge, reached, order, heap_keys, heap_items)
@@ -868,14 +870,7 @@ def _square_paths(starts, cols, w, prices, start_col):
         else:
             free[n_free] = i
             n_free += 1
-    distance = np.full(n, np.inf)
-    settled = np.zeros(n, dtype=np.bool_)
-    via_edge = np.empty(n, dtype=np.intp)
-    via_row = np.empty(n, dtype=np.intp)
-    reached = np.empty(n, dtype=np.intp)
-    order = np.empty(n + 1, dtype=np.intp)
-    heap_keys = np.empty(len(cols) + 1)
-    heap_items = np.empty(len(cols) + 1, dtype=np.intp)
+    distance, settled, via_row, via_edge, reached, order, heap_keys, heap_items = _search_space(n, len(cols) + 1)
     for f in range(n_free):
         _search(free[f], starts, cols, w, n, False, 1 << 62, u, v, row_col, row_edge, col_row, distance, settled,
                 via_row, via_edge, reached, order, heap_keys, heap_items)
