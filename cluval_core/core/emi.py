@@ -48,14 +48,14 @@ from .validation import CluvalError
 
 __all__ = ["expected_mutual_information", "expected_mutual_information_terms", "expected_mutual_information_left_out",
            "expected_cell_sums_left_out", "mutual_information_grid",
-           "mutual_information_variance", "variance_terms", "hypergeometric_sums", "MAX_TERMS", "MAX_VARIANCE_TERMS"]
+           "mutual_information_variance", "variance_terms", "MAX_TERMS", "MAX_VARIANCE_TERMS"]
 
 _LOG_INV_EPS = math.log(1e17)
 _CELLS_PER_BLOCK = 1 << 18    # terms evaluated at once: a few arrays that stay in the cache
 _ANCHOR_EVERY = 128           # terms carried by the ratio of successive probabilities
 _SEGMENTS_PER_GROUP = 1 << 14  # segments whose anchors are computed at once
 _STEPS = np.arange(_ANCHOR_EVERY)[:, None]
-_TABLE_LIMIT = 1 << 22        # a table of log(m) up to 4M entries (32 MB), if the sum needs it
+_TABLE_LIMIT = 1 << 22        # a table of the summed values up to 4M entries (32 MB), if the sum needs it
 #: The most terms one expected mutual information may sum (about half a minute here): beyond,
 #: it is refused rather than left to run for hours (N = 10^15 with two clusters needs 10^9).
 MAX_TERMS = 10**9
@@ -271,12 +271,12 @@ def _distinct_pair_sums(a_bytes: bytes, b_bytes: bytes, n: int) -> np.ndarray:
     b = distinct(np.frombuffer(b_bytes, dtype=np.int64))
     ai, bj = np.meshgrid(a, b, indexing="ij")
     ai, bj = ai.ravel(), bj.ravel()
-    sums = hypergeometric_sums(ai, bj, n, np.log, np.log(ai) + np.log(bj) - math.log(n)) / n
+    sums = _hypergeometric_sums(ai, bj, n, np.log, np.log(ai) + np.log(bj) - math.log(n)) / n
     sums.flags.writeable = False
     return sums
 
 
-def hypergeometric_sums(ai: np.ndarray, bj: np.ndarray, n: int, values, shift=None, window=None) -> np.ndarray:
+def _hypergeometric_sums(ai: np.ndarray, bj: np.ndarray, n: int, values, shift=None, window=None) -> np.ndarray:
     """sum_m (values(m) - shift) m P(m | ai, bj, n) for each pair of cluster sizes (ai[k], bj[k])
     among n objects (1-D int64 arrays), over the window of m that carries the hypergeometric mass
     (0 for an empty window); `values` maps an array of counts (floats) to an array, `shift` is one
@@ -285,7 +285,7 @@ def hypergeometric_sums(ai: np.ndarray, bj: np.ndarray, n: int, values, shift=No
     are the expected mutual information's (from m = 1) unless `window(ai, bj, n)` gives others (lo,
     hi); values is read at max(m, 1), so a window from m = 0 suits the sums weighted by m alone.
 
-    >>> E = hypergeometric_sums(np.array([2]), np.array([2]), 4, lambda m: m * m)  # P(1) = 4/6, P(2) = 1/6
+    >>> E = _hypergeometric_sums(np.array([2]), np.array([2]), 4, lambda m: m * m)  # P(1) = 4/6, P(2) = 1/6
     >>> bool(np.isclose(E[0], 4 / 6 + 4 / 6, rtol=1e-14))
     True
     """
@@ -649,7 +649,7 @@ def _mutual_information_variance(a_bytes: bytes, b_bytes: bytes) -> float:
         others_at = cut  # at each count in cut, not at every count up to a size
         sizes, counts = (x.ravel().astype(np.int64) for x in np.meshgrid(fa, cut, indexing="ij"))
         nu = fa[:, None] * cut / rest
-        z_log_z = hypergeometric_sums(sizes, counts, int(rest), np.log, np.zeros(len(sizes)),
+        z_log_z = _hypergeometric_sums(sizes, counts, int(rest), np.log, np.zeros(len(sizes)),
                                       window=_span).reshape(len(fa), len(cut))
         others = weight_a[i] @ (z_log_z - nu * np.log(np.where(nu > 0, nu, 1.0)))
         # cells of the same row (j'), and of neither (i', j'): every pair of columns j != j' at once

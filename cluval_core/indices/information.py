@@ -58,9 +58,9 @@ from ..core.comparison import Comparison
 from ..core.emi import (
     _MAX_N,
     MAX_VARIANCE_TERMS,
+    _hypergeometric_sums,
     _window,
     expected_mutual_information_terms,
-    hypergeometric_sums,
     mutual_information_variance,
 )
 from ..core.labels import compare, score_labels
@@ -975,7 +975,7 @@ def _expected_power_grid(a: np.ndarray, b: np.ndarray, n: int, q: float) -> np.n
     lo, hi = _window(ai, bj, n)
     if float(np.maximum(hi - lo + 1, 0).sum()) > _MAX_TSALLIS_TERMS:
         return np.full((len(a), len(b)), math.nan)  # beyond the work cluval does: the index is NaN
-    return hypergeometric_sums(ai, bj, n, lambda m: m ** q).reshape(len(a), len(b))
+    return _hypergeometric_sums(ai, bj, n, lambda m: m ** q).reshape(len(a), len(b))
 
 
 @cache
