@@ -796,9 +796,16 @@ class Comparison:
         if self.is_identical:  # one cell per row and column: they are the only pairing that uses no empty cell
             return self._pairing(criterion, r, c, np.arange(len(r)), similarity, False)
         rows, cols, found = optimal_pairing_cells(r, c, similarity, self.table.shape, *self.tie_order,
-                                                  priority=lambda: self._tie_priority, return_cells=True)
+                                                  priority=lambda: self._tie_priority, return_cells=True,
+                                                  shared=self._pairing_graph)
         tie = partial(optimal_pairing_cells_is_tied, r, c, similarity, self.table.shape, rows, cols)
         return self._pairing(criterion, rows, cols, found, similarity, tie)
+
+    @cached_property
+    def _pairing_graph(self) -> dict:
+        """What the optimal pairings of this table share (their cells' graph; see
+        :func:`~cluval_core.core.matching.optimal_pairing_cells`)."""
+        return {}
 
     @cached_property
     def _tie_priority(self) -> np.ndarray:
@@ -849,7 +856,8 @@ class Comparison:
         if self.is_identical:
             return self._pairing("overlap", r, c, np.arange(len(r)), v, False)
         rows, cols, tie, found = greedy_pairing_cells(r, c, v, self.table.shape, *self.tie_order,
-                                                        priority=lambda: self._tie_priority, return_cells=True)
+                                                        priority=lambda: self._tie_priority, return_cells=True,
+                                                        shared=self._pairing_graph)
         return self._pairing("overlap", rows, cols, found, v, tie)
 
     def _row_normalised_weights(self) -> np.ndarray:

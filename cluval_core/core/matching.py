@@ -399,27 +399,6 @@ def _ranks(order, k: int) -> np.ndarray:
     return rank
 
 
-@compiled
-def _largest_other(group, values, k):
-    """For each cell, the largest value among the other cells of its group (0 if none; values >= 0),
-    in two passes: each group's largest and the first cell that holds it, then the largest of the rest."""
-    best = np.zeros(k)
-    for x in range(len(group)):
-        best[group[x]] = max(best[group[x]], values[x])
-    top = np.full(k, -1)
-    second = np.zeros(k)
-    for x in range(len(group)):
-        g = group[x]
-        if top[g] < 0 and values[x] == best[g]:
-            top[g] = x
-        else:
-            second[g] = max(second[g], values[x])
-    out = np.empty(len(group))
-    for x in range(len(group)):
-        out[x] = second[group[x]] if top[group[x]] == x else best[group[x]]
-    return out
-
-
 def _first_of_each(group: np.ndarray, k: int) -> np.ndarray:
     """Mask of the entries that are the first of their group (groups 0..k-1), in one pass."""
     first = np.empty(k, dtype=np.intp)
@@ -446,9 +425,9 @@ def _forced_pairs(rows, cols, w, k_a, k_b, priority):
     """
     fixed = []
     alive = np.arange(len(w))
+    r, c, v = rows, cols, w
     while len(alive):
-        r, c, v = rows[alive], cols[alive], w[alive]
-        forced = np.flatnonzero(v >= _largest_other(r, v, k_a) + _largest_other(c, v, k_b))
+        forced = _dominant(r, c, v, k_a, k_b)
         if not len(forced):
             break
         forced = forced[np.argsort(priority[alive[forced]], kind="stable")]
@@ -458,8 +437,40 @@ def _forced_pairs(rows, cols, w, k_a, k_b, priority):
         used_cols = np.zeros(k_b, dtype=bool)
         used_rows[rows[chosen]] = used_cols[cols[chosen]] = True
         alive = alive[~(used_rows[r] | used_cols[c])]
+        r, c, v = rows[alive], cols[alive], w[alive]
     fixed = np.concatenate(fixed) if fixed else np.zeros(0, dtype=np.intp)
     return fixed, alive
+
+
+@compiled
+def _dominant(r, c, v, k_a, k_b):
+    """The cells x with v[x] >= (the largest other cell of its row) + (of its column), in order
+    (0 where a line has no other cell; v >= 0), in two passes: each line's largest value, the
+    first cell holding it and the largest of the rest, then the test."""
+    row_best, row_second, row_top = np.zeros(k_a), np.zeros(k_a), np.full(k_a, -1)
+    col_best, col_second, col_top = np.zeros(k_b), np.zeros(k_b), np.full(k_b, -1)
+    for x in range(len(v)):
+        i, j, value = r[x], c[x], v[x]
+        if value > row_best[i] or row_top[i] < 0:
+            row_second[i] = max(row_second[i], row_best[i]) if row_top[i] >= 0 else 0.0
+            row_best[i], row_top[i] = value, x
+        elif value > row_second[i]:
+            row_second[i] = value
+        if value > col_best[j] or col_top[j] < 0:
+            col_second[j] = max(col_second[j], col_best[j]) if col_top[j] >= 0 else 0.0
+            col_best[j], col_top[j] = value, x
+        elif value > col_second[j]:
+            col_second[j] = value
+    out = np.empty(len(v), dtype=np.intp)
+    found = 0
+    for x in range(len(v)):
+        i, j = r[x], c[x]
+        other_row = row_second[i] if row_top[i] == x else row_best[i]
+        other_col = col_second[j] if col_top[j] == x else col_best[j]
+        if v[x] >= other_row + other_col:
+            out[found] = x
+            found += 1
+    return out[:found]
 
 
 @compiled
@@ -532,28 +543,95 @@ def _best_of_each(group: np.ndarray, other: np.ndarray, w: np.ndarray, k: int, k
     return top[other[top] == first[group[top]]]
 
 
-def _component_pairs(r, c, w, shape) -> np.ndarray:
-    """Cell indices of a maximum-weight matching of one connected component (cells laid out
-    in tie order: r and c are ranks), keeping only cells of positive weight."""
+class _Layout(NamedTuple):
+    """One connected component's cells as its solver reads them, whatever their weights: each
+    cell's row and column among the component's (compacted), and for the sparse solver (`by_row`
+    not None) the cells by row, then column (in tie order), where each row's run starts, and
+    their columns, rows and columns swapped where there are fewer columns."""
+    row_of: np.ndarray
+    col_of: np.ndarray
+    n_r: int
+    n_c: int
+    by_row: np.ndarray | None = None
+    starts: np.ndarray | None = None
+    cols: np.ndarray | None = None
+
+
+def _layout(r, c, shape) -> _Layout:
+    """The :class:`_Layout` of one connected component's cells (r and c are tie ranks)."""
     (row_of, n_r), (col_of, n_c) = _compact(r, shape[0]), _compact(c, shape[1])
     if n_r * n_c <= _DENSE_BLOCK:
-        block, cell = _block_of(row_of, col_of, w, n_r, n_c)
-        pr, pc = linear_sum_assignment(block, maximize=True)
-        chosen = cell[pr, pc]
-        return chosen[chosen >= 0]
+        return _Layout(row_of, col_of, n_r, n_c)
     if n_r > n_c:  # fewer rows, fewer paths to search
         row_of, col_of, n_r, n_c = col_of, row_of, n_c, n_r
-    if not np.isfinite(w).all():  # as linear_sum_assignment: an infinite cost leaves a search nowhere to go
-        raise ValueError("the similarities to pair on must be finite")
     by_col, _ = _counting_order(col_of, n_c)
     by_row, starts = _counting_order(row_of[by_col], n_r)  # the cells by row, then column: in tie order
     by_row = by_col[by_row]
-    cols, w = col_of[by_row], w[by_row]
-    budget = _SEARCH_BUDGET * (len(w) + n_r) if n_r > _SEARCH_ROWS else 1 << 62
-    edge, solved = _augmenting_paths(starts, cols, w, n_c, budget)
+    return _Layout(row_of, col_of, n_r, n_c, by_row, starts, col_of[by_row])
+
+
+def _solved(layout: _Layout, w) -> np.ndarray:
+    """Cell indices of a maximum-weight matching of one connected component laid out as `layout`,
+    its cells weighing `w`, keeping only cells of positive weight."""
+    if layout.by_row is None:
+        block, cell = _block_of(layout.row_of, layout.col_of, w, layout.n_r, layout.n_c)
+        pr, pc = linear_sum_assignment(block, maximize=True)
+        chosen = cell[pr, pc]
+        return chosen[chosen >= 0]
+    if not np.isfinite(w).all():  # as linear_sum_assignment: an infinite cost leaves a search nowhere to go
+        raise ValueError("the similarities to pair on must be finite")
+    w = w[layout.by_row]
+    budget = _SEARCH_BUDGET * (len(w) + layout.n_r) if layout.n_r > _SEARCH_ROWS else 1 << 62
+    edge, solved = _augmenting_paths(layout.starts, layout.cols, w, layout.n_c, budget)
     if not solved:  # long searches over plateaus of tied weights: start again from prices
-        edge = _priced_paths(starts, cols, w, n_c, _AUCTION_BIDS)
-    return by_row[edge[edge >= 0]]
+        edge = _priced_paths(layout.starts, layout.cols, w, layout.n_c, _AUCTION_BIDS)
+    return layout.by_row[edge[edge >= 0]]
+
+
+def _component_pairs(r, c, w, shape) -> np.ndarray:
+    """Cell indices of a maximum-weight matching of one connected component (cells laid out
+    in tie order: r and c are ranks), keeping only cells of positive weight."""
+    return _solved(_layout(r, c, shape), w)
+
+
+class _CellGraph:
+    """What the optimal pairings of one table share whatever the weights of its positive cells
+    (the same cells: the overlap, n_ij / r_i and n_ij / max(r_i, c_j) are positive on the same
+    ones): the cells' tie ranks, whether they lie one a row or one a column, their tie-order
+    priority, and the connected components of them all with each one's :class:`_Layout` (what a
+    pairing solves when no pair is forced), each computed when first needed."""
+
+    def __init__(self, positive, rows, cols, shape, row_order, col_order):
+        k_a, k_b = shape
+        self.positive, self.shape = positive, shape
+        self.r = _ranks(row_order, k_a)[rows[positive]]
+        self.c = _ranks(col_order, k_b)[cols[positive]]
+        self.one_a_row = np.bincount(self.r, minlength=k_a).max(initial=0) <= 1
+        self.one_a_col = not self.one_a_row and np.bincount(self.c, minlength=k_b).max(initial=0) <= 1
+        self._priority = None
+
+    def priority(self, priority) -> np.ndarray:
+        """The positive cells' tie-order ranks among all cells (`priority`: as in :func:`_priority`)."""
+        if self._priority is None:
+            self._priority = priority()[self.positive]
+        return self._priority
+
+    @cached_property
+    def components(self) -> list[tuple[np.ndarray, _Layout]]:
+        """(the cells, their layout) of each connected component of all the positive cells."""
+        by_comp, starts = _components(self.r, self.c, *self.shape)
+        return [(cells, _layout(self.r[cells], self.c[cells], self.shape)) for cells in np.split(by_comp, starts[1:])]
+
+
+def _cell_graph(shared, positive, rows, cols, shape, row_order, col_order) -> _CellGraph:
+    """The :class:`_CellGraph` of these positive cells: the one kept in the dict `shared` when it
+    is of the same cells, else a new one (kept there)."""
+    graph = None if shared is None else shared.get("cell graph")
+    if graph is None or not np.array_equal(graph.positive, positive):
+        graph = _CellGraph(positive, rows, cols, shape, row_order, col_order)
+        if shared is not None:
+            shared["cell graph"] = graph
+    return graph
 
 
 @compiled
@@ -1001,7 +1079,7 @@ def _tie_positions(r, c, k_a, k_b):
 
 
 def optimal_pairing_cells(rows, cols, values, shape, row_order=None, col_order=None, *, priority=None,
-                          return_cells=False):
+                          return_cells=False, shared=None):
     """A one-to-one pairing maximising the summed values of its cells, from the non-empty cells.
 
     A small table (up to ``_SMALL_TABLE`` cells) is solved by one dense assignment in tie
@@ -1015,6 +1093,9 @@ def optimal_pairing_cells(rows, cols, values, shape, row_order=None, col_order=N
     first: ``tie_priority(rows, cols, shape, row_order, col_order)``, or is a function giving
     it (called only when it is needed). With `return_cells`, the
     position of each pair's cell in the input arrays comes third (-1 for pairs of empty cells).
+    `shared` (optional) is a dict the caller keeps for one table (the same cells, in the same tie
+    order), in which the pairings of weights positive on the same cells share their graph: the
+    cells' ranks and connected components and how each component is laid out for its solver.
 
     >>> optimal_pairing_cells(np.array([0, 0, 1]), np.array([0, 1, 0]), np.array([1.0, 0.9, 0.9]), (2, 2))
     (array([0, 1]), array([1, 0]))
@@ -1027,22 +1108,26 @@ def optimal_pairing_cells(rows, cols, values, shape, row_order=None, col_order=N
         pairs = _solved_padded(cell, *linear_sum_assignment(block, maximize=True), rows, cols, k_a, k_b, row_at,
                                col_at)
         return pairs if return_cells else pairs[:2]
-    row_rank, col_rank = _ranks(row_order, k_a), _ranks(col_order, k_b)
     positive = np.flatnonzero(values > 0)
-    r, c, w = row_rank[rows[positive]], col_rank[cols[positive]], values[positive].astype(np.float64)
-    if np.bincount(r, minlength=k_a).max(initial=0) <= 1:  # one cell a row (singletons, a refinement)
+    graph = _cell_graph(shared, positive, rows, cols, shape, row_order, col_order)
+    r, c, w = graph.r, graph.c, values[positive].astype(np.float64)
+    if graph.one_a_row:  # one cell a row (singletons, a refinement)
         chosen, alive = _best_of_each(c, r, w, k_b, k_a), np.zeros(0, dtype=np.intp)
-    elif np.bincount(c, minlength=k_b).max(initial=0) <= 1:  # one cell a column
+    elif graph.one_a_col:  # one cell a column
         chosen, alive = _best_of_each(r, c, w, k_a, k_b), np.zeros(0, dtype=np.intp)
     else:
-        priority = _priority(priority, rows, cols, shape, row_order, col_order)
-        chosen, alive = _forced_pairs(r, c, w, k_a, k_b, priority[positive])
+        chosen, alive = _forced_pairs(r, c, w, k_a, k_b, graph.priority(
+            lambda: _priority(priority, rows, cols, shape, row_order, col_order)))
     if len(alive):
-        by_comp, starts = _components(r[alive], c[alive], k_a, k_b)
+        if len(alive) == len(w):  # nothing forced: every positive cell's components, shared by the weights
+            parts = graph.components
+        else:
+            by_comp, starts = _components(r[alive], c[alive], k_a, k_b)
+            parts = [(alive[part], None) for part in np.split(by_comp, starts[1:])]
         found = [chosen]
-        for part in np.split(by_comp, starts[1:]):
-            cells = alive[part]
-            found.append(cells[_component_pairs(r[cells], c[cells], w[cells], shape)])
+        for cells, layout in parts:
+            layout = _layout(r[cells], c[cells], shape) if layout is None else layout
+            found.append(cells[_solved(layout, w[cells])])
         chosen = np.concatenate(found)
     pairs = _pad(positive[chosen], rows, cols, k_a, k_b, row_at, col_at)
     return pairs if return_cells else pairs[:2]
@@ -1128,7 +1213,7 @@ def optimal_pairing_cells_is_tied(rows, cols, values, shape, pair_rows, pair_col
 
 
 def greedy_pairing_cells(rows, cols, values, shape, row_order=None, col_order=None, *, priority=None,
-                         return_cells=False):
+                         return_cells=False, shared=None):
     """:func:`greedy_pairing` (exact ties) from the non-empty cells of a table with values >= 0.
 
     The sequential greedy takes a cell when it comes first, in the order (value descending,
@@ -1136,7 +1221,8 @@ def greedy_pairing_cells(rows, cols, values, shape, row_order=None, col_order=No
     cells are sorted once and taken in one compiled pass (:func:`_greedy_taken`); the clusters
     left after the positive cells are paired in tie order (pairs of zero value), as the dense
     greedy does. Returns (rows, cols, tie_broken), and with `return_cells` the position of each
-    pair's cell in the input (-1: empty) fourth. `priority` is as in :func:`optimal_pairing_cells`.
+    pair's cell in the input (-1: empty) fourth. `priority` and `shared` are as in
+    :func:`optimal_pairing_cells`.
 
     >>> greedy_pairing_cells(np.array([0, 1, 1]), np.array([0, 0, 1]), np.array([1, 1, 1]), (2, 2), row_order=[1, 0])
     (array([0, 1]), array([1, 0]), True)
@@ -1145,7 +1231,8 @@ def greedy_pairing_cells(rows, cols, values, shape, row_order=None, col_order=No
     rows, cols, values = np.asarray(rows, np.intp), np.asarray(cols, np.intp), np.asarray(values)
     row_at, col_at = _identity(k_a, row_order), _identity(k_b, col_order)
     if k_a * k_b > _SMALL_TABLE:
-        one_a_line = _greedy_one_a_line(rows, cols, values, k_a, k_b, row_at, col_at)
+        graph = _cell_graph(shared, np.flatnonzero(values > 0), rows, cols, shape, row_order, col_order)
+        one_a_line = _greedy_one_a_line(graph, rows, cols, values, row_at, col_at)
         if one_a_line is not None:
             pair_rows, pair_cols, tie, cells = one_a_line
             return (pair_rows, pair_cols, tie, cells) if return_cells else (pair_rows, pair_cols, tie)
@@ -1199,20 +1286,20 @@ def _greedy_taken(r, c, v, k_a, k_b):
     return taken, False
 
 
-def _greedy_one_a_line(rows, cols, values, k_a, k_b, row_order, col_order):
+def _greedy_one_a_line(graph, rows, cols, values, row_order, col_order):
     """The greedy pairing of a table whose positive cells are one a row (or one a column), without
     sorting: the greedy takes each column's largest cell, the first in tie order among equals
     (rows never compete), and a tie mattered where a column has two largest cells. None for
-    other tables. Returns (rows, cols, tie_broken, cells) as greedy_pairing_cells does."""
-    row_rank, col_rank = _ranks(row_order, k_a), _ranks(col_order, k_b)
-    positive = np.flatnonzero(values > 0)
-    r, c, v = rows[positive], cols[positive], values[positive]
-    if np.bincount(r, minlength=k_a).max(initial=0) <= 1:
-        chosen = _best_of_each(c, row_rank[r], v, k_b, k_a)
-        lines, k = c, k_b
-    elif np.bincount(c, minlength=k_b).max(initial=0) <= 1:
-        chosen = _best_of_each(r, col_rank[c], v, k_a, k_b)
-        lines, k = r, k_a
+    other tables. `graph` is the :class:`_CellGraph` of the positive cells. Returns (rows, cols,
+    tie_broken, cells) as greedy_pairing_cells does."""
+    (k_a, k_b), positive = graph.shape, graph.positive
+    v = values[positive]
+    if graph.one_a_row:
+        chosen = _best_of_each(cols[positive], graph.r, v, k_b, k_a)
+        lines, k = cols[positive], k_b
+    elif graph.one_a_col:
+        chosen = _best_of_each(rows[positive], graph.c, v, k_a, k_b)
+        lines, k = rows[positive], k_a
     else:
         return None
     best = np.zeros(k, dtype=v.dtype)
