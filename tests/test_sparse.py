@@ -111,8 +111,10 @@ def test_pairings_and_mappings_on_cells_equal_the_dense_algorithms(kind):
         _check_cells_against_dense(_random_table(rng, kind), rng)
 
 
-# how the sparse solver gets there: searching to the end; from an auction's prices; the auction giving up
+# how the sparse solver gets there: searching to the end; from an auction's prices (at once, or
+# after the first search, from its duals: the soft limit); the auction giving up
 ROUTES = {"searches": {}, "prices": {"_SEARCH_ROWS": 0, "_SEARCH_BUDGET": 0},
+          "soft limit": {"_SEARCH_ROWS": 0, "_SEARCH_SOFT": 0, "_SEARCH_TAIL": 0},
           "auction given up": {"_SEARCH_ROWS": 0, "_SEARCH_BUDGET": 0, "_AUCTION_BIDS": 0}}
 
 
@@ -130,7 +132,7 @@ def test_the_sparse_solver_of_large_components_finds_the_dense_optimum(monkeypat
 def test_the_sparse_solver_pairs_a_row_only_where_that_gains():
     # row 0: column 0 (1.0) or column 1 (0.9); row 1: column 0 (0.9). Both rows paired gain 1.8 > 1.0
     starts = np.array([0, 2, 3])
-    edges, solved = matching._augmenting_paths(starts, np.array([0, 1, 0]), np.array([1.0, 0.9, 0.9]), 2, 100)
+    edges, solved, _ = matching._augmenting_paths(starts, np.array([0, 1, 0]), np.array([1.0, 0.9, 0.9]), 2, 100)
     assert edges.tolist() == [1, 2] and solved
     # row 1 can only take column 0, which row 0 uses better (5 > 1): row 1 stays unpaired
     starts = np.array([0, 1, 2])
@@ -188,8 +190,11 @@ def test_the_sparse_solver_on_many_tied_weights_finds_the_dense_optimum(monkeypa
             assert math.fsum(weights[cells[cells >= 0]]) == pytest.approx(best, rel=1e-13)
 
 
-def test_the_sparse_solver_pairs_the_same_clusters_whatever_their_labels(monkeypatch):
+@pytest.mark.parametrize("route", ROUTES)
+def test_the_sparse_solver_pairs_the_same_clusters_whatever_their_labels(monkeypatch, route):
     monkeypatch.setattr(matching, "_DENSE_BLOCK", 0)
+    for name, value in ROUTES[route].items():
+        monkeypatch.setattr(matching, name, value)
     rng = np.random.default_rng(7)
     k = 300
     a, b = rng.integers(0, k, 20 * k), rng.integers(0, k, 20 * k)  # ties everywhere
@@ -204,6 +209,47 @@ def test_the_sparse_solver_pairs_the_same_clusters_whatever_their_labels(monkeyp
     same = dict(zip(range(k), range(k)))
     renamed = pairs(rename_a[a], rename_b[b], dict(zip(rename_a, range(k))), dict(zip(rename_b, range(k))))
     assert renamed == pairs(a, b, same, same)
+
+
+def test_the_soft_limit_leaves_the_searches_only_with_many_rows_left():
+    # two rows, each with its own column: nothing to search after the bids, so never unfinished;
+    # with every row free to search and a soft limit of 0, unfinished once more rows than the
+    # tail are left
+    starts = np.array([0, 1, 2])
+    assert matching._augmenting_paths(starts, np.array([0, 1]), np.array([1.0, 1.0]), 2, 1 << 62, 0, 0)[1]
+    k = 40  # every row ties on every column: the bids leave rows to search
+    starts = np.arange(k + 1) * k
+    cols, w = np.tile(np.arange(k), k), np.ones(k * k)
+    edges, solved, _ = matching._augmenting_paths(starts, cols, w, k, 1 << 62)
+    assert solved and len(set(cols[edges].tolist())) == k  # every row paired, each with a column of its own
+    assert not matching._augmenting_paths(starts, cols, w, k, 1 << 62, 0, 0)[1]
+    assert matching._augmenting_paths(starts, cols, w, k, 1 << 62, 0, k)[1]  # no more than the tail left
+
+
+def test_the_pairings_of_a_table_share_its_graph_and_find_what_each_finds_alone():
+    rng = np.random.default_rng(11)
+    for k, moved in ((120, 1.0), (200, 0.3), (90, 0.0)):
+        a = rng.integers(0, k, 30 * k)
+        b = np.where(rng.random(len(a)) < moved, rng.integers(0, k, len(a)), a)
+        c = compare(a, b)
+        r, col, t = c.cells
+        shared = {}
+        for weights in (t.astype(float), c._cell_braun_banquet, c._row_normalised_weights()):
+            alone = optimal_pairing_cells(r, col, weights, c.table.shape, *c.tie_order, return_cells=True)
+            together = optimal_pairing_cells(r, col, weights, c.table.shape, *c.tie_order, return_cells=True,
+                                             shared=shared)
+            assert [x.tolist() for x in together] == [x.tolist() for x in alone]
+        graph = shared["cell graph"]
+        # weights positive on other cells: a graph of their own, not the one kept
+        fewer = t.astype(float)
+        fewer[::7] = 0
+        assert [x.tolist() for x in optimal_pairing_cells(r, col, fewer, c.table.shape, *c.tie_order, shared=shared)] \
+            == [x.tolist() for x in optimal_pairing_cells(r, col, fewer, c.table.shape, *c.tie_order)]
+        assert shared["cell graph"] is not graph
+        greedy = greedy_pairing_cells(r, col, t, c.table.shape, *c.tie_order, shared=shared)
+        assert [x.tolist() if hasattr(x, "tolist") else x for x in greedy] == \
+            [x.tolist() if hasattr(x, "tolist") else x for x in greedy_pairing_cells(r, col, t, c.table.shape,
+                                                                                       *c.tie_order)]
 
 
 def test_adversarial_tables_for_the_forced_pairs():
