@@ -385,18 +385,22 @@ _DENSE_BLOCK = 1 << 20
 # prices (_priced_paths), and at _SEARCH_SOFT times them while more than _SEARCH_TAIL rows (and a
 # twentieth of them) are left to search: the last searches over plateaus of tied weights each
 # cross a large part of the graph (measured at N = 1e6: 208 and 467 times the cells for the
-# Braun-Banquet pairing at K = 1e4 and 2e4, with about 13% of the searches left after 8 times;
-# the overlap pairings and every pairing at K = 5 000 within 16 times, with 1% left after 8 times
-# or a few dozen rows). Smaller components are always searched to the end.
+# Braun-Banquet pairing at K = 1e4 and 2e4, with about a sixth of its searches left after 4 times;
+# the overlap pairings, and every pairing at K = 5 000, within 16 times, with 3% or a few dozen rows
+# left after 4 times). Smaller components are always searched to the end.
 _SEARCH_ROWS = 4096
 _SEARCH_BUDGET = 32
-_SEARCH_SOFT = 8
+_SEARCH_SOFT = 4
 _SEARCH_TAIL = 256
 # The auction gives way to the plain searches after this many bids per edge of the square problem.
 _AUCTION_BIDS = 100
 # The auction's first epsilon, as a fraction of the largest weight: it starts from the searches'
 # prices, close to the optimum's on most columns, which a larger epsilon would first disturb.
 _AUCTION_START = 1e-3
+# Pairs forced by dominance are fixed only where the first round takes out at least this share
+# of the cells (1/_FEW_FORCED): at N = 1e6 and K = 1e4 drawn independently it fixes 62 Braun-Banquet
+# pairs (1% of the cells), whose own components and layout would cost more than they save.
+_FEW_FORCED = 16
 # Tables up to this many cells are paired by one dense assignment, without the forced pairs
 # and the connected components.
 _SMALL_TABLE = 4096
@@ -431,7 +435,10 @@ def _forced_pairs(rows, cols, w, k_a, k_b, priority):
     trading (i, k), (l, j) for (i, j) loses w_ik + w_lj - w_ij <= 0 (weights are >= 0). Fixing
     it and deleting its row and column only lowers the other cells' bounds, so
     every such cell can be fixed at once (one per row and column), and the test repeated on
-    what is left. On tables close to a permutation this pairs almost every cluster.
+    what is left. On tables close to a permutation this pairs almost every cluster. Where the
+    first round takes out less than 1/_FEW_FORCED of the cells, nothing is fixed: the solver's
+    work hardly shrinks, and the components and layout of all the cells, which the table's
+    pairings share, serve instead of ones of their own.
     """
     fixed = []
     alive = np.arange(len(w))
@@ -447,6 +454,8 @@ def _forced_pairs(rows, cols, w, k_a, k_b, priority):
         used_cols = np.zeros(k_b, dtype=bool)
         used_rows[rows[chosen]] = used_cols[cols[chosen]] = True
         alive = alive[~(used_rows[r] | used_cols[c])]
+        if len(fixed) == 1 and (len(w) - len(alive)) * _FEW_FORCED < len(w):
+            return np.zeros(0, dtype=np.intp), np.arange(len(w))
         r, c, v = rows[alive], cols[alive], w[alive]
     fixed = np.concatenate(fixed) if fixed else np.zeros(0, dtype=np.intp)
     return fixed, alive
