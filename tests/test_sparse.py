@@ -112,10 +112,12 @@ def test_pairings_and_mappings_on_cells_equal_the_dense_algorithms(kind):
 
 
 # how the sparse solver gets there: searching to the end; from an auction's prices (at once, or
-# after the first search, from its duals: the soft limit); the auction giving up
+# after the first search, from its duals: the soft limit); the auction, or the searches from its
+# prices, giving up (the plain searches go on)
 ROUTES = {"searches": {}, "prices": {"_SEARCH_ROWS": 0, "_SEARCH_BUDGET": 0},
           "soft limit": {"_SEARCH_ROWS": 0, "_SEARCH_SOFT": 0, "_SEARCH_TAIL": 0},
-          "auction given up": {"_SEARCH_ROWS": 0, "_SEARCH_BUDGET": 0, "_AUCTION_BIDS": 0}}
+          "auction given up": {"_SEARCH_ROWS": 0, "_SEARCH_BUDGET": 0, "_AUCTION_BIDS": 0},
+          "finish given up": {"_SEARCH_ROWS": 0, "_SEARCH_SOFT": 0, "_SEARCH_TAIL": 0, "_FINISH_BUDGET": 0}}
 
 
 @pytest.mark.parametrize("route", ROUTES)
@@ -150,7 +152,8 @@ def test_the_exact_finish_is_optimal_from_any_prices_and_any_start():
         starts = np.searchsorted(r, np.arange(n_r + 1))
         s_starts, s_cols, s_w, s_edge = matching._squared(starts, c, table[r, c], n_c)
         n = n_r + n_c
-        edge = matching._square_paths(s_starts, s_cols, s_w, rng.random(n) * 3, rng.permutation(n))
+        edge, left = matching._square_paths(s_starts, s_cols, s_w, rng.random(n) * 3, rng.permutation(n), 1 << 62)
+        assert left >= 0
         assert sorted(s_cols[edge].tolist()) == list(range(n))  # a perfect matching of the square problem
         chosen = s_edge[edge[:n_r]]
         total = math.fsum(table[r[chosen[chosen >= 0]], c[chosen[chosen >= 0]]])
@@ -224,6 +227,16 @@ def test_the_soft_limit_leaves_the_searches_only_with_many_rows_left():
     assert solved and len(set(cols[edges].tolist())) == k  # every row paired, each with a column of its own
     assert not matching._augmenting_paths(starts, cols, w, k, 1 << 62, 0, 0)[1]
     assert matching._augmenting_paths(starts, cols, w, k, 1 << 62, 0, k)[1]  # no more than the tail left
+    # stopped (by the soft limit, or by the budget within a search) and called again, the searches
+    # end where they would have ended without stopping
+    rng = np.random.default_rng(12)
+    w = rng.integers(1, 4, k * k) / rng.integers(1, 4, k * k)
+    whole = matching._augmenting_paths(starts, cols, w, k, 1 << 62)[0]
+    for budget, soft in ((1 << 62, 0), (50, 1 << 62), (400, 1 << 62)):
+        state = matching._bid_rows(starts, cols, w, k)
+        assert not matching._searched(starts, cols, w, k, *state, budget, soft, 0)
+        assert matching._searched(starts, cols, w, k, *state, 1 << 62, 1 << 62, 0)
+        assert state[3].tolist() == whole.tolist()
 
 
 def test_the_pairings_of_a_table_share_its_graph_and_find_what_each_finds_alone():

@@ -392,8 +392,15 @@ _SEARCH_ROWS = 4096
 _SEARCH_BUDGET = 32
 _SEARCH_SOFT = 4
 _SEARCH_TAIL = 256
-# The auction gives way to the plain searches after this many bids per edge of the square problem.
-_AUCTION_BIDS = 100
+# The auction gives way to the plain searches, which go on where they stopped, after this many bids
+# per edge of the square problem, and so do the searches that finish from its prices after this
+# many times the cells and rows. Measured at N = 1e6 and 3e6, drawn independently: the
+# Braun-Banquet pairing's auction needs 1 bid per edge up to K = 4e4 and 4 at K = 1e5, its finish
+# 9-57 times the cells (the plain searches to the end would take 0.5-42 s); the row-normalised
+# pairing's finish at K = 1e5, whose weights tie across whole rows, would take 1 311 times them
+# (79 s), the plain searches to the end 6 s.
+_AUCTION_BIDS = 16
+_FINISH_BUDGET = 128
 # The auction's first epsilon, as a fraction of the largest weight: it starts from the searches'
 # prices, close to the optimum's on most columns, which a larger epsilon would first disturb.
 _AUCTION_START = 1e-3
@@ -602,9 +609,16 @@ def _solved(layout: _Layout, w) -> np.ndarray:
     w = w[layout.by_row]
     unit = len(w) + layout.n_r
     budget, soft = (_SEARCH_BUDGET * unit, _SEARCH_SOFT * unit) if layout.n_r > _SEARCH_ROWS else (1 << 62, 1 << 62)
-    edge, solved, duals = _augmenting_paths(layout.starts, layout.cols, w, layout.n_c, budget, soft, _SEARCH_TAIL)
-    if not solved:  # long searches over plateaus of tied weights: start again from prices
-        edge = _priced_paths(layout.starts, layout.cols, w, layout.n_c, _AUCTION_BIDS, duals, _AUCTION_START)
+    graph = layout.starts, layout.cols, w, layout.n_c
+    state = _bid_rows(*graph)
+    edge = state[3]  # each row's matched edge, as the searches leave it
+    if not _searched(*graph, *state, budget, soft, _SEARCH_TAIL):
+        # long searches over plateaus of tied weights: start again from prices, or else go on
+        priced, solved = _priced_paths(*graph, _AUCTION_BIDS, state[1], _AUCTION_START, _FINISH_BUDGET * unit)
+        if solved:
+            edge = priced
+        else:
+            _searched(*graph, *state, 1 << 62, 1 << 62, 0)
     return layout.by_row[edge[edge >= 0]]
 
 
@@ -779,6 +793,16 @@ def _augmenting_paths(starts, cols, w, n_c, budget, soft=1 << 62, tail=0):
     of the columns it settled and flips the path. The work follows the edges each search
     reaches, not the number of columns.
     """
+    u, v, row_col, row_edge, col_row = _bid_rows(starts, cols, w, n_c)
+    solved = _searched(starts, cols, w, n_c, u, v, row_col, row_edge, col_row, budget, soft, tail)
+    return row_edge, solved, v
+
+
+@compiled
+def _bid_rows(starts, cols, w, n_c):
+    """The start of :func:`_augmenting_paths`: the augmenting row reduction, then each row's dual
+    its least reduced cost. Returns the state the searches go on from: (u, v, each row's column
+    (-1: free), each row's matched edge, each column's row)."""
     n_r = len(starts) - 1
     m = n_c + n_r
     v = np.zeros(m)
@@ -820,12 +844,26 @@ def _augmenting_paths(starts, cols, w, n_c, budget, soft=1 << 62, tail=0):
                 else:
                     free[n_free] = holder
                     n_free += 1
-    n_free = 0
     for i in range(n_r):
         least = -v[n_c + i]
         for t in range(starts[i], starts[i + 1]):
             least = min(least, -w[t] - v[cols[t]])
         u[i] = least
+    return u, v, row_col, row_edge, col_row
+
+
+@compiled
+def _searched(starts, cols, w, n_c, u, v, row_col, row_edge, col_row, budget, soft, tail):
+    """The searches of :func:`_augmenting_paths` from each free row in turn, on the state of
+    :func:`_bid_rows` (updated in place): True once every row is matched, False once they have
+    looked at more than `budget` edges, or at more than `soft` with more than `tail` rows (and a
+    twentieth of them) still to search. Called again on the state it left, it goes on from the
+    row it stopped at, as if it had not stopped."""
+    n_r = len(starts) - 1
+    m = n_c + n_r
+    free = np.empty(n_r, dtype=np.intp)
+    n_free = 0
+    for i in range(n_r):
         if row_col[i] < 0:
             free[n_free] = i
             n_free += 1
@@ -835,36 +873,39 @@ def _augmenting_paths(starts, cols, w, n_c, budget, soft=1 << 62, tail=0):
         budget = _search(free[f], starts, cols, w, n_c, True, budget, u, v, row_col, row_edge, col_row, distance,
                          settled, via_row, via_edge, reached, order, heap_keys, heap_items)
         if budget < 0 or (budget < soft and n_free - f - 1 > max(tail, n_free // 20)):
-            return row_edge, False, v
-    return row_edge, True, v
+            return False
+    return True
 
 
 @compiled
-def _priced_paths(starts, cols, w, n_c, bids_per_edge, duals, start):
-    """:func:`_augmenting_paths` (the matched edge of each row) for graphs whose searches run long:
-    weights tied across much of each row make every late search cross a plateau of the reduced
-    costs, most of the graph. The problem is made square (:func:`_squared`) and an auction with
-    epsilon-scaling (Bertsekas) prices it, starting from the prices the searches had reached
-    (minus the column `duals`, own columns included, which the square problem numbers alike):
-    each row bids for its best column, raising the price by the margin over its second best plus
-    epsilon, so that ties are broken by epsilon and settled by local bids; epsilon falls fourfold
-    from `start` down to 1e-4 of the largest weight (both fractions of it). Its prices are only a start: each row
-    keeps its column if that is exactly its cheapest at those prices, and the rows left are
-    matched by shortest augmenting paths (:func:`_square_paths`), exact as before. An auction that
-    bids more than `bids_per_edge` times the square problem's edges gives way to the plain searches.
+def _priced_paths(starts, cols, w, n_c, bids_per_edge, duals, start, budget):
+    """:func:`_augmenting_paths` (the matched edge of each row, True) for graphs whose searches run
+    long: weights tied across much of each row make every late search cross a plateau of the
+    reduced costs, most of the graph. The problem is made square (:func:`_squared`) and an
+    auction with epsilon-scaling (Bertsekas) prices it, starting from the prices the searches had
+    reached (minus the column `duals`, own columns included, which the square problem numbers
+    alike): each row bids for its best column, raising the price by the margin over its second
+    best plus epsilon, so that ties are broken by epsilon and settled by local bids; epsilon falls
+    fourfold from `start` down to 1e-4 of the largest weight (both fractions of it). Its prices are
+    only a start: each row keeps its column if that is exactly its cheapest at those prices, and
+    the rows left are matched by shortest augmenting paths (:func:`_square_paths`), exact as
+    before. (..., False) where the auction bids more than `bids_per_edge` times the square
+    problem's edges, or those searches look at more than `budget` edges: the plain searches go on.
     """
     n_r = len(starts) - 1
+    edge = np.full(n_r, -1)
     s_starts, s_cols, s_w, s_edge = _squared(starts, cols, w, n_c)
     top = np.max(w)
     prices, bid_col, priced = _auction(s_starts, s_cols, s_w, -duals, top * start, top * 1e-4,
                                        bids_per_edge * len(s_cols))
     if not priced:
-        return _augmenting_paths(starts, cols, w, n_c, 1 << 62)[0]
-    square_edge = _square_paths(s_starts, s_cols, s_w, prices, bid_col)
-    edge = np.full(n_r, -1)
+        return edge, False
+    square_edge, left = _square_paths(s_starts, s_cols, s_w, prices, bid_col, budget)
+    if left < 0:
+        return edge, False
     for i in range(n_r):
         edge[i] = s_edge[square_edge[i]]
-    return edge
+    return edge, True
 
 
 @compiled
@@ -946,7 +987,7 @@ def _auction(starts, cols, w, prices, epsilon, final, most_bids):
 
 
 @compiled
-def _square_paths(starts, cols, w, prices, start_col):
+def _square_paths(starts, cols, w, prices, start_col, budget):
     """An optimal perfect matching of a square problem (each row's matched edge) by shortest
     augmenting paths, started from prices: the column duals are minus the prices, each row's dual
     its least reduced cost, and a row keeps its column `start_col` where that is exactly its
@@ -974,9 +1015,11 @@ def _square_paths(starts, cols, w, prices, start_col):
             n_free += 1
     distance, settled, via_row, via_edge, reached, order, heap_keys, heap_items = _search_space(n, len(cols) + 1)
     for f in range(n_free):
-        _search(free[f], starts, cols, w, n, False, 1 << 62, u, v, row_col, row_edge, col_row, distance, settled,
-                via_row, via_edge, reached, order, heap_keys, heap_items)
-    return row_edge
+        budget = _search(free[f], starts, cols, w, n, False, budget, u, v, row_col, row_edge, col_row, distance,
+                         settled, via_row, via_edge, reached, order, heap_keys, heap_items)
+        if budget < 0:
+            break
+    return row_edge, budget
 
 
 @compiled
