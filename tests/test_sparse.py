@@ -265,6 +265,20 @@ def test_the_pairings_of_a_table_share_its_graph_and_find_what_each_finds_alone(
                                                                                        *c.tie_order)]
 
 
+def test_the_best_cell_of_each_line_is_the_heaviest_then_the_first_in_tie_order():
+    rng = np.random.default_rng(13)
+    for trial in range(500):
+        k, k_other = (int(x) for x in rng.integers(1, 20, 2))
+        other = rng.permutation(k_other)[:int(rng.integers(0, k_other + 1))]  # one cell per other line
+        group = rng.integers(0, k, len(other))
+        w = rng.integers(1, 4, len(other))
+        if trial % 2:  # ratios, tied often too
+            w = w / rng.integers(1, 4, len(other))
+        expected = sorted(min((x for x in range(len(w)) if group[x] == g and w[x] == max(w[group == g])),
+                              key=lambda x: other[x]) for g in set(group.tolist()))
+        assert matching._best_of_each(group, other, w, k, k_other).tolist() == expected
+
+
 def test_adversarial_tables_for_the_forced_pairs():
     rng = np.random.default_rng(4)
     tables = [

@@ -557,16 +557,24 @@ def _compact(ranks: np.ndarray, k: int) -> tuple[np.ndarray, int]:
     return position[ranks], int(position[-1]) + 1 if k else 0
 
 
-def _best_of_each(group: np.ndarray, other: np.ndarray, w: np.ndarray, k: int, k_other: int) -> np.ndarray:
+@compiled
+def _best_of_each(group, other, w, k, k_other):
     """The cells of a maximum-weight matching when no two cells share an `other` line (each row,
     say, has one cell): each `group` line's heaviest cell, ties to the one whose other line comes
-    first (`other` holds tie ranks): what the forced pairs find on such a table, without sorting."""
+    first (`other` holds tie ranks, in 0..k_other-1): what the forced pairs find on such a table,
+    without sorting, in one pass. Returns the cells' positions, ascending."""
     best = np.full(k, -np.inf)
-    np.maximum.at(best, group, w)
-    top = np.flatnonzero(w == best[group])
-    first = np.full(k, k_other, dtype=np.intp)
-    np.minimum.at(first, group[top], other[top])
-    return top[other[top] == first[group[top]]]
+    first = np.full(k, k_other)
+    pick = np.full(k, -1)
+    for x in range(len(w)):
+        g = group[x]
+        if w[x] > best[g] or (w[x] == best[g] and other[x] < first[g]):
+            best[g], first[g], pick[g] = w[x], other[x], x
+    taken = np.zeros(len(w), dtype=np.bool_)
+    for g in range(k):
+        if pick[g] >= 0:
+            taken[pick[g]] = True
+    return np.flatnonzero(taken)
 
 
 class _Layout(NamedTuple):
