@@ -50,7 +50,7 @@ from scipy.special import ndtr
 
 from ..core import random_models
 from ..core.labels import score_labels
-from ..core.numeric import order_free_sum
+from ..core.numeric import distinct_counts, order_free_sum
 from ..core.registry import INF, Anatomy, IndexInfo, add_index, left_out_update
 from ..core.steps import Step, shown, sum_of
 from ..core.validation import SOFT_TOLERANCE, CluvalError
@@ -79,24 +79,24 @@ def _tolerance(c, scale):
 
 
 # ---------------------------------------------------------------------- the permutation model
-def _summed(sizes: list) -> tuple[int, int, int, int]:
+def _summed(sizes) -> tuple[int, int, int, int]:
     """The sums over cluster sizes x of C(x, 2), x(x-1)(x-2), x(x-1)(x-2)(x-3) and (x(x-1))^2, what
-    the moments of the pair counts read (Python integers)."""
+    the moments of the pair counts read (Python integers), each distinct size once times how often
+    it occurs (all singletons: one term)."""
     pairs = triples = quadruples = squares = 0
-    for x in sizes:
+    for x, times in zip(*(part.tolist() for part in distinct_counts(np.asarray(sizes, dtype=np.int64)))):
         two = x * (x - 1)
         three = two * (x - 2)
-        pairs += two
-        triples += three
-        quadruples += three * (x - 3)
-        squares += two * two
+        pairs += times * two
+        triples += times * three
+        quadruples += times * three * (x - 3)
+        squares += times * two * two
     return pairs // 2, triples, quadruples, squares  # each x (x - 1) is even
 
 
 def _size_sums(c):
     """(N, :func:`_summed` over the row sizes, over the column sizes), in Python integers."""
-    rows, cols = (x.astype(np.int64).tolist() for x in (c.row_sizes, c.col_sizes))
-    return int(c.n), _summed(rows), _summed(cols)
+    return int(c.n), _summed(c.row_sizes), _summed(c.col_sizes)
 
 
 @left_out_update(_size_sums)
