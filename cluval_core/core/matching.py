@@ -471,22 +471,9 @@ def _forced_pairs(rows, cols, w, k_a, k_b, priority):
 @compiled
 def _dominant(r, c, v, k_a, k_b):
     """The cells x with v[x] >= (the largest other cell of its row) + (of its column), in order
-    (0 where a line has no other cell; v >= 0), in two passes: each line's largest value, the
-    first cell holding it and the largest of the rest, then the test."""
-    row_best, row_second, row_top = np.zeros(k_a), np.zeros(k_a), np.full(k_a, -1)
-    col_best, col_second, col_top = np.zeros(k_b), np.zeros(k_b), np.full(k_b, -1)
-    for x in range(len(v)):
-        i, j, value = r[x], c[x], v[x]
-        if value > row_best[i] or row_top[i] < 0:
-            row_second[i] = max(row_second[i], row_best[i]) if row_top[i] >= 0 else 0.0
-            row_best[i], row_top[i] = value, x
-        elif value > row_second[i]:
-            row_second[i] = value
-        if value > col_best[j] or col_top[j] < 0:
-            col_second[j] = max(col_second[j], col_best[j]) if col_top[j] >= 0 else 0.0
-            col_best[j], col_top[j] = value, x
-        elif value > col_second[j]:
-            col_second[j] = value
+    (0 where a line has no other cell; v >= 0)."""
+    row_best, row_second, row_top = _best_two(r, v, k_a)
+    col_best, col_second, col_top = _best_two(c, v, k_b)
     out = np.empty(len(v), dtype=np.intp)
     found = 0
     for x in range(len(v)):
@@ -497,6 +484,20 @@ def _dominant(r, c, v, k_a, k_b):
             out[found] = x
             found += 1
     return out[:found]
+
+
+@compiled
+def _best_two(line, v, k):
+    """Each line's largest value (v >= 0), the first cell holding it, and the largest of its other
+    cells (0 where none), in one pass over the cells."""
+    best, second, top = np.zeros(k), np.zeros(k), np.full(k, -1)
+    for x in range(len(v)):
+        g = line[x]
+        if v[x] > best[g] or top[g] < 0:
+            second[g], best[g], top[g] = best[g], v[x], x
+        elif v[x] > second[g]:
+            second[g] = v[x]
+    return best, second, top
 
 
 @compiled
