@@ -44,6 +44,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from itertools import repeat
 
 import numpy as np
 from scipy.special import ndtr
@@ -81,17 +82,27 @@ def _tolerance(c, scale):
 # ---------------------------------------------------------------------- the permutation model
 def _summed(sizes) -> tuple[int, int, int, int]:
     """The sums over cluster sizes x of C(x, 2), x(x-1)(x-2), x(x-1)(x-2)(x-3) and (x(x-1))^2, what
-    the moments of the pair counts read (Python integers), each distinct size once times how often
-    it occurs (all singletons: one term)."""
+    the moments of the pair counts read (Python integers); over many clusters each distinct size
+    once, times how often it occurs (all singletons: one term)."""
+    sizes = np.asarray(sizes, dtype=np.int64)
+    if len(sizes) > _MANY_SIZES:
+        values, times = (part.tolist() for part in distinct_counts(sizes))
+    else:
+        values, times = sizes.tolist(), repeat(1)
     pairs = triples = quadruples = squares = 0
-    for x, times in zip(*(part.tolist() for part in distinct_counts(np.asarray(sizes, dtype=np.int64)))):
+    for x, k in zip(values, times):
         two = x * (x - 1)
         three = two * (x - 2)
-        pairs += times * two
-        triples += times * three
-        quadruples += times * three * (x - 3)
-        squares += times * two * two
+        pairs += k * two
+        triples += k * three
+        quadruples += k * three * (x - 3)
+        squares += k * two * two
     return pairs // 2, triples, quadruples, squares  # each x (x - 1) is even
+
+
+# Beyond this many clusters a side, the size sums take each distinct size once (counting them costs
+# more than the loop below it).
+_MANY_SIZES = 256
 
 
 def _size_sums(c):
