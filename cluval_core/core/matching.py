@@ -619,11 +619,10 @@ def _solved(layout: _Layout, w) -> np.ndarray:
     unit = len(w) + layout.n_r
     budget, soft = (_SEARCH_BUDGET * unit, _SEARCH_SOFT * unit) if layout.n_r > _SEARCH_ROWS else (1 << 62, 1 << 62)
     graph = layout.starts, layout.cols, w, layout.n_c
-    state = _bid_rows(*graph)
-    edge = state[3]  # each row's matched edge, as the searches leave it
+    u, v, row_col, edge, col_row = state = _bid_rows(*graph)  # the searches update it in place
     if not _searched(*graph, *state, budget, soft, _SEARCH_TAIL):
         # long searches over plateaus of tied weights: start again from prices, or else go on
-        priced, solved = _priced_paths(*graph, _AUCTION_BIDS, state[1], _AUCTION_START, _FINISH_BUDGET * unit)
+        priced, solved = _priced_paths(*graph, _AUCTION_BIDS, v, _AUCTION_START, _FINISH_BUDGET * unit)
         if solved:
             edge = priced
         else:
