@@ -449,3 +449,37 @@ def test_components_and_tie_positions_counted_are_scipys_and_numpys():
         want = np.empty(len(r), dtype=np.intp)
         want[np.lexsort((rank_c, rank_r))] = np.arange(len(r))
         assert matching.tie_priority(r, c, (k_a, k_b), row_order, col_order).tolist() == want.tolist()
+
+
+def test_compiled_brent_root_is_scipys():
+    """RMI's minimum over alpha: the compiled Brent's method steps as scipy's brentq does, on the
+    slope scipy's digamma gives, so the root (and so the value) keeps every bit."""
+    from scipy.optimize import brentq
+    from scipy.special import digamma
+
+    from cluval_core.core.compiled import DIGAMMA
+    from cluval_core.indices.information import _ALPHA_RANGE, _BRENT_ITERATIONS, _BRENT_RTOL, _slope, _slope_root
+
+    rng = np.random.default_rng(3)
+    roots = 0
+    for _ in range(300):
+        m = int(rng.integers(2, 60))
+        weights = rng.normal(size=m) * rng.integers(1, 50, m)
+        sizes = rng.integers(1, 3000, m).astype(np.float64)
+        scales = rng.choice([1.0, 7.0, 40.0], m)
+
+        def slope(t, weights=weights, sizes=sizes, scales=scales):
+            a = scales * math.exp(t)
+            return float(np.dot(weights, a * (digamma(sizes + a) - digamma(a))))
+
+        low, high = _ALPHA_RANGE
+        assert _slope(DIGAMMA, weights, sizes, scales, low) == slope(low)
+        found = _slope_root(DIGAMMA, weights, sizes, scales, low, high, 1e-12, _BRENT_RTOL, _BRENT_ITERATIONS)
+        if slope(low) >= 0:
+            assert found == low
+        elif slope(high) <= 0:
+            assert found == high
+        else:
+            roots += 1
+            assert found == brentq(slope, low, high, xtol=1e-12)
+    assert roots >= 10  # the interior case is exercised

@@ -3,14 +3,17 @@
 :func:`compiled` compiles a function on its first call and keeps the machine code in the
 user's cache folder (``numba`` under :func:`~cluval_core.core.places.cache_dir`), never in the
 installation; where that folder cannot be written (no home folder), the function is compiled
-anew in each process instead.
+anew in each process instead. :data:`DIGAMMA` is scipy's own digamma function for compiled code,
+passed to it as an argument (a function it reads as a global could not be cached).
 """
 
 from __future__ import annotations
 
+import ctypes
 import os
 
 import numba
+from numba.extending import get_cython_function_address
 
 from .places import cache_dir
 
@@ -47,3 +50,8 @@ def compiled(function):
         return numba.njit(nogil=True)(function)
     finally:
         numba.config.CACHE_DIR = kept
+
+
+# scipy.special.digamma of a float64 (the same function, so the same bits), callable from compiled code
+DIGAMMA = ctypes.CFUNCTYPE(ctypes.c_double, ctypes.c_double)(
+    get_cython_function_address("scipy.special.cython_special", "__pyx_fuse_1psi"))

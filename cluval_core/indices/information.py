@@ -50,11 +50,11 @@ from fractions import Fraction
 from functools import cache, lru_cache, partial
 
 import numpy as np
-from scipy.optimize import brentq
-from scipy.special import digamma, gammaln
+from scipy.special import gammaln
 
 from ..core import random_models
 from ..core.comparison import Comparison
+from ..core.compiled import DIGAMMA, compiled
 from ..core.emi import (
     _MAX_N,
     MAX_VARIANCE_TERMS,
@@ -546,28 +546,79 @@ def _minimum(terms) -> float:
     Each term is convex in log(alpha) beyond its start and the sum has one minimum (the
     authors' premise): it is where the derivative, sum of weight * scale * alpha *
     (digamma(size + scale alpha) - digamma(scale alpha)), changes sign, found by Brent's method
-    to 1e-12 in log(alpha), or an end of the range where it does not change sign. The cost's
-    log-gamma differences are taken without cancellation (:func:`_log_rising`), so that the
-    cost keeps its last digits even at the ends of the range.
+    to 1e-12 in log(alpha) (:func:`_slope_root`, compiled), or an end of the range where it does
+    not change sign. The cost's log-gamma differences are taken without cancellation
+    (:func:`_log_rising`), so that the cost keeps its last digits even at the ends of the range.
     """
     weights = np.concatenate([w for w, _, _ in terms])
     sizes = np.concatenate([v for _, v, _ in terms])
     scales = np.repeat(np.array([q for _, _, q in terms], dtype=np.float64), [len(v) for _, v, _ in terms])
     constant = float(np.dot(weights, gammaln(sizes + 1)))
+    t = _slope_root(DIGAMMA, weights, sizes, scales, *_ALPHA_RANGE, 1e-12, _BRENT_RTOL, _BRENT_ITERATIONS)
+    if math.isnan(t):
+        raise CluvalError("the reduced mutual information's minimum over alpha was not found")
+    return float(np.dot(weights, _log_rising(sizes, scales * math.exp(t)))) - constant
 
-    def cost(t):
-        return float(np.dot(weights, _log_rising(sizes, scales * math.exp(t)))) - constant
 
-    def slope(t):
-        a = scales * math.exp(t)
-        return float(np.dot(weights, a * (digamma(sizes + a) - digamma(a))))
+# Brent's method stops within 1e-12 + _BRENT_RTOL |t| of the root, after _BRENT_ITERATIONS steps at most
+_BRENT_RTOL = 4 * np.finfo(float).eps
+_BRENT_ITERATIONS = 100
 
-    low, high = _ALPHA_RANGE
-    if slope(low) >= 0:
-        return cost(low)
-    if slope(high) <= 0:
-        return cost(high)
-    return cost(brentq(slope, low, high, xtol=1e-12))
+
+@compiled
+def _slope(psi, weights, sizes, scales, t):
+    """The derivative in t = log(alpha) of the cost of :func:`_minimum`: sum of weight * a *
+    (psi(size + a) - psi(a)), a = scale e^t (`psi`: the digamma function)."""
+    a = scales * math.exp(t)
+    terms = np.empty(len(a))
+    for x in range(len(a)):
+        terms[x] = a[x] * (psi(sizes[x] + a[x]) - psi(a[x]))
+    return np.dot(weights, terms)
+
+
+@compiled
+def _slope_root(psi, weights, sizes, scales, low, high, xtol, rtol, iterations):
+    """Where the cost of :func:`_minimum` is least in t = log(alpha) over [low, high]: low where its
+    slope (:func:`_slope`) is not negative there, high where it is not positive there, else the
+    slope's root by Brent's method (inverse quadratic or linear interpolation where it steps
+    well, bisection otherwise) to within xtol + rtol |t|; NaN if not found in `iterations` steps."""
+    f_low = _slope(psi, weights, sizes, scales, low)
+    if f_low >= 0:
+        return low
+    f_high = _slope(psi, weights, sizes, scales, high)
+    if f_high <= 0:
+        return high
+    # `best` is the current estimate, `last` the one before, `other` brackets the root with best
+    last, best, f_last, f_best = low, high, f_low, f_high
+    other = f_other = step = previous_step = 0.0
+    for _ in range(iterations):
+        if f_last * f_best < 0:
+            other, f_other = last, f_last
+            previous_step = step = best - last
+        if abs(f_other) < abs(f_best):  # keep the smaller slope at `best`
+            last, best, other = best, other, best
+            f_last, f_best, f_other = f_best, f_other, f_best
+        tolerance = (xtol + rtol * abs(best)) / 2
+        half = (other - best) / 2
+        if f_best == 0 or abs(half) < tolerance:
+            return best
+        if abs(previous_step) > tolerance and abs(f_best) < abs(f_last):
+            if last == other:  # two points: the secant
+                trial = -f_best * (best - last) / (f_best - f_last)
+            else:  # three: inverse quadratic interpolation
+                d_last = (f_last - f_best) / (last - best)
+                d_other = (f_other - f_best) / (other - best)
+                trial = -f_best * (f_other * d_other - f_last * d_last) / (d_other * d_last * (f_other - f_last))
+            if 2 * abs(trial) < min(abs(previous_step), 3 * abs(half) - tolerance):
+                previous_step, step = step, trial
+            else:
+                previous_step = step = half
+        else:
+            previous_step = step = half
+        last, f_last = best, f_best
+        best += step if abs(step) > tolerance else (tolerance if half > 0 else -tolerance)
+        f_best = _slope(psi, weights, sizes, scales, best)
+    return np.nan
 
 
 def _prior(sizes: np.ndarray, n: float, q: float):
