@@ -483,3 +483,23 @@ def test_compiled_brent_root_is_scipys():
             roots += 1
             assert found == brentq(slope, low, high, xtol=1e-12)
     assert roots >= 10  # the interior case is exercised
+
+
+def test_small_greedy_is_the_general_greedy(monkeypatch):
+    """The greedy pairing of a small table in one compiled call gives the pairs, cells and tie flag
+    of the general path (sorted in numpy), on whole and real values with many ties."""
+    rng = np.random.default_rng(8)
+    cases = []
+    for _ in range(200):
+        k_a, k_b = (int(x) for x in rng.integers(1, 12, 2))
+        values = rng.integers(0, 4, (k_a, k_b))
+        if rng.random() < 0.3:
+            values = values * rng.choice([0.5, 1.0, 1 / 3], (k_a, k_b))
+        rows, cols = np.nonzero(values)
+        cases.append((rows, cols, values[rows, cols], (k_a, k_b), rng.permutation(k_a), rng.permutation(k_b)))
+    small = [matching.greedy_pairing_cells(*case[:4], case[4], case[5], return_cells=True) for case in cases]
+    monkeypatch.setattr(matching, "_SMALL_TABLE", -1)
+    for case, found in zip(cases, small):
+        general = matching.greedy_pairing_cells(*case[:4], case[4], case[5], return_cells=True)
+        assert [x.tolist() for x in found[:2]] == [x.tolist() for x in general[:2]]
+        assert found[2] == general[2] and found[3].tolist() == general[3].tolist()

@@ -1312,6 +1312,10 @@ def greedy_pairing_cells(rows, cols, values, shape, row_order=None, col_order=No
             pair_rows, pair_cols, tie, cells = one_a_line
             return (pair_rows, pair_cols, tie, cells) if return_cells else (pair_rows, pair_cols, tie)
     priority = _priority(priority, rows, cols, shape, row_order, col_order)
+    if k_a * k_b <= _SMALL_TABLE:  # the same steps in one compiled call
+        pair_rows, pair_cols, cells, tie = _small_greedy(rows, cols, values, np.asarray(priority, np.intp), k_a, k_b,
+                                                         row_at, col_at, values.dtype.kind in "iu")
+        return (pair_rows, pair_cols, tie, cells) if return_cells else (pair_rows, pair_cols, tie)
     by_tie = np.empty(len(priority), dtype=np.intp)  # the cells in tie order
     by_tie[priority] = np.arange(len(priority))
     by_tie = by_tie[values[by_tie] > 0]
@@ -1327,6 +1331,30 @@ def greedy_pairing_cells(rows, cols, values, shape, row_order=None, col_order=No
         tie = True  # the empty pairs could be formed in several ways
     pair_rows, pair_cols, cells = _pad(order[taken], rows, cols, k_a, k_b, row_at, col_at)
     return (pair_rows, pair_cols, tie, cells) if return_cells else (pair_rows, pair_cols, tie)
+
+
+@compiled
+def _small_greedy(rows, cols, values, priority, k_a, k_b, row_at, col_at, whole):
+    """:func:`greedy_pairing_cells` of a small table in one call: the positive cells in tie order
+    (`priority`), sorted stably by value descending (`whole`: the values are whole numbers, sorted
+    with their tie-order positions as one key), taken by :func:`_greedy_taken`, padded by
+    :func:`_padded`. Returns (rows, cols, cells, tie_broken)."""
+    by_tie = np.empty(len(priority), dtype=np.intp)
+    by_tie[priority] = np.arange(len(priority))
+    by_tie = by_tie[values[by_tie] > 0]
+    n = len(by_tie)
+    top = values[by_tie].max() if n else 0
+    if whole and top < (1 << 62) // max(n, 1):  # (value descending, tie order) as one whole number each
+        keys = np.sort((top - values[by_tie]).astype(np.int64) * n + np.arange(n))
+        order = by_tie[keys % n]
+    else:
+        order = by_tie[np.argsort(-values[by_tie], kind="mergesort")]
+    taken, tie = _greedy_taken(rows[order], cols[order], values[order], k_a, k_b)
+    n_taken = taken.sum()
+    if n_taken < min(k_a, k_b) and (k_a - n_taken) * (k_b - n_taken) > 1:
+        tie = True  # the empty pairs could be formed in several ways
+    pair_rows, pair_cols, cells = _padded(order[taken], rows, cols, k_a, k_b, row_at, col_at)
+    return pair_rows, pair_cols, cells, tie
 
 
 @compiled

@@ -671,10 +671,16 @@ def _reduced_parts(c) -> tuple[float, float]:
     if c.k_true == 1:
         return 0.0, 0.0
     h_g, _ = c.margin_memo(_reference_of)
-    cols, cells = _distinct(c.col_sizes), tuple(x.astype(np.float64) for x in c.cell_value_counts)
-    terms = tuple(x.tobytes() for x in (*cols, *cells))
+    cols, cells = c.margin_memo(_column_terms), tuple(x.astype(np.float64).tobytes() for x in c.cell_value_counts)
+    terms = (*cols, *cells)
     kept = sum(map(len, terms)) <= _KEPT_TERMS_BYTES
     return h_g, (_conditional_entropy if kept else _conditional_entropy.__wrapped__)(*terms, float(c.k_true))
+
+
+def _column_terms(c) -> tuple[bytes, bytes]:
+    """The distinct column sizes and how often each occurs (:func:`_distinct`), as bytes: what
+    H(g | c) reads of the margins."""
+    return tuple(x.tobytes() for x in _distinct(c.col_sizes))
 
 
 # The largest distinct sizes and counts (bytes) whose H(g | c) is kept, 1 024 of them at most: 16 MB in all
