@@ -503,3 +503,20 @@ def test_small_greedy_is_the_general_greedy(monkeypatch):
         general = matching.greedy_pairing_cells(*case[:4], case[4], case[5], return_cells=True)
         assert [x.tolist() for x in found[:2]] == [x.tolist() for x in general[:2]]
         assert found[2] == general[2] and found[3].tolist() == general[3].tolist()
+
+
+def test_tie_positions_by_the_grid_and_by_two_counting_sorts():
+    """The cells' tie-order positions are their places in a stable sort by (row rank, column
+    rank), whether counted over the whole grid (few empty cells) or by two counting sorts (many),
+    repeated cells included."""
+    from cluval_core.core.matching import _GRID_CELLS, _tie_positions
+
+    rng = np.random.default_rng(4)
+    routes = set()
+    for k_a, k_b, n in ((30, 40, 1100), (200, 300, 100_000), (500, 700, 2_000), (900, 900, 30_000), (1, 1, 5)):
+        r, c = rng.integers(0, k_a, n), rng.integers(0, k_b, n)
+        expected = np.empty(n, dtype=np.intp)
+        expected[np.lexsort((c, r))] = np.arange(n)
+        assert _tie_positions(r, c, k_a, k_b).tolist() == expected.tolist()
+        routes.add(k_a * k_b <= _GRID_CELLS * n + 4096)
+    assert routes == {True, False}

@@ -580,9 +580,11 @@ def _best_of_each(group, other, w, k, k_other):
 
 class _Layout(NamedTuple):
     """One connected component's cells as its solver reads them, whatever their weights: each
-    cell's row and column among the component's (compacted), and for the sparse solver (`by_row`
-    not None) the cells by row, then column (in tie order), where each row's run starts, and
-    their columns, rows and columns swapped where there are fewer columns."""
+    cell's row and column among the component's (compacted); for the dense solver (`cell` not
+    None) each cell's position in the n_r x n_c block, flattened, and the block's cell at each
+    position (-1: none); for the sparse solver (`by_row` not None) the cells by row, then
+    column (in tie order), where each row's run starts, and their columns, rows and columns
+    swapped where there are fewer columns."""
     row_of: np.ndarray
     col_of: np.ndarray
     n_r: int
@@ -590,13 +592,16 @@ class _Layout(NamedTuple):
     by_row: np.ndarray | None = None
     starts: np.ndarray | None = None
     cols: np.ndarray | None = None
+    flat: np.ndarray | None = None
+    cell: np.ndarray | None = None
 
 
 def _layout(r, c, shape) -> _Layout:
     """The :class:`_Layout` of one connected component's cells (r and c are tie ranks)."""
     (row_of, n_r), (col_of, n_c) = _compact(r, shape[0]), _compact(c, shape[1])
     if n_r * n_c <= _DENSE_BLOCK:
-        return _Layout(row_of, col_of, n_r, n_c)
+        flat, cell = _block_cells(row_of, col_of, n_r, n_c)
+        return _Layout(row_of, col_of, n_r, n_c, flat=flat, cell=cell)
     if n_r > n_c:  # fewer rows, fewer paths to search
         row_of, col_of, n_r, n_c = col_of, row_of, n_c, n_r
     by_col, _ = _counting_order(col_of, n_c)
@@ -609,9 +614,8 @@ def _solved(layout: _Layout, w) -> np.ndarray:
     """Cell indices of a maximum-weight matching of one connected component laid out as `layout`,
     its cells weighing `w`, keeping only cells of positive weight."""
     if layout.by_row is None:
-        block, cell = _block_of(layout.row_of, layout.col_of, w, layout.n_r, layout.n_c)
-        pr, pc = linear_sum_assignment(block, maximize=True)
-        chosen = cell[pr, pc]
+        pr, pc = linear_sum_assignment(_block_costs(layout.flat, w, layout.n_r, layout.n_c))
+        chosen = layout.cell[pr, pc]
         return chosen[chosen >= 0]
     if not np.isfinite(w).all():  # as linear_sum_assignment: an infinite cost leaves a search nowhere to go
         raise ValueError("the similarities to pair on must be finite")
@@ -1031,15 +1035,25 @@ def _square_paths(starts, cols, w, prices, start_col, budget):
 
 
 @compiled
-def _block_of(rows, cols, values, n_r, n_c):
-    """(block, cell): the n_r x n_c dense block of the `values` at (rows, cols), 0 elsewhere, and
-    each entry's cell (-1: none)."""
-    block = np.zeros((n_r, n_c))
+def _block_cells(rows, cols, n_r, n_c):
+    """(each cell's position in the n_r x n_c block, flattened; the block's cell at each position,
+    -1 where none) of the cells (rows, cols)."""
+    flat = np.empty(len(rows), dtype=np.intp)
     cell = np.full((n_r, n_c), -1, dtype=np.intp)
     for x in range(len(rows)):
-        block[rows[x], cols[x]] = values[x]
+        flat[x] = rows[x] * n_c + cols[x]
         cell[rows[x], cols[x]] = x
-    return block, cell
+    return flat, cell
+
+
+@compiled
+def _block_costs(flat, w, n_r, n_c):
+    """The n_r x n_c block of costs -w at the cells' positions `flat`, -0.0 elsewhere: what
+    ``linear_sum_assignment(block of w, maximize=True)`` minimises after negating the block."""
+    cost = np.full(n_r * n_c, -0.0)
+    for x in range(len(flat)):
+        cost[flat[x]] = -w[x]
+    return cost.reshape(n_r, n_c)
 
 
 @compiled
@@ -1144,13 +1158,30 @@ def tie_priority(rows, cols, shape, row_order=None, col_order=None) -> np.ndarra
 
 @compiled
 def _tie_positions(r, c, k_a, k_b):
-    """Each cell's position in the order of (r, c) (distinct ranks in 0..k_a-1 and 0..k_b-1): two
-    stable counting sorts, by c and then by r."""
+    """Each cell's position in the stable order of (r, c) (ranks in 0..k_a-1 and 0..k_b-1): one
+    counting sort by r k_b + c where the k_a x k_b grid is not much larger than the cells, else
+    two, by c and then by r."""
+    priority = np.empty(len(r), dtype=np.intp)
+    if k_a * k_b <= _GRID_CELLS * len(r) + 4096:
+        start = np.zeros(k_a * k_b + 1, dtype=np.intp)
+        for x in range(len(r)):
+            start[r[x] * k_b + c[x] + 1] += 1
+        for y in range(k_a * k_b):
+            start[y + 1] += start[y]
+        for x in range(len(r)):
+            key = r[x] * k_b + c[x]
+            priority[x] = start[key]
+            start[key] += 1
+        return priority
     by_col, _ = _counting_order(c, k_b)
     by_both, _ = _counting_order(r[by_col], k_a)
-    priority = np.empty(len(r), dtype=np.intp)
     priority[by_col[by_both]] = np.arange(len(r))
     return priority
+
+
+# The tie order's positions count the cells in one pass over the k_a x k_b grid where it has at
+# most this many entries per cell (plus 4 096)
+_GRID_CELLS = 4
 
 
 def optimal_pairing_cells(rows, cols, values, shape, row_order=None, col_order=None, *, priority=None,
