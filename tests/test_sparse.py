@@ -520,3 +520,18 @@ def test_tie_positions_by_the_grid_and_by_two_counting_sorts():
         assert _tie_positions(r, c, k_a, k_b).tolist() == expected.tolist()
         routes.add(k_a * k_b <= _GRID_CELLS * n + 4096)
     assert routes == {True, False}
+
+
+def test_distinct_counts_of_few_and_many_whole_numbers():
+    """distinct_counts gives np.unique's values and counts whether it sorts a few whole numbers in
+    one compiled call, counts many within a small range, or sorts many spread out."""
+    from cluval_core.core.numeric import _FEW_VALUES, distinct_counts
+
+    rng = np.random.default_rng(6)
+    for n, high in ((1, 5), (40, 3), (_FEW_VALUES, 10**12), (_FEW_VALUES + 1, 50), (5000, 10**15)):
+        for dtype in (np.int64, np.uint32, np.int8):
+            values = (rng.integers(0, min(high, np.iinfo(dtype).max), n)).astype(dtype)
+            expected = np.unique(values, return_counts=True)
+            found = distinct_counts(values)
+            assert found[0].dtype == values.dtype
+            assert found[0].tolist() == expected[0].tolist() and found[1].tolist() == expected[1].tolist()
