@@ -535,3 +535,25 @@ def test_distinct_counts_of_few_and_many_whole_numbers():
             found = distinct_counts(values)
             assert found[0].dtype == values.dtype
             assert found[0].tolist() == expected[0].tolist() and found[1].tolist() == expected[1].tolist()
+
+
+def test_pairing_totals_gathered_in_one_call_are_order_free_sums():
+    """A pairing's total, summed where its similarities are gathered (up to 128 pairs), is the
+    order-free sum of them to the bit; beyond, and where they sum to zero, the caller sums them."""
+    from cluval_core.core.comparison import _gathered
+    from cluval_core.core.numeric import FEW_TERMS, order_free_sum
+
+    rng = np.random.default_rng(9)
+    for pairs in (1, 7, 8, 9, FEW_TERMS, FEW_TERMS + 1, 400):
+        for zeros in (False, True):
+            scale = 10.0 ** rng.integers(-8, 8, 3 * pairs)
+            similarity = np.zeros(3 * pairs) if zeros else rng.random(3 * pairs) * scale
+            values = rng.integers(1, 9, 3 * pairs)
+            found = rng.choice(np.r_[-1, np.arange(3 * pairs)], pairs, replace=False)
+            overlap, sim, total = _gathered(found, values, similarity)
+            assert sim.tolist() == [similarity[f] if f >= 0 else 0.0 for f in found]
+            assert overlap.tolist() == [values[f] if f >= 0 else 0 for f in found]
+            if pairs <= FEW_TERMS and not zeros:
+                assert total == order_free_sum(sim)
+            else:
+                assert math.isnan(total)

@@ -48,7 +48,7 @@ from .matching import (
     optimal_pairing_cells_is_tied,
     tie_priority,
 )
-from .numeric import distinct_counts, order_free_sum, order_free_sum_counted
+from .numeric import FEW_TERMS, _sorted_sum, distinct_counts, order_free_sum, order_free_sum_counted
 from .registry import LEFT_OUT_UPDATES, get_index, index_ids
 from .steps import Step, Steps
 from .validation import (
@@ -305,14 +305,17 @@ def _value_counts_left_out(counted: tuple[np.ndarray, np.ndarray], x: int) -> tu
 @compiled
 def _gathered(found, values, similarity):
     """Each pair's count and similarity (in float64) from its cell's position `found` among the
-    non-empty cells (-1, a pair that shares nothing: 0 and 0.0)."""
+    non-empty cells (-1, a pair that shares nothing: 0 and 0.0), and the similarities'
+    :func:`~cluval_core.core.numeric.order_free_sum` where it is one compiled sum (a few
+    nonzero-summing terms; NaN elsewhere, for the caller to sum)."""
     overlap = np.zeros(len(found), dtype=values.dtype)
     sim = np.zeros(len(found))
     for x in range(len(found)):
         if found[x] >= 0:
             overlap[x] = values[found[x]]
             sim[x] = similarity[found[x]]
-    return overlap, sim
+    total = _sorted_sum(sim) if len(sim) <= FEW_TERMS else np.nan
+    return overlap, sim, total if total != 0.0 else np.nan
 
 
 _BRAUN_BANQUET, _JACCARD, _RECALL = range(3)
@@ -348,7 +351,7 @@ def _psi_expected_terms(row_sizes, col_sizes, n):
 def _read_only(*arrays):
     for arr in arrays:
         if isinstance(arr, np.ndarray):
-            arr.flags.writeable = False
+            arr.setflags(write=False)
 
 
 def _pair_sum(values: np.ndarray, n_total: float):
@@ -785,9 +788,9 @@ class Comparison:
                  similarity: np.ndarray, tie) -> Pairing:
         """A Pairing of the given pairs, whose cells are at `found` in :attr:`cells` (-1: empty);
         `similarity` holds the criterion's value of each cell."""
-        overlap, sim = _gathered(found, self.cells.values, similarity)
+        overlap, sim, total = _gathered(found, self.cells.values, similarity)
         _read_only(rows, cols, overlap, sim)
-        return Pairing(criterion, rows, cols, overlap, sim, order_free_sum(sim), tie,
+        return Pairing(criterion, rows, cols, overlap, sim, order_free_sum(sim) if math.isnan(total) else total, tie,
                        (self.row_sizes, self.col_sizes, self.row_labels, self.col_labels))
 
     def _optimal_pairing(self, criterion: str, similarity: np.ndarray) -> Pairing:

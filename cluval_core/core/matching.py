@@ -223,7 +223,7 @@ TIE_TOLERANCE = 1e-9
 
 
 def _read_only(array: np.ndarray) -> np.ndarray:
-    array.flags.writeable = False
+    array.setflags(write=False)
     return array
 
 

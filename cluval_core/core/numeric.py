@@ -20,7 +20,7 @@ def order_free_sum(values) -> float:
     (True, False)
     """
     values = np.ravel(values)
-    if values.dtype == np.float64 and len(values) <= _FEW_TERMS:
+    if values.dtype == np.float64 and len(values) <= FEW_TERMS:
         total = _sorted_sum(values)
         if total != 0.0:  # a zero total is numpy's, whose sign may follow the order of signed zeros
             return total
@@ -29,7 +29,7 @@ def order_free_sum(values) -> float:
 
 # Up to this many terms an order-free sum sorts and sums in one compiled call (a call to numpy
 # costs more than the work on so few terms; numpy sums up to 128 terms without splitting them).
-_FEW_TERMS = 128
+FEW_TERMS = 128
 
 
 @compiled
