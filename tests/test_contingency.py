@@ -129,6 +129,16 @@ def test_a_sparse_table_is_counted_cell_by_cell_as_sorting_would(seed):
         np.testing.assert_array_equal(got, want)
 
 
+def test_a_sparse_table_of_distinct_pairs_is_counted_row_by_row_to_its_last_cell():
+    """Every pair a cell of its own (as many cells as objects), counted in the scratch row: the
+    branch-free read writes one place past the last cell, which must not cut the table short."""
+    a, b = np.array([1, 0, 1, 0, 2, 2]), np.array([3, 0, 0, 2, 1, 3])
+    table = _sparse_table(a, b, 3, 4)
+    np.testing.assert_array_equal(table.toarray(), [[1, 0, 1, 0], [1, 0, 0, 1], [0, 1, 0, 1]])
+    np.testing.assert_array_equal(table.indices, [0, 2, 0, 3, 1, 3])
+    assert table.data.sum() == len(a)
+
+
 @pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int16, np.int64, np.intp])
 def test_the_tie_order_of_codes_is_the_order_in_which_each_cluster_first_occurs(dtype):
     """Codes 0..k-1 (some clusters absent, some first seen late): the clusters present, in the

@@ -327,19 +327,29 @@ def _sparse_table(codes_a: np.ndarray, codes_b: np.ndarray, k_a: int, k_b: int, 
     (:func:`_cells`); O(N + k_a + k_b) either way."""
     n = len(codes_a)
     index = np.int32 if max(n, k_a, k_b) < 2**31 else np.int64  # the passes' own arrays: half the bytes
-    indptr, counts, columns = np.zeros(k_a + 1, np.int64), np.empty(n, np.int64), np.empty(n, index)
+    indptr, counts = np.zeros(k_a + 1, np.int64), np.empty(n + 1, np.int64)
     if k_a * k_b <= 8 * n:
-        cells = _cells_by_rows(codes_a, codes_b, lo_a, lo_b, k_b, indptr, columns, counts)
+        columns = np.empty(n + 1, np.int64)
+        cells = _cells_by_rows(codes_a, codes_b, lo_a, lo_b, k_b, indptr, np.empty(n, index), columns, counts)
     else:
+        columns = np.empty(n, index)
         cells = _cells(codes_a, codes_b, lo_a, lo_b, k_b, indptr, np.empty(n, index), columns, counts)
-    return csr_array((counts[:cells].copy(), columns[:cells].astype(np.int64), indptr), shape=(k_a, k_b))
+    return csr_array((_trimmed(counts, cells), _trimmed(columns, cells).astype(np.int64, copy=False), indptr),
+                     shape=(k_a, k_b))
+
+
+def _trimmed(array: np.ndarray, length: int) -> np.ndarray:
+    """array[:length], a view when that is most of it (no copy), else a copy (the rest freed)."""
+    return array[:length] if 2 * length >= len(array) else array[:length].copy()
 
 
 @compiled
-def _cells_by_rows(codes_a, codes_b, lo_a, lo_b, k_b, indptr, columns, counts) -> int:
-    """:func:`_cells` for a table of few cells per object: the pairs' columns ordered by row (one
-    counting pass), then each row counted in one scratch row of k_b slots, read in column order and
-    cleared as it is read."""
+def _cells_by_rows(codes_a, codes_b, lo_a, lo_b, k_b, indptr, by_row, columns, counts) -> int:
+    """:func:`_cells` for a table of few cells per object: the pairs' columns ordered by row into
+    `by_row` (one counting pass), then each row counted in one scratch row of k_b slots and read
+    in column order, cleared as it is read. The read has no branch: every slot is written at the
+    next cell's place, which moves on only past a count (so `columns` and `counts` hold one more
+    than the pairs)."""
     k_a = len(indptr) - 1
     for a in codes_a:
         indptr[a - lo_a + 1] += 1
@@ -348,7 +358,7 @@ def _cells_by_rows(codes_a, codes_b, lo_a, lo_b, k_b, indptr, columns, counts) -
     filled = indptr[:-1].copy()
     for i in range(len(codes_a)):
         row = codes_a[i] - lo_a
-        columns[filled[row]] = codes_b[i] - lo_b
+        by_row[filled[row]] = codes_b[i] - lo_b
         filled[row] += 1
     scratch = np.zeros(k_b, np.int64)
     cells = 0
@@ -356,13 +366,13 @@ def _cells_by_rows(codes_a, codes_b, lo_a, lo_b, k_b, indptr, columns, counts) -
         begin, end = indptr[a], indptr[a + 1]
         indptr[a] = cells
         for p in range(begin, end):
-            scratch[columns[p]] += 1
+            scratch[by_row[p]] += 1
         for b in range(k_b):
-            if scratch[b]:
-                columns[cells] = b
-                counts[cells] = scratch[b]
-                scratch[b] = 0
-                cells += 1
+            count = scratch[b]
+            columns[cells] = b
+            counts[cells] = count
+            scratch[b] = 0
+            cells += count != 0
     indptr[k_a] = cells
     return cells
 
