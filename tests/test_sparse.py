@@ -557,3 +557,52 @@ def test_pairing_totals_gathered_in_one_call_are_order_free_sums():
                 assert total == order_free_sum(sim)
             else:
                 assert math.isnan(total)
+
+
+def _forced_by_definition(rows, cols, w, k_a, k_b, priority, few):
+    """The forced pairs as :func:`matching._forced_pairs` defines them, round by round in numpy."""
+    fixed, alive = [], np.arange(len(w))
+    r, c, v = rows, cols, w
+    while len(alive):
+        forced = matching._dominant(r, c, v, k_a, k_b)
+        if not len(forced):
+            break
+        forced = forced[np.argsort(priority[alive[forced]], kind="stable")]
+        first_in_row = forced[np.unique(r[forced], return_index=True)[1]]
+        first_in_row = np.sort(first_in_row)[np.argsort(priority[alive[np.sort(first_in_row)]], kind="stable")]
+        kept = first_in_row[np.sort(np.unique(c[first_in_row], return_index=True)[1])]
+        chosen = alive[kept]
+        fixed.append(chosen)
+        gone = np.isin(rows, rows[chosen]) | np.isin(cols, cols[chosen])
+        alive = alive[~gone[alive]]
+        if len(fixed) == 1 and (len(w) - len(alive)) * few < len(w):
+            return np.zeros(0, dtype=np.intp), np.arange(len(w))
+        r, c, v = rows[alive], cols[alive], w[alive]
+    return (np.concatenate(fixed) if fixed else np.zeros(0, dtype=np.intp)), alive
+
+
+def test_forced_pairs_in_one_compiled_call_are_their_definition():
+    """The rounds of forced pairs (the first dominant cell of each row in tie order, then the first
+    of each column of those), compiled, against the definition in numpy: near-permutations, ties,
+    real and whole weights, priorities with gaps (ranks among more cells), both orderings of a
+    round (counted and sorted) and both outcomes of the first round's test."""
+    rng = np.random.default_rng(11)
+    for trial in range(1500):
+        k_a, k_b = int(rng.integers(1, 40)), int(rng.integers(1, 40))
+        if trial % 4 == 0:  # close to a permutation: many rounds, many forced
+            t = np.zeros((k_a, k_b), dtype=np.int64)
+            m = min(k_a, k_b)
+            t[rng.permutation(k_a)[:m], rng.permutation(k_b)[:m]] = rng.integers(1, 5, m)
+            t += rng.random((k_a, k_b)) < 0.05
+        else:
+            t = (rng.random((k_a, k_b)) < rng.random()) * rng.integers(1, [2, 4, 30][trial % 3], (k_a, k_b))
+        r, c = np.nonzero(t)
+        if not len(r):
+            continue
+        w = t[r, c].astype(np.float64) / (t.sum(axis=1)[r] if trial % 2 else 1.0)
+        priority = rng.permutation(len(r) + int(rng.integers(0, 50)))[:len(r)]
+        for few in (16, 10**9):
+            got = matching._forced_rounds(r, c, w, k_a, k_b, priority, few)
+            want = _forced_by_definition(r, c, w, k_a, k_b, priority, few)
+            np.testing.assert_array_equal(got[0], want[0])
+            np.testing.assert_array_equal(got[1], want[1])

@@ -420,20 +420,6 @@ def _ranks(order, k: int) -> np.ndarray:
     return rank
 
 
-def _first_of_each(group: np.ndarray, k: int) -> np.ndarray:
-    """Mask of the entries that are the first of their group (groups 0..k-1), in one pass."""
-    first = np.empty(k, dtype=np.intp)
-    position = np.arange(len(group))
-    first[group[::-1]] = position[::-1]  # the last write, the first position, wins
-    return first[group] == position
-
-
-def _one_per_line(candidates: np.ndarray, rows: np.ndarray, cols: np.ndarray, k_a: int, k_b: int) -> np.ndarray:
-    """The candidate cells (indices, in priority order) that are first in their row and column."""
-    kept = candidates[_first_of_each(rows[candidates], k_a)]
-    return kept[_first_of_each(cols[kept], k_b)]
-
-
 def _forced_pairs(rows, cols, w, k_a, k_b, priority):
     """Pairs that some optimal pairing contains, found without solving, and the cells left.
 
@@ -441,31 +427,67 @@ def _forced_pairs(rows, cols, w, k_a, k_b, priority):
     belongs to an optimal pairing: in an optimal pairing without it, i pairs with k and j with l, and
     trading (i, k), (l, j) for (i, j) loses w_ik + w_lj - w_ij <= 0 (weights are >= 0). Fixing
     it and deleting its row and column only lowers the other cells' bounds, so
-    every such cell can be fixed at once (one per row and column), and the test repeated on
-    what is left. On tables close to a permutation this pairs almost every cluster. Where the
-    first round takes out less than 1/_FEW_FORCED of the cells, nothing is fixed: the solver's
-    work hardly shrinks, and the components and layout of all the cells, which the table's
-    pairings share, serve instead of ones of their own.
+    every such cell can be fixed at once (one per row and column: in tie order, `priority`, the
+    first of each row, then the first of each column of those), and the test repeated on what is
+    left. On tables close to a permutation this pairs almost every cluster. Where the first round
+    takes out less than 1/_FEW_FORCED of the cells, nothing is fixed: the solver's work hardly
+    shrinks, and the components and layout of all the cells, which the table's pairings share,
+    serve instead of ones of their own. Returns (the fixed cells, round by round in tie order; the
+    cells left, ascending), in one compiled call (:func:`_forced_rounds`).
     """
-    fixed = []
-    alive = np.arange(len(w))
-    r, c, v = rows, cols, w
-    while len(alive):
-        forced = _dominant(r, c, v, k_a, k_b)
+    return _forced_rounds(np.asarray(rows, np.intp), np.asarray(cols, np.intp), np.asarray(w, np.float64), k_a, k_b,
+                          np.asarray(priority, np.intp), _FEW_FORCED)
+
+
+@compiled
+def _forced_rounds(rows, cols, w, k_a, k_b, priority, few):
+    """:func:`_forced_pairs`: each round's dominant cells (:func:`_dominant`) put in priority order
+    (the priorities are distinct: counted where there are many, else sorted), the first of each
+    row kept, of those the first of each column fixed, and the cells of their rows and columns
+    deleted."""
+    n = len(w)
+    alive = np.arange(n)
+    r, c, v = rows.copy(), cols.copy(), w.copy()
+    fixed = np.empty(min(k_a, k_b), dtype=np.intp)
+    n_fixed, n_alive, round_ = 0, n, 0
+    row_seen = np.full(k_a, -1, dtype=np.intp)  # the last round in which a row's first cell came
+    row_used, col_used = np.zeros(k_a, dtype=np.bool_), np.zeros(k_b, dtype=np.bool_)
+    by_rank = np.full(0, -1, dtype=np.intp)
+    span = priority.max() + 1 if len(priority) else 0
+    while n_alive:
+        forced = _dominant(r[:n_alive], c[:n_alive], v[:n_alive], k_a, k_b)
         if not len(forced):
             break
-        forced = forced[np.argsort(priority[alive[forced]], kind="stable")]
-        chosen = alive[_one_per_line(forced, r, c, k_a, k_b)]
-        fixed.append(chosen)
-        used_rows = np.zeros(k_a, dtype=bool)
-        used_cols = np.zeros(k_b, dtype=bool)
-        used_rows[rows[chosen]] = used_cols[cols[chosen]] = True
-        alive = alive[~(used_rows[r] | used_cols[c])]
-        if len(fixed) == 1 and (len(w) - len(alive)) * _FEW_FORCED < len(w):
-            return np.zeros(0, dtype=np.intp), np.arange(len(w))
-        r, c, v = rows[alive], cols[alive], w[alive]
-    fixed = np.concatenate(fixed) if fixed else np.zeros(0, dtype=np.intp)
-    return fixed, alive
+        if len(forced) * 16 > span:
+            if not len(by_rank):
+                by_rank = np.full(span, -1, dtype=np.intp)
+            for x in forced:
+                by_rank[priority[alive[x]]] = x
+            at = 0
+            for rank in range(span):
+                if by_rank[rank] >= 0:
+                    forced[at] = by_rank[rank]
+                    by_rank[rank] = -1
+                    at += 1
+        else:
+            forced = forced[np.argsort(priority[alive[forced]])]
+        for x in forced:
+            if row_seen[r[x]] == round_:  # not the first of its row
+                continue
+            row_seen[r[x]] = round_
+            if not col_used[c[x]]:  # the first of its column among the rows' first
+                row_used[r[x]] = col_used[c[x]] = True
+                fixed[n_fixed] = alive[x]
+                n_fixed += 1
+        kept = 0
+        for x in range(n_alive):
+            if not row_used[r[x]] and not col_used[c[x]]:
+                alive[kept], r[kept], c[kept], v[kept] = alive[x], r[x], c[x], v[x]
+                kept += 1
+        if round_ == 0 and (n - kept) * few < n:
+            return np.zeros(0, dtype=np.intp), np.arange(n)
+        round_, n_alive = round_ + 1, kept
+    return fixed[:n_fixed], alive[:n_alive].copy()
 
 
 @compiled
