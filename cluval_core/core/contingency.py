@@ -78,22 +78,42 @@ def first_occurrence_order(labels: np.ndarray, uniques) -> np.ndarray:
     if isinstance(uniques, int):
         return _first_seen(np.asarray(labels), uniques)
     k = len(uniques)
+    if labels.dtype.kind == "i" and uniques.dtype.kind == "i" and k:  # sorted integers
+        lo, width = int(uniques[0]), int(uniques[-1]) - int(uniques[0]) + 1
+        if width <= max(_MAX_LOOKUP, 2 * k):  # through a look-up table, in one pass that stops once all came
+            lookup = np.full(width, -1, dtype=np.intp)
+            lookup[uniques - lo] = np.arange(k)
+            return _first_seen_through(labels, lo, lookup, k)
     length = min(len(labels), max(1024, 8 * k))
     while True:
         found = pd.unique(labels[:length])
         if len(found) == k or length == len(labels):
             break
         length = min(len(labels), 4 * length)
-    if labels.dtype.kind == "i" and uniques.dtype.kind == "i" and k:  # sorted integers
-        lo, width = int(uniques[0]), int(uniques[-1]) - int(uniques[0]) + 1
-        if width <= max(_MAX_LOOKUP, 2 * k):  # a look-up table, not k binary searches
-            lookup = np.empty(width, dtype=np.intp)
-            lookup[uniques - lo] = np.arange(k)
-            return lookup[found - lo]
     if labels.dtype.kind in "iub" and uniques.dtype.kind in "iub":
         return np.searchsorted(uniques, found).astype(np.intp)
     return pd.Index(uniques, dtype=object, tupleize_cols=False).get_indexer(
         pd.Index(found, dtype=object, tupleize_cols=False)).astype(np.intp)
+
+
+@compiled
+def _first_seen_through(labels, lo, lookup, k):
+    """:func:`_first_seen` of the codes lookup[labels - lo] (every label one of the table's)."""
+    seen = np.zeros(k, dtype=np.bool_)
+    order = np.empty(k, dtype=np.intp)
+    found = 0
+    for x in range(len(labels)):
+        at = labels[x] - lo
+        code = lookup[at] if 0 <= at < len(lookup) else -1
+        if code < 0:
+            raise ValueError("a label outside the table's")
+        if not seen[code]:
+            seen[code] = True
+            order[found] = code
+            found += 1
+            if found == k:
+                break
+    return order[:found]
 
 
 @compiled
