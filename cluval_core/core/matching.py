@@ -435,8 +435,8 @@ def _forced_pairs(rows, cols, w, k_a, k_b, priority):
     serve instead of ones of their own. Returns (the fixed cells, round by round in tie order; the
     cells left, ascending), in one compiled call (:func:`_forced_rounds`).
     """
-    return _forced_rounds(np.asarray(rows, np.intp), np.asarray(cols, np.intp), np.asarray(w, np.float64), k_a, k_b,
-                          np.asarray(priority, np.intp), _FEW_FORCED)
+    return _forced_rounds(*(np.ascontiguousarray(x, np.intp) for x in (rows, cols)), np.ascontiguousarray(w, np.float64),
+                          k_a, k_b, np.ascontiguousarray(priority, np.intp), _FEW_FORCED)
 
 
 @compiled
@@ -444,18 +444,18 @@ def _forced_rounds(rows, cols, w, k_a, k_b, priority, few):
     """:func:`_forced_pairs`: each round's dominant cells (:func:`_dominant`) put in priority order
     (the priorities are distinct: counted where there are many, else sorted), the first of each
     row kept, of those the first of each column fixed, and the cells of their rows and columns
-    deleted."""
+    deleted (counted first, so that a first round that fixes too little copies nothing)."""
     n = len(w)
     alive = np.arange(n)
-    r, c, v = rows.copy(), cols.copy(), w.copy()
+    r, c, v = rows, cols, w
     fixed = np.empty(min(k_a, k_b), dtype=np.intp)
-    n_fixed, n_alive, round_ = 0, n, 0
+    n_fixed, round_ = 0, 0
     row_seen = np.full(k_a, -1, dtype=np.intp)  # the last round in which a row's first cell came
     row_used, col_used = np.zeros(k_a, dtype=np.bool_), np.zeros(k_b, dtype=np.bool_)
     by_rank = np.full(0, -1, dtype=np.intp)
-    span = priority.max() + 1 if len(priority) else 0
-    while n_alive:
-        forced = _dominant(r[:n_alive], c[:n_alive], v[:n_alive], k_a, k_b)
+    span = priority.max() + 1 if n else 0
+    while len(alive):
+        forced = _dominant(r, c, v, k_a, k_b)
         if not len(forced):
             break
         if len(forced) * 16 > span:
@@ -480,14 +480,19 @@ def _forced_rounds(rows, cols, w, k_a, k_b, priority, few):
                 fixed[n_fixed] = alive[x]
                 n_fixed += 1
         kept = 0
-        for x in range(n_alive):
-            if not row_used[r[x]] and not col_used[c[x]]:
-                alive[kept], r[kept], c[kept], v[kept] = alive[x], r[x], c[x], v[x]
-                kept += 1
+        for x in range(len(alive)):
+            kept += not (row_used[r[x]] or col_used[c[x]])
         if round_ == 0 and (n - kept) * few < n:
-            return np.zeros(0, dtype=np.intp), np.arange(n)
-        round_, n_alive = round_ + 1, kept
-    return fixed[:n_fixed], alive[:n_alive].copy()
+            return np.zeros(0, dtype=np.intp), alive
+        left, r_left, c_left, v_left = (np.empty(kept, dtype=np.intp), np.empty(kept, dtype=r.dtype),
+                                        np.empty(kept, dtype=c.dtype), np.empty(kept))
+        at = 0
+        for x in range(len(alive)):
+            if not (row_used[r[x]] or col_used[c[x]]):
+                left[at], r_left[at], c_left[at], v_left[at] = alive[x], r[x], c[x], v[x]
+                at += 1
+        alive, r, c, v, round_ = left, r_left, c_left, v_left, round_ + 1
+    return fixed[:n_fixed], alive
 
 
 @compiled
