@@ -435,8 +435,8 @@ def _forced_pairs(rows, cols, w, k_a, k_b, priority):
     serve instead of ones of their own. Returns (the fixed cells, round by round in tie order; the
     cells left, ascending), in one compiled call (:func:`_forced_rounds`).
     """
-    return _forced_rounds(*(np.ascontiguousarray(x, np.intp) for x in (rows, cols)), np.ascontiguousarray(w, np.float64),
-                          k_a, k_b, np.ascontiguousarray(priority, np.intp), _FEW_FORCED)
+    rows, cols, priority = (np.ascontiguousarray(x, np.intp) for x in (rows, cols, priority))
+    return _forced_rounds(rows, cols, np.ascontiguousarray(w, np.float64), k_a, k_b, priority, _FEW_FORCED)
 
 
 @compiled
