@@ -1374,21 +1374,43 @@ def greedy_pairing_cells(rows, cols, values, shape, row_order=None, col_order=No
         pair_rows, pair_cols, cells, tie = _small_greedy(rows, cols, values, np.asarray(priority, np.intp), k_a, k_b,
                                                          row_at, col_at, values.dtype.kind in "iu")
         return (pair_rows, pair_cols, tie, cells) if return_cells else (pair_rows, pair_cols, tie)
-    by_tie = np.empty(len(priority), dtype=np.intp)  # the cells in tie order
-    by_tie[priority] = np.arange(len(priority))
-    by_tie = by_tie[values[by_tie] > 0]
-    # value descending, ties in tie order: a stable sort of the cells already in tie order (by
-    # numpy's radix sort where many values are small whole numbers)
-    keys = -values[by_tie]
-    if keys.dtype.kind == "i" and len(keys) > _SMALL_TABLE and int(keys.min()) >= -(2**15):
-        keys = keys.astype(np.int16)
-    order = by_tie[np.argsort(keys, kind="stable")]
+    top = int(values.max(initial=0)) if values.dtype.kind in "iu" else -1
+    if 0 <= top <= 4 * len(values) + 4096:  # whole values, in a range not much wider than the cells: counted
+        order = _counted_order(np.asarray(priority, np.intp), values.astype(np.int64, copy=False), top)
+    else:
+        by_tie = np.empty(len(priority), dtype=np.intp)  # the cells in tie order
+        by_tie[priority] = np.arange(len(priority))
+        by_tie = by_tie[values[by_tie] > 0]
+        # value descending, ties in tie order: a stable sort of the cells already in tie order
+        order = by_tie[np.argsort(-values[by_tie], kind="stable")]
     taken, tie = _greedy_taken(rows[order], cols[order], values[order], k_a, k_b)
     n_taken = int(taken.sum())
     if n_taken < min(k_a, k_b) and (k_a - n_taken) * (k_b - n_taken) > 1:
         tie = True  # the empty pairs could be formed in several ways
     pair_rows, pair_cols, cells = _pad(order[taken], rows, cols, k_a, k_b, row_at, col_at)
     return (pair_rows, pair_cols, tie, cells) if return_cells else (pair_rows, pair_cols, tie)
+
+
+@compiled
+def _counted_order(priority, values, top):
+    """The cells of positive whole `values` (each at most `top`) by value descending, ties in tie
+    order (`priority`: each cell's distinct rank), by one counting sort of the cells in tie order."""
+    by_tie = np.empty(len(priority), dtype=np.intp)
+    for x in range(len(priority)):
+        by_tie[priority[x]] = x
+    start = np.zeros(top + 2, dtype=np.intp)  # start[top - v + 1] counts the value v
+    for x in range(len(values)):
+        if values[x] > 0:
+            start[top - values[x] + 1] += 1
+    for g in range(top + 1):
+        start[g + 1] += start[g]
+    order = np.empty(start[top + 1], dtype=np.intp)
+    for x in by_tie:
+        if values[x] > 0:
+            at = top - values[x]
+            order[start[at]] = x
+            start[at] += 1
+    return order
 
 
 @compiled
