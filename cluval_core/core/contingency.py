@@ -76,14 +76,14 @@ def first_occurrence_order(labels: np.ndarray, uniques) -> np.ndarray:
     [1, 0]
     """
     if isinstance(uniques, int):
-        return _first_seen(np.asarray(labels), uniques)
+        return _first_seen(np.asarray(labels), 0, np.arange(uniques), uniques)
     k = len(uniques)
     if labels.dtype.kind == "i" and uniques.dtype.kind == "i" and k:  # sorted integers
         lo, width = int(uniques[0]), int(uniques[-1]) - int(uniques[0]) + 1
         if width <= max(_MAX_LOOKUP, 2 * k):  # through a look-up table, in one pass that stops once all came
             lookup = np.full(width, -1, dtype=np.intp)
             lookup[uniques - lo] = np.arange(k)
-            return _first_seen_through(labels, lo, lookup, k)
+            return _first_seen(labels, lo, lookup, k)
     length = min(len(labels), max(1024, 8 * k))
     while True:
         found = pd.unique(labels[:length])
@@ -97,8 +97,10 @@ def first_occurrence_order(labels: np.ndarray, uniques) -> np.ndarray:
 
 
 @compiled
-def _first_seen_through(labels, lo, lookup, k):
-    """:func:`_first_seen` of the codes lookup[labels - lo] (every label one of the table's)."""
+def _first_seen(labels, lo, lookup, k):
+    """The cluster indices 0..k-1 of the codes lookup[labels - lo], in the order their first object
+    occurs: one pass that stops once all k have come (a label outside the look-up table, or
+    looked up as -1, is an error)."""
     seen = np.zeros(k, dtype=np.bool_)
     order = np.empty(k, dtype=np.intp)
     found = 0
@@ -106,27 +108,7 @@ def _first_seen_through(labels, lo, lookup, k):
         at = labels[x] - lo
         code = lookup[at] if 0 <= at < len(lookup) else -1
         if code < 0:
-            raise ValueError("a label outside the table's")
-        if not seen[code]:
-            seen[code] = True
-            order[found] = code
-            found += 1
-            if found == k:
-                break
-    return order[:found]
-
-
-@compiled
-def _first_seen(codes, k):
-    """The cluster indices 0..k-1 that `codes` holds, in the order their first object occurs: one
-    pass that stops once all k have come."""
-    seen = np.zeros(k, dtype=np.bool_)
-    order = np.empty(k, dtype=np.intp)
-    found = 0
-    for x in range(len(codes)):
-        code = codes[x]
-        if code < 0 or code >= k:
-            raise ValueError("a cluster index outside 0..k-1")
+            raise ValueError("a label outside the clusters counted")
         if not seen[code]:
             seen[code] = True
             order[found] = code
