@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import warnings
 from dataclasses import dataclass
-from functools import cached_property, partial
+from functools import partial
 from typing import NamedTuple
 
 import numpy as np
@@ -31,6 +31,7 @@ from scipy.spatial.distance import cdist
 
 from . import attainable as _attainable
 from . import chance as _chance
+from .cached import cached_property
 from .compiled import compiled
 from .contingency import contingency_table, factorize, first_occurrence_order, table_from_codes
 from .emi import expected_mutual_information, mutual_information_grid

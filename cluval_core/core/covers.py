@@ -76,12 +76,13 @@ import warnings
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cached_property, lru_cache
+from functools import lru_cache
 
 import numpy as np
 import pandas as pd
 from scipy import sparse
 
+from .cached import cached_property
 from .compiled import compiled
 from .validation import CluvalError, CluvalWarning, as_labels
 

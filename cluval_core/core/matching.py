@@ -18,13 +18,13 @@ row decides first, then the column. Every result says whether it broke a tie.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 from scipy.optimize import linear_sum_assignment
 
+from .cached import cached_property
 from .compiled import compiled
 
 __all__ = ["Pairing", "NearestMapping", "Mappings", "optimal_pairing", "greedy_pairing", "nearest_mapping",

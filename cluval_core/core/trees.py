@@ -38,13 +38,13 @@ from __future__ import annotations
 import math
 import numbers
 from dataclasses import dataclass
-from functools import cached_property
 
 import numpy as np
 import pandas as pd
 from scipy.cluster.hierarchy import cophenet, dendrogram, is_valid_linkage, leaves_list
 from scipy.stats import spearmanr
 
+from .cached import cached_property
 from .chance import _exact_expectations
 from .comparison import Comparison, PairCounts, PairsOnly
 from .registry import INDICES, index_ids
