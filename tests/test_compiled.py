@@ -36,3 +36,24 @@ def test_where_no_cache_can_be_written_the_loop_is_compiled_in_each_process():
     total = compiled(namespace["total"])
     assert isinstance(total._cache, caching.NullCache)
     assert total(np.arange(5)) == 10
+
+
+def test_the_time_spent_compiling_is_counted_and_the_budgets_clock_leaves_it_out():
+    import time
+
+    import numba
+
+    from cluval_core.core import chance
+    from cluval_core.core.compiled import compiling_seconds
+
+    @numba.njit  # defined here: compiled on its first call, never loaded from a cache
+    def twice(x):
+        return x * 2
+
+    before, clock_before, start = compiling_seconds(), chance._clock(), time.perf_counter()
+    assert twice(21) == 42
+    took, compiling, working = time.perf_counter() - start, compiling_seconds() - before, chance._clock() - clock_before
+    assert 0 < compiling <= took and working < took / 2  # the call is microseconds, its compilation far more
+    assert abs(working - (took - compiling)) < 0.01
+    before = compiling_seconds()
+    assert twice(4) == 8 and compiling_seconds() == before  # compiled once

@@ -3,16 +3,20 @@
 :func:`compiled` compiles a function on its first call and keeps the machine code in the
 user's cache folder (``numba`` under :func:`~cluval_core.core.places.cache_dir`), never in the
 installation; where that folder cannot be written (no home folder), the function is compiled
-anew in each process instead. :data:`DIGAMMA` is scipy's own digamma function for compiled code,
-passed to it as an argument (a function it reads as a global could not be cached).
+anew in each process instead. :func:`compiling_seconds` tells how long compiling has taken so
+far, so that work judged by its pace is not judged on it. :data:`DIGAMMA` is scipy's own
+digamma function for compiled code, passed to it as an argument (a function it reads as a
+global could not be cached).
 """
 
 from __future__ import annotations
 
 import ctypes
 import os
+import time
 
 import numba
+from numba.core import event
 from numba.extending import get_cython_function_address
 
 from .places import cache_dir
@@ -50,6 +54,35 @@ def compiled(function):
         return numba.njit(nogil=True)(function)
     finally:
         numba.config.CACHE_DIR = kept
+
+
+
+class _Compiling(event.Listener):
+    """Seconds spent compiling so far, in every thread (numba compiles one function at a time,
+    under one lock, and the functions it calls within it)."""
+
+    def __init__(self):
+        self.seconds, self._depth, self._since = 0.0, 0, 0.0
+
+    def on_start(self, event):
+        if self._depth == 0:
+            self._since = time.perf_counter()
+        self._depth += 1
+
+    def on_end(self, event):
+        self._depth -= 1
+        if self._depth == 0:
+            self.seconds += time.perf_counter() - self._since
+
+
+_COMPILING = _Compiling()
+event.register("numba:compile", _COMPILING)
+
+
+def compiling_seconds() -> float:
+    """Seconds this process has spent compiling functions on their first call (none where their
+    machine code was kept from an earlier run; loading it is not counted)."""
+    return _COMPILING.seconds
 
 
 # scipy.special.digamma of a float64 (the same function, so the same bits), callable from compiled code
