@@ -89,6 +89,25 @@ def test_many_partitions_with_many_clusters_build_sparse_tables_with_the_same_va
     assert matrices["ari"].iloc[0, 1] == expected["ari"] and matrices["nmi_sum"].iloc[0, 1] == expected["nmi_sum"]
 
 
+def test_blocks_of_pairs_counted_ahead_mix_dense_and_sparse_tables_in_the_order_of_the_pairs():
+    """More pairs than one block, counted in a second thread: dense tables and sparse ones (two
+    partitions of many clusters each) in one block, every entry that of compare() on its pair."""
+    from cluval_core.core import many
+    rng = np.random.default_rng(13)
+    n = 9000
+    parts = [rng.integers(0, 2500, n) if p % 5 == 0 else rng.integers(0, 3 + p, n) for p in range(13)]
+    pairs = 13 * 14 // 2
+    assert pairs > many._BLOCK_PAIRS
+    ids = ["ari", "nmi_sum", "psi"]
+    matrices = compare_many(parts, ids, budget=math.inf)  # code compiled on first use is no pace
+    assert compare(parts[0], parts[5]).is_sparse and not compare(parts[0], parts[1]).is_sparse
+    for a in range(13):
+        for b in range(a, 13):
+            expected = compare(parts[a], parts[b]).scores(ids)
+            for i in ids:
+                assert matrices[i].iloc[a, b] == matrices[i].iloc[b, a] == expected[i], (i, a, b)
+
+
 def test_work_beyond_the_budget_stops_after_the_first_pairs_and_progress_is_reported_about_a_hundred_times(
         monkeypatch):
     from cluval_core.core import chance as chance_module

@@ -12,7 +12,9 @@ as :func:`~cluval_core.compare` does.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pandas as pd
@@ -30,6 +32,9 @@ __all__ = ["compare_many"]
 MAX_PAIRS = 1_000_000
 # The meet is used when it has at most this share of the objects' count.
 _MEET_SHARE = 0.25
+# Pairs whose tables one compiled call counts; a second thread counts the next two blocks (the
+# count releases the GIL) while the caller scores this one.
+_BLOCK_PAIRS = 64
 
 
 def _named_partitions(partitions) -> tuple[list[str], list[np.ndarray]]:
@@ -98,16 +103,16 @@ def compare_many(partitions, ids=("ari",), *, progress=None, budget: float = BUD
     # each partition's tie order (its clusters in the order they first occur) serves every pair
     orders = [first_occurrence_order(c, k) for c, k in zip(codes, ks)]
     counted, weights = _meet(codes, ks) or (codes, None)
-    # the codes counted, all in the smallest type that holds them: less to read per pair
-    small = np.min_scalar_type(max(max(ks) - 1, 0))
-    counted = [c.astype(small) for c in counted]
+    # the codes counted, one row each, in the smallest type that holds them: less to read per pair
+    rows = np.empty((p, len(counted[0])), dtype=np.min_scalar_type(max(max(ks) - 1, 0)))
+    for row, c in zip(rows, counted):
+        row[:] = c
     symmetric = all(INDICES[i].symmetric for i in ids)
     out = {i: np.full((p, p), np.nan) for i in ids}
     pairs = [(a, b) for a in range(p) for b in range(p) if a <= b or not symmetric]
     pace = Pace(len(pairs), budget, "compare_many", "compare fewer partitions or fewer indices", "pairs")
     every = max(1, len(pairs) // 100)
-    for done, (a, b) in enumerate(pairs, 1):
-        table = _table(counted[a], counted[b], ks[a], ks[b], weights)
+    for done, ((a, b), table) in enumerate(_tables(rows, np.array(ks), weights, pairs), 1):
         comparison = Comparison._build(table, uniques[a], uniques[b], codes=(codes[a], codes[b]),
                                        tie_order=(orders[a], orders[b]), copy=False)
         for i in ids:  # checked once above
@@ -136,18 +141,42 @@ def _meet(codes: list[np.ndarray], ks: list[int]):
     return [c[first] for c in codes], np.bincount(group, minlength=groups)
 
 
-def _table(codes_a, codes_b, k_a: int, k_b: int, weights) -> np.ndarray:
-    """The k_a x k_b table of two code vectors (of objects, or of the meet's groups with their
-    sizes as `weights`); sparse beyond DENSE_CELLS."""
-    if k_a * k_b > DENSE_CELLS:
-        return table_from_codes(codes_a, codes_b, k_a, k_b, weights=weights)
-    return _counted(codes_a, codes_b, weights, k_a, k_b)
+def _tables(counted: np.ndarray, ks: np.ndarray, weights, pairs: list[tuple[int, int]]):
+    """Each pair of `pairs` with its table, in order: the k_a x k_b tables of the rows of
+    `counted` (codes of objects, or of the meet's groups with their sizes as `weights`), sparse
+    beyond DENSE_CELLS. Blocks of pairs are counted in a second thread, two blocks ahead."""
+    blocks = [pairs[at:at + _BLOCK_PAIRS] for at in range(0, len(pairs), _BLOCK_PAIRS)]
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        ahead = deque(pool.submit(_block_tables, counted, ks, weights, block) for block in blocks[:2])
+        for at, block in enumerate(blocks):
+            tables = ahead.popleft().result()
+            if at + 2 < len(blocks):
+                ahead.append(pool.submit(_block_tables, counted, ks, weights, blocks[at + 2]))
+            yield from zip(block, tables)
+
+
+def _block_tables(counted: np.ndarray, ks: np.ndarray, weights, block: list[tuple[int, int]]) -> list:
+    """The tables of one block of pairs: the dense ones counted in one compiled call."""
+    firsts, seconds = np.array(block, dtype=np.intp).T
+    dense = ks[firsts] * ks[seconds] <= DENSE_CELLS
+    cells, starts = _counted_pairs(counted, firsts[dense], seconds[dense], ks, weights)
+    dense_tables = iter(np.split(cells, starts[1:-1]))
+    return [next(dense_tables).reshape(ks[a], ks[b]) if small else
+            table_from_codes(counted[a], counted[b], int(ks[a]), int(ks[b]), weights=weights)
+            for a, b, small in zip(firsts, seconds, dense)]
 
 
 @compiled
-def _counted(codes_a, codes_b, weights, k_a, k_b):
-    """The dense table of two code vectors, each object (or group, of `weights` objects) counted."""
-    table = np.zeros((k_a, k_b), dtype=np.int64)
-    for x in range(len(codes_a)):
-        table[codes_a[x], codes_b[x]] += 1 if weights is None else weights[x]
-    return table
+def _counted_pairs(codes, firsts, seconds, ks, weights):
+    """The dense tables of the pairs of rows (firsts[p], seconds[p]) of `codes`, each object (or
+    group, of `weights` objects) counted: (every table's cells one after another, row by row,
+    and where each starts, with the end last)."""
+    starts = np.zeros(len(firsts) + 1, dtype=np.int64)
+    for p in range(len(firsts)):
+        starts[p + 1] = starts[p] + ks[firsts[p]] * ks[seconds[p]]
+    cells = np.zeros(starts[-1], dtype=np.int64)
+    for p in range(len(firsts)):
+        a, b, k_b, at = codes[firsts[p]], codes[seconds[p]], ks[seconds[p]], starts[p]
+        for x in range(len(a)):
+            cells[at + a[x] * k_b + b[x]] += 1 if weights is None else weights[x]
+    return cells, starts
