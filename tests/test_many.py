@@ -89,10 +89,13 @@ def test_many_partitions_with_many_clusters_build_sparse_tables_with_the_same_va
     assert matrices["ari"].iloc[0, 1] == expected["ari"] and matrices["nmi_sum"].iloc[0, 1] == expected["nmi_sum"]
 
 
-def test_blocks_of_pairs_counted_ahead_mix_dense_and_sparse_tables_in_the_order_of_the_pairs():
-    """More pairs than one block, counted in a second thread: dense tables and sparse ones (two
-    partitions of many clusters each) in one block, every entry that of compare() on its pair."""
+@pytest.mark.parametrize("ahead", [True, False])
+def test_blocks_of_pairs_counted_ahead_mix_dense_and_sparse_tables_in_the_order_of_the_pairs(ahead, monkeypatch):
+    """More pairs than one block, counted in a second thread (or in turn): dense tables and sparse
+    ones (two partitions of many clusters each) in one block, every entry that of compare() on its
+    pair."""
     from cluval_core.core import many
+    monkeypatch.setattr(many, "_AHEAD_FROM", 0 if ahead else 10**9)
     rng = np.random.default_rng(13)
     n = 9000
     parts = [rng.integers(0, 2500, n) if p % 5 == 0 else rng.integers(0, 3 + p, n) for p in range(13)]

@@ -33,8 +33,10 @@ MAX_PAIRS = 1_000_000
 # The meet is used when it has at most this share of the objects' count.
 _MEET_SHARE = 0.25
 # Pairs whose tables one compiled call counts; a second thread counts the next two blocks (the
-# count releases the GIL) while the caller scores this one.
+# count releases the GIL) while the caller scores this one ...
 _BLOCK_PAIRS = 64
+# ... over at least this many objects (or groups of the meet); over fewer the count is done in turn.
+_AHEAD_FROM = 30_000
 
 
 def _named_partitions(partitions) -> tuple[list[str], list[np.ndarray]]:
@@ -144,8 +146,13 @@ def _meet(codes: list[np.ndarray], ks: list[int]):
 def _tables(counted: np.ndarray, ks: np.ndarray, weights, pairs: list[tuple[int, int]]):
     """Each pair of `pairs` with its table, in order: the k_a x k_b tables of the rows of
     `counted` (codes of objects, or of the meet's groups with their sizes as `weights`), sparse
-    beyond DENSE_CELLS. Blocks of pairs are counted in a second thread, two blocks ahead."""
+    beyond DENSE_CELLS. Blocks of pairs are counted in one call each; over at least _AHEAD_FROM
+    objects (or groups), in a second thread, two blocks ahead."""
     blocks = [pairs[at:at + _BLOCK_PAIRS] for at in range(0, len(pairs), _BLOCK_PAIRS)]
+    if counted.shape[1] < _AHEAD_FROM:  # counting is a small part of the work: no thread to hand it over
+        for block in blocks:
+            yield from zip(block, _block_tables(counted, ks, weights, block))
+        return
     with ThreadPoolExecutor(max_workers=1) as pool:
         ahead = deque(pool.submit(_block_tables, counted, ks, weights, block) for block in blocks[:2])
         for at, block in enumerate(blocks):
