@@ -1,8 +1,9 @@
 """Many clusterings of the same objects compared pairwise (seeds, a range of k, algorithms).
 
 :func:`compare_many` factorises each partition once and builds each pair's table from the
-codes (one compiled counting pass over the objects), so P partitions cost P
-factorisations and P(P-1)/2 tables. When the partitions agree on most objects (runs of one
+codes (one compiled counting pass over the objects for a block of pairs, counted ahead in a
+second thread when the objects are many), so P partitions cost P factorisations and P(P-1)/2
+tables. When the partitions agree on most objects (runs of one
 algorithm), their meet, the groups of objects labelled alike in every partition, is much
 smaller than N: each table is then counted over the groups, weighted by their sizes, as every
 pairwise table is a margin of the meet. Every value comes from the registry's own code through
