@@ -223,6 +223,19 @@ def test_cost_pairs_marks_exactly_the_indices_that_read_the_pair_counts_alone():
         PairsOnly(next(iter(groups))).score("psi")
 
 
+def test_pairing_names_exactly_the_pairing_each_index_reads():
+    """``pairing`` (what scores() solves side by side on a large table) is the pairing an index's value
+    reads: a fresh comparison computes that one property when asked for the index, and no other."""
+    rng = np.random.default_rng(7)
+    a, b, X = rng.integers(0, 12, 400), rng.integers(0, 9, 400), rng.random((400, 2))
+    pairings = {name for info in INDICES.values() if info.pairing for name in [info.pairing]}
+    assert pairings == {"hungarian_pairing", "accuracy_pairing", "row_normalised_pairing", "greedy_pairing"}
+    for index_id, info in INDICES.items():
+        c = compare(a, b, X=X)
+        c.score(index_id)
+        assert {name for name in pairings if name in c.__dict__} == ({info.pairing} - {None}), index_id
+
+
 def test_criterion_h_greedy_follows_the_first_occurrence():
     a, b = [0, 0, 0, 0, 1, 1], [0, 0, 1, 1, 0, 0]
     assert cluval_core.criterion_h(a, b) == 1 - 2 / 6  # candidate cluster 0 occurs first: (0, 0) taken

@@ -19,6 +19,7 @@ import pytest
 import scipy.sparse as sp
 from sklearn.metrics import adjusted_rand_score, normalized_mutual_info_score
 
+import cluval_core.core.comparison as comparison
 import cluval_core.core.matching as matching
 from cluval_core import Comparison, compare, expected_mutual_information
 from cluval_core.core.matching import (
@@ -263,6 +264,35 @@ def test_the_pairings_of_a_table_share_its_graph_and_find_what_each_finds_alone(
         assert [x.tolist() if hasattr(x, "tolist") else x for x in greedy] == \
             [x.tolist() if hasattr(x, "tolist") else x for x in greedy_pairing_cells(r, col, t, c.table.shape,
                                                                                        *c.tie_order)]
+
+
+@pytest.mark.parametrize("moved", [1.0, 0.1])
+def test_pairings_solved_beside_the_other_indices_are_the_ones_solved_alone(monkeypatch, moved):
+    """scores() on a table of many cells solves the pairings in a second thread while it computes the
+    other indices (and takes over those the thread has not begun): every value and every pairing is
+    the one computed alone, on dense and on sparse tables."""
+    monkeypatch.setattr(comparison, "_ASIDE_CELLS", 1)  # small tables take the same path
+    monkeypatch.setattr(comparison, "_cores", lambda: 2)
+    rng = np.random.default_rng(3)
+    names = ["hungarian_pairing", "row_normalised_pairing", "accuracy_pairing", "greedy_pairing"]
+    for k in (40, 300, 3000):
+        a = rng.integers(0, k, 20 * k)
+        b = np.where(rng.random(len(a)) < moved, rng.integers(0, k, len(a)), a)
+        aside = compare(a, b)
+        assert aside._pairings_to_solve(["psi", None, "greedy_pairing", *names]) == names
+        together = aside.scores()  # its pairings solved in the second thread, or taken over from it
+        alone = {i: compare(a, b).score(i) for i in TABLE_IDS}
+        assert together.keys() == alone.keys()
+        assert all(_same(together[i], alone[i]) for i in alone)
+        for name in names:
+            solved, own = getattr(aside, name), getattr(compare(a, b), name)
+            assert (solved.rows.tolist(), solved.cols.tolist(), solved.total) == \
+                (own.rows.tolist(), own.cols.tolist(), own.total), (k, name)
+    monkeypatch.setattr(comparison, "_ASIDE_CELLS", 10**9)
+    assert compare(a, b)._pairings_to_solve(names) == []  # below the size: each solved when first read
+    monkeypatch.setattr(comparison, "_ASIDE_CELLS", 1)
+    monkeypatch.setattr(comparison, "_cores", lambda: 1)
+    assert compare(a, b)._pairings_to_solve(names) == []  # one core: nothing gained
 
 
 def test_the_best_cell_of_each_line_is_the_heaviest_then_the_first_in_tie_order():

@@ -19,7 +19,9 @@ PairCounts(a=2, b=4, c=1, d=8)
 from __future__ import annotations
 
 import math
+import os
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import partial
 from typing import NamedTuple
@@ -47,6 +49,7 @@ from .matching import (
     nearest_mapping_cells,
     optimal_pairing_cells,
     optimal_pairing_cells_is_tied,
+    share_cell_graph,
     tie_priority,
 )
 from .numeric import FEW_TERMS, _sorted_sum, distinct_counts, order_free_sum, order_free_sum_counted
@@ -1237,9 +1240,41 @@ class Comparison:
     def scores(self, ids=None) -> dict[str, float]:
         """``{id: value}`` for the given index ids; all applicable ones when `ids` is None.
 
-        Indices that need X are included only when the comparison has X.
+        Indices that need X are included only when the comparison has X. On a table of many
+        cells, the pairings of the clusters that the indices read are solved in a second thread
+        while the other indices are computed (the same values: each pairing is the one solved alone).
         """
-        return {i: self.score(i) for i in index_ids(ids, has_data=self.has_data)}
+        ids = index_ids(ids, has_data=self.has_data)
+        pairings = self._pairings_to_solve(get_index(i).pairing for i in ids)
+        if not pairings:
+            return {i: self.score(i) for i in ids}
+        with ThreadPoolExecutor(max_workers=1) as pool:  # the pairings solved in turn beside the other indices
+            aside = [pool.submit(getattr, self, name) for name in pairings]
+            try:
+                early = {i: self.score(i) for i in ids if get_index(i).pairing is None}
+            finally:  # those not begun are solved here (below, as they are read) while the thread ends its own
+                begun = [job for job in aside if not job.cancel()]
+            for name, job in zip(pairings, aside):
+                if job.cancelled():
+                    getattr(self, name)
+            for job in begun:
+                job.result()  # (raises what the solver raised)
+        return {i: early[i] if i in early else self.score(i) for i in ids}
+
+    def _pairings_to_solve(self, names) -> list[str]:
+        """Of the pairings `names` (properties, None for none), those not yet kept that scores()
+        solves in a second thread (their solvers release the GIL) while the other indices are
+        computed: all of them on a table of at least _ASIDE_CELLS non-empty cells, none on a
+        smaller one (there they are solved when first read). What they share with each other is
+        built first; each is the pairing solved alone."""
+        names = set(names)
+        wanted = [name for name in _PAIRINGS_BY_COST if name in names and name not in self.__dict__]
+        if not wanted or len(self.cells.values) < _ASIDE_CELLS or _cores() < 2 or self.is_identical:
+            return []
+        r, c, v = self.cells
+        share_cell_graph(self._pairing_graph, r, c, v, self.table.shape, *self.tie_order)
+        self._tie_priority  # noqa: B018 - read by every pairing's tie order: computed once, here
+        return wanted
 
     def _scores_in_order(self, ids) -> list[float]:
         """The values of `ids`, ids already checked (:func:`~cluval_core.core.registry.index_ids`), in
@@ -1359,6 +1394,18 @@ def _in_child(found: np.ndarray, cell: int, emptied: bool) -> np.ndarray:
 
 
 # The optimal pairings: (property, criterion, the weights of a comparison's cells).
+# The pairings scores() solves in a second thread, the costliest first (Braun-Banquet's is the
+# slowest on tables of many cells) ...
+_PAIRINGS_BY_COST = ("hungarian_pairing", "row_normalised_pairing", "accuracy_pairing", "greedy_pairing")
+# ... on tables of at least this many non-empty cells (on fewer, a thread gains less than it costs)
+_ASIDE_CELLS = 1 << 16
+
+
+def _cores() -> int:
+    """The processor cores this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
 _OPTIMAL_PAIRINGS = (("hungarian_pairing", "braun_banquet", lambda x: x._cell_braun_banquet),
                      ("accuracy_pairing", "overlap", lambda x: x.cells.values.astype(np.float64)),
                      ("row_normalised_pairing", "recall", lambda x: x._row_normalised_weights()))

@@ -707,6 +707,15 @@ def _cell_graph(shared, positive, rows, cols, shape, row_order, col_order) -> _C
     return graph
 
 
+def share_cell_graph(shared: dict, rows, cols, values, shape, row_order=None, col_order=None) -> None:
+    """Build in `shared` (as in :func:`optimal_pairing_cells`) the graph that the pairings of one
+    table share, as the first of them would: pairings then solved side by side, in threads, find
+    it there rather than each building its own."""
+    if shape[0] * shape[1] > _SMALL_TABLE:  # (a small table's pairings share nothing)
+        _cell_graph(shared, np.flatnonzero(np.asarray(values) > 0), np.asarray(rows, np.intp),
+                    np.asarray(cols, np.intp), shape, row_order, col_order)
+
+
 @compiled
 def _heap_push(keys, items, size, key, item):
     """Put (key, item) on the binary min-heap held in keys[:size], items[:size]; the new size."""

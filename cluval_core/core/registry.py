@@ -106,6 +106,11 @@ class IndexInfo:
         over the cluster sizes: about a second for thousands of objects, kept for tables with the same
         margins, so that work over many margins, such as the jackknife or random partitions, is
         asked for by name rather than done for every index).
+    pairing : str or None
+        The pairing of the clusters the value reads, a :class:`~cluval_core.Comparison` property
+        (``"hungarian_pairing"``, ``"accuracy_pairing"``, ``"row_normalised_pairing"`` or
+        ``"greedy_pairing"``), or None: on a table of many cells, :meth:`~cluval_core.Comparison.scores`
+        solves the pairings its indices read in a second thread while it computes the others.
     function, function_options : callable, dict
         The public one-line function that computes it and the keyword options that select
         this index (``function(labels_true, labels_pred, **function_options)``, with
@@ -149,6 +154,7 @@ class IndexInfo:
     tie_dependent: bool = False
     headline: bool = False
     cost: str = "cells"
+    pairing: str | None = None
     function: Callable
     function_options: dict = field(default_factory=dict, hash=False)
     formula: str

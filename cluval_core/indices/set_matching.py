@@ -468,7 +468,8 @@ ENTRIES = (
         compute=_van_dongen, steps=_nvd_steps, cells=_nvd_cells),
     IndexInfo(
         id="ch_greedy", name="Criterion H (greedy)", family=FAMILY, range=(0, 1), higher_is_better=False,
-        chance_adjusted=False, symmetric=False, tie_dependent=True, cost="pairing", function=criterion_h,
+        chance_adjusted=False, symmetric=False, tie_dependent=True, cost="pairing",
+        pairing="greedy_pairing", function=criterion_h,
         formula=r"\mathrm{CH} = 1 - \frac{1}{N}\sum_{(i,j)\in\text{greedy}} n_{ij}",
         symbols="The greedy pairing repeatedly takes the largest remaining cell and deletes its row and column; "
                 "among equal cells, the one whose reference cluster occurs first in the data wins (then the "
@@ -480,7 +481,7 @@ ENTRIES = (
         cells=lambda c, dense: _paired_cells(c, dense, "greedy", -1.0, 1.0, "-n_ij / N at each pair; constant 1")),
     IndexInfo(
         id="ch_optimal", name="Criterion H (optimal)", family=FAMILY, range=(0, 1), higher_is_better=False,
-        chance_adjusted=False, symmetric=True, cost="pairing",
+        chance_adjusted=False, symmetric=True, cost="pairing", pairing="accuracy_pairing",
         function=criterion_h, function_options={"pairing": "optimal"},
         formula=r"\mathrm{CH}^* = 1 - \frac{1}{N}\max_\sigma \sum_i n_{i\sigma(i)}",
         symbols=PAIRS,
@@ -490,7 +491,7 @@ ENTRIES = (
         cells=lambda c, dense: _paired_cells(c, dense, "optimal", -1.0, 1.0, "-n_ij / N at each pair; constant 1")),
     IndexInfo(
         id="pa", name="Pivoted accuracy", family=FAMILY, range=(0, 1), higher_is_better=True,
-        chance_adjusted=False, symmetric=True, cost="pairing", function=pivoted_accuracy,
+        chance_adjusted=False, symmetric=True, cost="pairing", pairing="accuracy_pairing", function=pivoted_accuracy,
         formula=r"\mathrm{PA} = \frac{1}{N}\max_\sigma \sum_i n_{i\sigma(i)}",
         symbols=PAIRS,
         reference="Gagolewski (2022); Steinley (2004) 'classification rate'",
@@ -500,14 +501,15 @@ ENTRIES = (
                                              "n_ij / N at each pair of the optimal pairing")),
     IndexInfo(
         id="na", name="Normalised pivoted accuracy", family=FAMILY, range=(0, 1), higher_is_better=True,
-        chance_adjusted=False, symmetric=True, cost="pairing", function=normalized_accuracy,
+        chance_adjusted=False, symmetric=True, cost="pairing", pairing="accuracy_pairing", function=normalized_accuracy,
         formula=r"\mathrm{NA} = \frac{\mathrm{PA} - 1/k}{1 - 1/k},\; k=\max(K_a,K_b)",
         reference=GAGOLEWSKI,
         caveat="Normalised to [0, 1] but still dominated by the largest clusters.",
         compute=_normalized_accuracy, steps=_na_steps, cells=_na_cells),
     IndexInfo(
         id="aaa", name="Adjusted asymmetric accuracy", family=FAMILY, range=(-1, 1), higher_is_better=True,
-        chance_adjusted=True, symmetric=False, cost="pairing", function=adjusted_asymmetric_accuracy,
+        chance_adjusted=True, symmetric=False, cost="pairing",
+        pairing="row_normalised_pairing", function=adjusted_asymmetric_accuracy,
         formula=r"\mathrm{AAA} = \frac{\max_\sigma \frac{1}{K_a}\sum_i \frac{n_{i\sigma(i)}}{r_i} - \frac{1}{K_a}}"
                 r"{1 - \frac{1}{K_a}}",
         symbols=r"$\sigma$ runs over the one-to-one pairings of reference and candidate clusters; a reference cluster "
@@ -518,7 +520,7 @@ ENTRIES = (
         compute=_adjusted_asymmetric_accuracy, steps=_aaa_steps, cells=_aaa_cells),
     IndexInfo(
         id="psi", headline=True, name="Pair Sets Index", family=FAMILY, range=(0, 1), higher_is_better=True,
-        chance_adjusted=True, symmetric=True, cost="pairing", function=pair_sets_index,
+        chance_adjusted=True, symmetric=True, cost="pairing", pairing="hungarian_pairing", function=pair_sets_index,
         formula=r"\mathrm{PSI} = \frac{S - E}{\max(K_a,K_b) - E},\quad S = \max_\sigma \sum_i "
                 r"\frac{n_{i\sigma(i)}}{\max(r_i, c_{\sigma(i)})},\quad E = \sum_{i=1}^{\min(K_a,K_b)} "
                 r"\frac{r_{(i)}\, c_{(i)} / N}{\max(r_{(i)}, c_{(i)})}",
@@ -534,7 +536,7 @@ ENTRIES = (
         cells=lambda c, dense: _psi_cells(c, dense, False)),
     IndexInfo(
         id="psi_simplified", name="Simplified PSI", family=FAMILY, range=(0, 1), higher_is_better=True,
-        chance_adjusted=False, symmetric=True, cost="pairing",
+        chance_adjusted=False, symmetric=True, cost="pairing", pairing="hungarian_pairing",
         function=pair_sets_index, function_options={"simplified": True},
         formula=r"\mathrm{PSI}^* = \frac{S - 1}{\max(K_a,K_b) - 1}",
         symbols="$S$ as for PSI, the similarity of the best one-to-one pairing; the chance expectation $E$ is taken "
