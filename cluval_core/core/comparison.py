@@ -1245,7 +1245,7 @@ class Comparison:
         while the other indices are computed (the same values: each pairing is the one solved alone).
         """
         ids = index_ids(ids, has_data=self.has_data)
-        pairings = self._pairings_to_solve(get_index(i).pairing for i in ids)
+        pairings = self._pairings_to_solve(ids)
         if not pairings:
             return {i: self.score(i) for i in ids}
         with ThreadPoolExecutor(max_workers=1) as pool:  # the pairings solved in turn beside the other indices
@@ -1261,15 +1261,17 @@ class Comparison:
                 job.result()  # (raises what the solver raised)
         return {i: early[i] if i in early else self.score(i) for i in ids}
 
-    def _pairings_to_solve(self, names) -> list[str]:
-        """Of the pairings `names` (properties, None for none), those not yet kept that scores()
-        solves in a second thread (their solvers release the GIL) while the other indices are
-        computed: all of them on a table of at least _ASIDE_CELLS non-empty cells, none on a
-        smaller one (there they are solved when first read). What they share with each other is
-        built first; each is the pairing solved alone."""
-        names = set(names)
+    def _pairings_to_solve(self, ids) -> list[str]:
+        """Of the pairings the indices `ids` read, those not yet kept that scores() solves in a
+        second thread (their solvers release the GIL) while the other indices are computed: all
+        of them on a table of at least _ASIDE_CELLS non-empty cells, none on a smaller one (there
+        they are solved when first read). What they share with each other is built first; each
+        is the pairing solved alone."""
+        if len(self.cells.values) < _ASIDE_CELLS or self.is_identical or _cores() < 2:
+            return []
+        names = {get_index(i).pairing for i in ids}
         wanted = [name for name in _PAIRINGS_BY_COST if name in names and name not in self.__dict__]
-        if not wanted or len(self.cells.values) < _ASIDE_CELLS or _cores() < 2 or self.is_identical:
+        if not wanted:
             return []
         r, c, v = self.cells
         share_cell_graph(self._pairing_graph, r, c, v, self.table.shape, *self.tie_order)
