@@ -1395,7 +1395,6 @@ def _in_child(found: np.ndarray, cell: int, emptied: bool) -> np.ndarray:
     return found - ((found > cell) & (found >= 0)) if emptied else found
 
 
-# The optimal pairings: (property, criterion, the weights of a comparison's cells).
 # The pairings scores() solves in a second thread, the costliest first (Braun-Banquet's is the
 # slowest on tables of many cells) ...
 _PAIRINGS_BY_COST = ("hungarian_pairing", "row_normalised_pairing", "accuracy_pairing", "greedy_pairing")
@@ -1408,6 +1407,7 @@ def _cores() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
+# The optimal pairings: (property, criterion, the weights of a comparison's cells).
 _OPTIMAL_PAIRINGS = (("hungarian_pairing", "braun_banquet", lambda x: x._cell_braun_banquet),
                      ("accuracy_pairing", "overlap", lambda x: x.cells.values.astype(np.float64)),
                      ("row_normalised_pairing", "recall", lambda x: x._row_normalised_weights()))

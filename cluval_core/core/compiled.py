@@ -56,7 +56,6 @@ def compiled(function):
         numba.config.CACHE_DIR = kept
 
 
-
 class _Compiling(event.Listener):
     """Seconds spent compiling so far, in every thread (numba compiles one function at a time,
     under one lock, and the functions it calls within it)."""
