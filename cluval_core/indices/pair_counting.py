@@ -50,6 +50,7 @@ import numpy as np
 from scipy.special import ndtr
 
 from ..core import random_models
+from ..core.compiled import compiled
 from ..core.labels import score_labels
 from ..core.numeric import distinct_counts, order_free_sum
 from ..core.registry import INF, Anatomy, IndexInfo, add_index, left_out_update
@@ -579,8 +580,34 @@ def _row_weighted_sum(c) -> int | float:
 def _mari_sums(c):
     """(sum n_ij r_i c_j, sum n_ij^2, sum r_i^2, sum c_j^2): exact Python ints for counts."""
     n = c.n
+    if not c.is_soft and n < 2**31:  # in 64 bits, in one compiled pass
+        r, col, v = c.cells
+        high, low, *squares = _mari_sums_64(r, col, v.astype(np.int64, copy=False),
+                                            c.row_sizes.astype(np.int64, copy=False),
+                                            c.col_sizes.astype(np.int64, copy=False))
+        return ((int(high) << 31) + int(low), *map(int, squares))
     return (_row_weighted_sum(c), _exact_square_sum(c.cells.values, n), _exact_square_sum(c.row_sizes, n),
             _exact_square_sum(c.col_sizes, n))
+
+
+@compiled
+def _mari_sums_64(rows, cols, values, row_sizes, col_sizes):
+    """:func:`_mari_sums` of a table of fewer than 2^31 objects in 64-bit integers, none of which
+    overflows: each row's s_i = sum_j n_ij c_j <= N^2 < 2^62 is split at 2^31 so that sum r_i s_i
+    comes as its high and low parts (each sum below N 2^31 < 2^62); the squares' sums are below N^2."""
+    s = np.zeros(len(row_sizes), dtype=np.int64)
+    cells = 0
+    for x in range(len(values)):
+        s[rows[x]] += values[x] * col_sizes[cols[x]]
+        cells += values[x] * values[x]
+    high = low = sizes_a = sizes_b = 0
+    for i in range(len(row_sizes)):
+        high += row_sizes[i] * (s[i] >> 31)
+        low += row_sizes[i] * (s[i] & ((1 << 31) - 1))
+        sizes_a += row_sizes[i] * row_sizes[i]
+    for j in range(len(col_sizes)):
+        sizes_b += col_sizes[j] * col_sizes[j]
+    return high, low, cells, sizes_a, sizes_b
 
 
 @left_out_update(_mari_sums)

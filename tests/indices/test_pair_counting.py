@@ -70,16 +70,21 @@ def test_pair_counts_exact_for_a_hundred_million_objects():
     assert 0.999 < c.score("ari") < 1.0
 
 
-def test_mari_is_exact_at_large_n():
-    """Counts kept in integers: N = 3e9 objects in a 2 x 2 table, against exact fractions."""
-    table = np.array([[1_000_000_007, 500_000_000], [499_999_999, 1_000_000_001]], dtype=np.int64)
+@pytest.mark.parametrize("table", [
+    [[1_000_000_007, 500_000_000], [499_999_999, 1_000_000_001]],  # N = 3e9: sums in Python integers
+    [[2**29 + 7, 2**29 - 3, 1], [2**29 - 5, 2**29 - 11, 2]],  # N = 2^31 - 9: the compiled 64-bit sums' largest
+    [[7, 0, 3, 1], [2, 9, 0, 4], [1, 1, 6, 0]]])
+def test_mari_is_exact_at_large_n(table):
+    """Counts kept in integers, up to N = 3e9 objects, against exact fractions."""
+    table = np.array(table, dtype=np.int64)
     c = Comparison.from_table(table)
     n = int(table.sum())
+    k_b = table.shape[1]
     cells = [int(x) for x in table.ravel()]
     rows, cols = [int(x) for x in table.sum(1)], [int(x) for x in table.sum(0)]
     pairs = lambda xs: sum(x * (x - 1) // 2 for x in xs)  # noqa: E731 (a one-line helper, named for reading)
     a, m_a, m_b, m = pairs(cells), pairs(rows), pairs(cols), n * (n - 1) // 2
-    t = 2 * n + sum(v * rows[i // 2] * cols[i % 2] for i, v in enumerate(cells)) - sum(v * v for v in cells) \
+    t = 2 * n + sum(v * rows[i // k_b] * cols[i % k_b] for i, v in enumerate(cells)) - sum(v * v for v in cells) \
         - sum(x * x for x in rows) - sum(x * x for x in cols)
     expected = Fraction(m * (m_a * m_b - a - t), 6 * math.comb(n, 4))
     assert c.score("mari") == float((a - expected) / (Fraction(m_a + m_b, 2) - expected))
