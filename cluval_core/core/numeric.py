@@ -19,7 +19,7 @@ def order_free_sum(values) -> float:
     >>> order_free_sum(x) == order_free_sum(x[::-1]), sum(x) == sum(x[::-1])
     (True, False)
     """
-    values = np.ravel(values)
+    values = values.ravel() if isinstance(values, np.ndarray) else np.ravel(values)
     if values.dtype == np.float64 and len(values) <= FEW_TERMS:
         total = _sorted_sum(values)
         if total != 0.0:  # a zero total is numpy's, whose sign may follow the order of signed zeros
