@@ -1245,21 +1245,30 @@ class Comparison:
         while the other indices are computed (the same values: each pairing is the one solved alone).
         """
         ids = index_ids(ids, has_data=self.has_data)
+        return dict(zip(ids, self._scores_in_order(ids)))
+
+    def _scores_in_order(self, ids) -> list[float]:
+        """The values of `ids`, ids already checked (:func:`~cluval_core.core.registry.index_ids`), in
+        their order: what :meth:`scores` and the loops over many tables (chance, the jackknife, the
+        bootstrap, compare_many) read. On a table of many cells the pairings the indices read are
+        solved in a second thread while the other indices are computed (:meth:`_pairings_to_solve`)."""
         pairings = self._pairings_to_solve(ids)
         if not pairings:
-            return {i: self.score(i) for i in ids}
+            return [self.score(i) for i in ids]
         with ThreadPoolExecutor(max_workers=1) as pool:  # the pairings solved in turn beside the other indices
             aside = [pool.submit(getattr, self, name) for name in pairings]
             try:
-                early = {i: self.score(i) for i in ids if get_index(i).pairing is None}
-            finally:  # those not begun are solved here (below, as they are read) while the thread ends its own
+                for i in ids:
+                    if get_index(i).pairing is None:
+                        self.score(i)  # kept, and read below
+            finally:  # those not begun are solved here, while the thread ends its own
                 begun = [job for job in aside if not job.cancel()]
             for name, job in zip(pairings, aside):
                 if job.cancelled():
                     getattr(self, name)
             for job in begun:
                 job.result()  # (raises what the solver raised)
-        return {i: early[i] if i in early else self.score(i) for i in ids}
+        return [self.score(i) for i in ids]
 
     def _pairings_to_solve(self, ids) -> list[str]:
         """Of the pairings the indices `ids` read, those not yet kept that scores() solves in a
@@ -1277,11 +1286,6 @@ class Comparison:
         share_cell_graph(self._pairing_graph, r, c, v, self.table.shape, *self.tie_order)
         self._tie_priority  # noqa: B018 - read by every pairing's tie order: computed once, here
         return wanted
-
-    def _scores_in_order(self, ids) -> list[float]:
-        """The values of `ids`, ids already checked (:func:`~cluval_core.core.registry.index_ids`), in
-        their order: what the loops over many tables (chance, the jackknife, the bootstrap) read."""
-        return [self.score(i) for i in ids]
 
     def steps(self, index_id: str) -> Steps:
         """One index's computation in steps, with this table's numbers.

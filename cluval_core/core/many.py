@@ -118,8 +118,7 @@ def compare_many(partitions, ids=("ari",), *, progress=None, budget: float = BUD
     for done, ((a, b), table) in enumerate(_tables(rows, np.array(ks), weights, pairs), 1):
         comparison = Comparison._build(table, uniques[a], uniques[b], codes=(codes[a], codes[b]),
                                        tie_order=(orders[a], orders[b]), copy=False)
-        for i in ids:  # checked once above
-            value = comparison.score(i)
+        for i, value in zip(ids, comparison._scores_in_order(ids)):  # ids checked once above
             out[i][a, b] = value
             if a != b and symmetric:  # else (b, a) is compared in its own turn
                 out[i][b, a] = value
